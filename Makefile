@@ -1,0 +1,41 @@
+# Two commands do everything: `make run` serves every dashboard, `make test` runs the whole suite.
+PYTHON ?= python3
+VENV   ?= .venv
+PORT   ?= 8866
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+TSTAMP := $(VENV)/.installed-test
+
+.PHONY: run test bench install clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(TSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(STAMP)
+
+install: $(STAMP)
+
+## Serve all dashboards with Voilà on 127.0.0.1 (idle kernels culled).
+run: $(STAMP)
+	$(BIN)/voila notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
+	  --MappingKernelManager.cull_interval=30 --MappingKernelManager.cull_idle_timeout=300 \
+	  --VoilaConfiguration.file_allowlist="['.*\.(png|jpg|gif|svg|md)']"
+
+## Run the whole suite: core, workbook, notebooks and browser.
+test: $(TSTAMP)
+	@$(BIN)/python tools/ensure_chromium.py
+	$(BIN)/python -m pytest
+
+## Benchmarks; writes docs/benchmarks.md.
+bench: $(TSTAMP)
+	$(BIN)/python benchmarks/run.py --write docs/benchmarks.md
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,129 @@
+"""The registry of game systems: ids, names, sources, rulings and presets, as data."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from .result import Result
+from .scenario import FieldSpec, Scenario, ScenarioError, Problem, fields_of, parse
+
+__all__ = ["Source", "Preset", "System", "systems", "get_system", "load_scenario", "evaluate",
+           "find_preset"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """A public source the system's model follows (book and page, or page name)."""
+
+    title: str
+    where: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.title}, {self.where}" if self.where else self.title
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named scenario (the seeds' worked examples first)."""
+
+    name: str
+    title: str
+    description: str
+    scenario: Scenario
+    citation: str = ""
+
+
+@dataclass(frozen=True)
+class System:
+    """One game system's evasion rules.
+
+    ``headlines`` defines each system-specific headline quantity the results carry
+    (beyond the common ones), as ``name -> definition``.
+    """
+
+    id: str
+    name: str
+    scenario_cls: type[Scenario]
+    evaluate: Callable[[Any], Result]
+    sources: tuple[Source, ...]
+    presets: tuple[Preset, ...] = ()
+    headlines: Mapping[str, str] = field(default_factory=dict)
+    summary: str = ""
+
+    def fields(self) -> tuple[FieldSpec, ...]:
+        """The scenario's declared fields."""
+        return fields_of(self.scenario_cls)
+
+    def rulings(self) -> tuple[FieldSpec, ...]:
+        """The scenario's rulings (named readings with defaults and citations)."""
+        return tuple(f for f in self.fields() if f.kind == "ruling")
+
+    def preset(self, name: str) -> Preset:
+        """The preset called ``name``; ``KeyError`` with the known names otherwise."""
+        for p in self.presets:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.presets) or "none"
+        raise KeyError(f"{self.id} has no preset {name!r}; presets: {known}")
+
+    def default_scenario(self) -> Scenario:
+        """The first preset's scenario, or the scenario with every field at its default."""
+        return self.presets[0].scenario if self.presets else self.scenario_cls()
+
+
+@cache
+def systems() -> Mapping[str, System]:
+    """Every system in ``rules_core.systems``, by id (each module there defines ``SYSTEM``)."""
+    package = importlib.import_module(f"{__package__}.systems")
+
+    found: dict[str, System] = {}
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        system = getattr(module, "SYSTEM", None)
+        if isinstance(system, System):
+            found[system.id] = system
+    return found
+
+
+def get_system(system_id: str) -> System:
+    """The system with this id; ``ScenarioError`` naming the known ids otherwise."""
+    known = systems()
+    if system_id not in known:
+        raise ScenarioError("scenario", [Problem("system", system_id, "one of " + ", ".join(
+            repr(k) for k in known))])
+    return known[system_id]
+
+
+def load_scenario(data: Any) -> Scenario:
+    """Validate plain data (with its ``"system"`` id) as that system's scenario."""
+    if isinstance(data, Scenario):
+        return data
+    if not isinstance(data, dict):
+        raise ScenarioError("scenario", [Problem("(top level)", data, "a JSON object")])
+    if "system" not in data:
+        raise ScenarioError("scenario", [Problem("system", "(missing)", "one of " + ", ".join(
+            repr(k) for k in systems()))])
+    return parse(get_system(data["system"]).scenario_cls, data)
+
+
+def evaluate(scenario: Scenario | dict[str, Any]) -> Result:
+    """Evaluate a scenario (or its plain data) exactly."""
+    scenario = load_scenario(scenario)
+    return get_system(scenario.system).evaluate(scenario)
+
+
+def find_preset(ref: str) -> Preset:
+    """A preset by ``SYSTEM/NAME``; ``KeyError`` with a readable message otherwise."""
+    system_id, sep, name = ref.partition("/")
+    if not sep:
+        raise KeyError(f"preset {ref!r} should be SYSTEM/NAME, e.g. infinity-n4/zhanshi-vs-fusilier")
+    if system_id not in systems():
+        raise KeyError(f"no system {system_id!r}; systems: {', '.join(systems())}")
+    return systems()[system_id].preset(name)

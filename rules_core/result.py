@@ -1,0 +1,110 @@
+"""The exact result of evaluating a scenario: outcomes, headline quantities, trace."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+from .dist import Dist
+from .scenario import Scenario
+
+__all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "one_in"]
+
+#: Headline quantities every system provides, with one meaning everywhere (docs/quantities.md).
+COMMON_HEADLINES = ("p_dodge_succeeds", "p_no_hit", "expected_hits")
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One rule or modifier applied: its name, what it did here, and where it is written."""
+
+    rule: str
+    detail: str
+    citation: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.detail}" + (f" [{self.citation}]" if self.citation else "")
+
+
+def exact(value: Fraction | int) -> dict[str, Any]:
+    """JSON form of an exact number: ``{"exact": "n/d", "float": x}``."""
+    value = Fraction(value)
+    return {"exact": f"{value.numerator}/{value.denominator}", "float": float(value)}
+
+
+def one_in(p: Fraction) -> str:
+    """"1 in N" wording of a probability (N rounded to 3 significant digits)."""
+    if p <= 0:
+        return "never"
+    n = 1 / p
+    if n == 1:
+        return "always"
+    return f"1 in {float(n):.3g}" if n < 1000 else f"1 in {round(float(n)):,}"
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a scenario evaluates to, exactly.
+
+    - ``outcomes``: distribution over readable outcome labels; ``outcome_order`` lists every
+      label in display order (impossible ones included, so tables have stable rows).
+    - ``hits``: distribution of the number of hits landing on the defender.
+    - ``headline``: the common quantities (:data:`COMMON_HEADLINES`) plus system-specific ones,
+      each a ``Fraction`` or ``None`` (with the reason in ``notes``).
+    - ``distributions``: further named distributions (wounds, injury, ...).
+    - ``trace``: the rules and modifiers applied, each with its citation.
+    """
+
+    system: str
+    scenario: Scenario
+    outcomes: Dist
+    outcome_order: tuple[str, ...]
+    hits: Dist
+    headline: Mapping[str, Fraction | None]
+    trace: tuple[TraceStep, ...]
+    notes: Mapping[str, str] = field(default_factory=dict)
+    distributions: Mapping[str, Dist] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        missing = [k for k in COMMON_HEADLINES if k not in self.headline]
+        if missing:
+            raise ValueError(f"result lacks headline quantities {missing}")
+        for key, value in self.headline.items():
+            if value is None and key not in self.notes:
+                raise ValueError(f"headline {key!r} is null without a note saying why")
+            if value is not None and not isinstance(value, Fraction):
+                raise TypeError(f"headline {key!r} must be a Fraction, got {type(value).__name__}")
+        unknown = set(self.outcomes.outcomes()) - set(self.outcome_order)
+        if unknown:
+            raise ValueError(f"outcomes missing from outcome_order: {sorted(unknown)}")
+        object.__setattr__(self, "headline", MappingProxyType(dict(self.headline)))
+        object.__setattr__(self, "notes", MappingProxyType(dict(self.notes)))
+        object.__setattr__(self, "distributions", MappingProxyType(dict(self.distributions)))
+
+    def outcome_rows(self) -> list[tuple[str, Fraction]]:
+        """``(label, probability)`` for every outcome in display order."""
+        return [(label, self.outcomes[label]) for label in self.outcome_order]
+
+    def p_at_least_hits(self) -> list[tuple[int, Fraction]]:
+        """``(k, P(at least k hits land))`` for k = 1 .. the most hits possible."""
+        most = max(self.hits.outcomes())
+        return [(k, self.hits.at_least(k)) for k in range(1, most + 1)]
+
+    def to_data(self) -> dict[str, Any]:
+        """JSON-ready form: every probability as an exact "n/d" string and a float."""
+        def rows(d: Dist) -> list[dict[str, Any]]:
+            return [{"value": o, **exact(p)} for o, p in d.items()]
+
+        return {
+            "system": self.system,
+            "scenario": self.scenario.to_data(),
+            "headline": {k: (None if v is None else exact(v)) for k, v in self.headline.items()},
+            "notes": dict(self.notes),
+            "outcomes": [{"label": label, **exact(p)} for label, p in self.outcome_rows()],
+            "hits": rows(self.hits),
+            "distributions": {name: rows(d) for name, d in self.distributions.items()},
+            "trace": [{"rule": t.rule, "detail": t.detail, "citation": t.citation} for t in self.trace],
+        }
