@@ -54,6 +54,17 @@ class System:
     presets: tuple[Preset, ...] = ()
     headlines: Mapping[str, str] = field(default_factory=dict)
     summary: str = ""
+    #: Languages the system's texts exist in, the first the default.
+    languages: tuple[str, ...] = ("en",)
+    #: ``translate(text, lang)``: any text the system shows (labels, help, choices, outcome
+    #: labels, trace lines, headline names) in ``lang``; identity when absent.
+    translate: Callable[[str, str], str] | None = None
+
+    def text(self, text: str, lang: str) -> str:
+        """``text`` in ``lang`` (unchanged for the first language or without a translator)."""
+        if self.translate is None or lang == self.languages[0]:
+            return text
+        return self.translate(text, lang)
 
     def fields(self) -> tuple[FieldSpec, ...]:
         """The scenario's declared fields."""
