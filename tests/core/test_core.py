@@ -1,0 +1,168 @@
+"""The shared core: Dist, declared scenario fields and their errors, Result, registry."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+import rules_core
+from rules_core import COMMON_HEADLINES, Dist, ScenarioError, evaluate, load_scenario, systems
+from rules_core.result import one_in
+from rules_core.scenario import fields_of
+from rules_core.systems.infinity import InfinityScenario
+
+STABLE_IDS = {"infinity-n4", "gurps-4e", "eldfall", "d100-homebrew"}
+
+
+# -- Dist -----------------------------------------------------------------------------------------
+
+def test_dist_exact_arithmetic():
+    d6 = Dist.die(6)
+    two = d6 + d6
+    assert two[7] == Fraction(1, 6) and two[2] == Fraction(1, 36)
+    assert two.denominator == 36
+    assert d6.repeat_sum(3) == two + d6
+    assert d6.repeat_sum(0) == Dist.certain(0)
+    assert two.at_least(11) == Fraction(3, 36) and two.at_most(3) == Fraction(3, 36)
+    assert d6.condition(lambda x: x > 4) == Dist.uniform([5, 6])
+    assert d6.map(lambda x: x % 2).probability(0) == Fraction(1, 2)
+    assert Dist.mixture([(Dist.certain("a"), 1), (Dist.uniform("ab"), 1)])["a"] == Fraction(3, 4)
+    assert d6.bind(lambda x: Dist.certain(x > 3))[True] == Fraction(1, 2)
+    assert Dist.from_fractions({0: Fraction(1, 3), 1: Fraction(2, 3)}).weight(1) == 2
+
+
+def test_dist_rejects_nonsense():
+    with pytest.raises(ValueError):
+        Dist({1: -1})
+    with pytest.raises(ValueError):
+        Dist({})
+    with pytest.raises(ValueError):
+        Dist.die(6).condition(lambda x: x > 6)
+    with pytest.raises(ValueError):
+        Dist.from_fractions({0: Fraction(1, 3)})
+
+
+def test_dist_is_immutable_and_reduced():
+    d = Dist({"x": 2, "y": 4})
+    assert d.denominator == 3 and d.weight("y") == 2
+    with pytest.raises(AttributeError):
+        d.foo = 1  # __slots__: no new attributes
+
+
+def test_one_in_wording():
+    assert one_in(Fraction(47, 500)) == "1 in 10.6"
+    assert one_in(Fraction(1)) == "always" and one_in(Fraction(0)) == "never"
+    assert one_in(Fraction(1, 8000)) == "1 in 8,000"
+
+
+# -- scenarios ------------------------------------------------------------------------------------
+
+def test_every_field_is_declared_with_range_label_help_and_citation():
+    for system in systems().values():
+        pending = [system.scenario_cls]
+        while pending:
+            cls = pending.pop()
+            for spec in fields_of(cls):
+                assert spec.label and spec.help, f"{system.id}: {cls.__name__}.{spec.name}"
+                if spec.kind in ("int", "float"):
+                    assert spec.minimum is not None and spec.maximum is not None
+                if spec.kind in ("choice", "ruling"):
+                    assert spec.choices
+                if spec.kind == "ruling":
+                    assert spec.citation, f"ruling {spec.name} needs a citation"
+                if spec.part_cls is not None:
+                    pending.append(spec.part_cls)
+
+
+def test_scenario_json_round_trip_for_every_preset():
+    for system in systems().values():
+        for preset in system.presets:
+            data = json.loads(preset.scenario.to_json())
+            assert data["system"] == system.id
+            assert load_scenario(data) == preset.scenario
+
+
+def test_errors_name_field_value_and_allowed_values():
+    with pytest.raises(ScenarioError) as err:
+        load_scenario({"system": "infinity-n4", "dodger": {"ph": 31}, "attackers": [{"burst": 0}]})
+    text = str(err.value)
+    assert "field 'dodger.ph': got 31; allowed: a whole number from 0 to 30" in text
+    assert "field 'attackers.0.burst': got 0; allowed: a whole number from 1 to 5" in text
+    assert len(err.value.problems) == 2
+
+    with pytest.raises(ScenarioError, match=r"field 'attackers\.0\.attribute': got 'XX'; allowed: one of 'BS', 'CC', 'PH', 'WIP'"):
+        load_scenario({"system": "infinity-n4", "attackers": [{"attribute": "XX"}]})
+    with pytest.raises(ScenarioError, match=r"field 'dodger\.luck': got 3; allowed: no such field; known fields: ph, mod"):
+        load_scenario({"system": "infinity-n4", "dodger": {"luck": 3}})
+    with pytest.raises(ScenarioError, match=r"field 'system': got 'chess'"):
+        load_scenario({"system": "chess"})
+    with pytest.raises(ScenarioError, match=r"field 'system': got '\(missing\)'"):
+        load_scenario({"dodger": {}})
+    with pytest.raises(ScenarioError, match=r"field 'attackers': got \[\]; allowed: a list of 1 to"):
+        load_scenario({"system": "infinity-n4", "attackers": []})
+    with pytest.raises(ScenarioError, match="a JSON object"):
+        load_scenario(["infinity-n4"])
+
+
+def test_scenarios_are_immutable_and_replace_validates():
+    s = InfinityScenario()
+    with pytest.raises(Exception):
+        s.dodger = None
+    assert s.dodger.replace(ph=12).ph == 12
+    with pytest.raises(ScenarioError, match="dodger|ph"):
+        s.dodger.replace(ph=-1)
+
+
+def test_booleans_and_strings_are_not_coerced_into_numbers_silently():
+    with pytest.raises(ScenarioError, match="dodger.ph"):
+        load_scenario({"system": "infinity-n4", "dodger": {"ph": "ten"}})
+    with pytest.raises(ScenarioError, match="dodger.ph"):
+        load_scenario({"system": "infinity-n4", "dodger": {"ph": 10.5}})
+
+
+# -- results and registry -------------------------------------------------------------------------
+
+def test_registry_ids_are_the_stable_ones():
+    assert set(systems()) <= STABLE_IDS
+    assert "infinity-n4" in systems()
+    for system in systems().values():
+        assert system.sources and system.presets, system.id
+        assert system.default_scenario().system == system.id
+
+
+def test_every_preset_evaluates_with_common_headlines_and_a_cited_trace():
+    for system in systems().values():
+        for preset in system.presets:
+            result = evaluate(preset.scenario)
+            for key in COMMON_HEADLINES:
+                value = result.headline[key]
+                assert value is None or isinstance(value, Fraction)
+                assert value is not None or result.notes.get(key)
+            for key in system.headlines:
+                assert key in result.headline, f"{system.id}: {key} declared but not given"
+            assert sum(p for _, p in result.outcome_rows()) == 1
+            assert result.hits.mean() == result.headline["expected_hits"]
+            assert result.hits[0] == result.headline["p_no_hit"]
+            assert result.trace and all(step.citation for step in result.trace), preset.name
+            json.dumps(result.to_data())  # JSON-ready
+
+
+def test_importing_the_core_pulls_in_no_ui_library():
+    code = ("import sys, rules_core\n"
+            "for s in rules_core.systems().values():\n"
+            "    [rules_core.evaluate(p.scenario) for p in s.presets]\n"
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('ipywidgets', 'plotly', 'pandas', 'IPython', 'ipykernel', 'jupyter_client', "
+            "'jupyterlab', 'voila', 'workbook', 'traitlets'))\n"
+            "print(','.join(bad))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"rules_core imported {out.stdout.strip()}"
+
+
+def test_public_api():
+    assert rules_core.evaluate is rules_core.registry.evaluate
+    assert callable(rules_core.find_preset)
