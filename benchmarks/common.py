@@ -23,4 +23,6 @@ class Case:
     reference: Callable[[], object] | None = None
     reference_name: str = "icepool"
     check: Callable[[object, object], bool] | None = None
-    cold: bool = False  # time without the warm-up call (e.g. when caches are the point)
+    #: the reference computes 1/reference_scale of the work (a sample of a large grid); its
+    #: time is multiplied back up and marked as an estimate.
+    reference_scale: float = 1.0

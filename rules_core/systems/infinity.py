@@ -157,21 +157,43 @@ def face_to_face(sv_a: int, dice_a: int, sv_b: int, dice_b: int) -> Dist:
     return Dist(weights)
 
 
+def f2f_headline(sv_a: int, dice_a: int, sv_b: int, dice_b: int
+                 ) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+    """``(P(A keeps a success), P(B keeps a success), E[successes A keeps], E[successes B keeps])``
+    of a Face to Face Roll, without building the distribution (used for grids and heatmaps).
+
+    Side A keeps exactly its dice that beat B's best rank b, so conditioning on b gives
+    P(A keeps) = sum_b P(best_B = b) (1 - P(a die <= b)^dice_a) and
+    E[A keeps] = sum_b P(best_B = b) dice_a P(a die > b).
+
+    >>> f2f_headline(10, 1, 15, 3)[0]
+    Fraction(47, 500)
+    """
+    den_a, den_b = FACES ** dice_a, FACES ** dice_b
+    cum_a, cum_b = _at_most(sv_a), _at_most(sv_b)
+    best_a, best_b = best_rank_weights(sv_a, dice_a), best_rank_weights(sv_b, dice_b)
+    keeps_a = keeps_b = mean_a = mean_b = 0
+    for r in range(CRIT):  # an opposing best rank of 20 (a Critical) lets nothing through
+        pb, pa = best_b[r], best_a[r]
+        if pb:
+            keeps_a += pb * (den_a - cum_a[r] ** dice_a)
+            mean_a += pb * (FACES - cum_a[r])
+        if pa:
+            keeps_b += pa * (den_b - cum_b[r] ** dice_b)
+            mean_b += pa * (FACES - cum_b[r])
+    both = den_a * den_b
+    return (Fraction(keeps_a, both), Fraction(keeps_b, both),
+            Fraction(mean_a * dice_a, den_b * FACES), Fraction(mean_b * dice_b, den_a * FACES))
+
+
 def dodge_headline(sv_dodger: int, sv_attacker: int, burst: int) -> tuple[Fraction, Fraction, Fraction]:
-    """``(p_dodge_succeeds, p_no_hit, expected_hits)`` of one dodge die against one attacker's
-    Burst, by conditioning on the dodge die's rank (no distribution built; used for grids)."""
-    wd = rank_weights(sv_dodger)
-    cum = _at_most(sv_attacker)
-    attacker_best = best_rank_weights(sv_attacker, burst)
-    dodger_above = _at_most(sv_dodger)
-    den_burst = FACES ** burst
-    # The dodge survives iff its rank beats the attacker's best rank.
-    p_dodge = sum(pb * (FACES - dodger_above[b]) for b, pb in enumerate(attacker_best) if b < CRIT)
-    # No hit iff no attacker die beats the dodge die's rank.
-    p_none = sum(wd[d] * cum[d] ** burst for d in range(CRIT + 1))
-    hits = sum(wd[d] * burst * (FACES - cum[d]) for d in range(CRIT + 1))
-    return (Fraction(p_dodge, den_burst * FACES), Fraction(p_none, den_burst * FACES),
-            Fraction(hits, FACES * FACES))
+    """``(p_dodge_succeeds, p_no_hit, expected_hits)`` of one dodge die against one Burst.
+
+    >>> dodge_headline(10, 15, 3)
+    (Fraction(47, 500), Fraction(401, 3200), Fraction(9, 5))
+    """
+    dodged, hit, _, hits = f2f_headline(sv_dodger, 1, sv_attacker, burst)
+    return dodged, 1 - hit, hits
 
 
 # -- the scenario ---------------------------------------------------------------------------

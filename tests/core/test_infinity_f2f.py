@@ -13,7 +13,7 @@ import pytest
 
 from rules_core import Dist, evaluate, find_preset
 from rules_core.systems.infinity import (
-    Attacker, Dodger, InfinityScenario, dodge_headline, face_to_face, resolve_face_to_face,
+    Attacker, Dodger, InfinityScenario, dodge_headline, f2f_headline, face_to_face, resolve_face_to_face,
     roll_rank, success_value)
 
 GRID_SVS = (0, 1, 19, 20, 21, 25, 30)
@@ -204,3 +204,30 @@ def test_mod_cap_shows_in_trace():
     assert "SV -2" in text and "capped to -12" in text and "automatic failure" in text
     assert result.headline["p_dodge_succeeds"] == 0
     assert "p_dodge_succeeds" in result.notes
+
+
+@pytest.mark.parametrize("dice_a, dice_b", [(1, 1), (2, 3), (5, 3), (4, 4)])
+def test_f2f_headline_equals_full_distribution(dice_a, dice_b):
+    for sv_a in (-1, 1, 8, 15, 20, 21, 26):
+        for sv_b in (0, 3, 12, 19, 20, 24, 31):
+            f2f = face_to_face(sv_a, dice_a, sv_b, dice_b)
+            assert f2f_headline(sv_a, dice_a, sv_b, dice_b) == (
+                f2f.probability(lambda o: o[0] == "A"), f2f.probability(lambda o: o[0] == "B"),
+                f2f.mean(lambda o: o[1] if o[0] == "A" else 0),
+                f2f.mean(lambda o: o[1] if o[0] == "B" else 0))
+
+
+def icepool_f2f_headline(sv_a, dice_a, sv_b, dice_b):
+    """P(each side keeps a success) and their expected kept successes, the icepool way:
+    a side keeps exactly its dice above the other side's best die."""
+    pool_a, pool_b = _icepool_rank_die(sv_a).pool(dice_a), _icepool_rank_die(sv_b).pool(dice_b)
+    best_a, best_b = pool_a.highest(1).sum(), pool_b.highest(1).sum()
+    kept_a = icepool.map(lambda m: pool_a.keep_outcomes(lambda o: o > m and o > 0).size(), best_b)
+    kept_b = icepool.map(lambda m: pool_b.keep_outcomes(lambda o: o > m and o > 0).size(), best_a)
+    return (Fraction((kept_a > 0).probability(True)), Fraction((kept_b > 0).probability(True)),
+            Fraction(kept_a.mean()), Fraction(kept_b.mean()))
+
+
+@pytest.mark.parametrize("case", [(13, 5, 15, 3), (25, 2, 1, 4), (0, 3, 20, 2), (21, 5, 22, 3)])
+def test_f2f_headline_against_icepool(case):
+    assert f2f_headline(*case) == icepool_f2f_headline(*case)

@@ -1,0 +1,108 @@
+"""Run every benchmark module (benchmarks/bench_*.py) and print or write the results table.
+
+    python benchmarks/run.py [--write docs/benchmarks.md] [--only SYSTEM]
+
+Each case is timed warm: one call first, then repeated calls (at least 5, or 0.5 s) and the
+median per call is reported. Icepool references are timed the same way, fewer times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.util
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from benchmarks.common import Case  # noqa: E402
+
+
+def load_cases(only: str | None) -> list[Case]:
+    cases: list[Case] = []
+    for path in sorted(HERE.glob("bench_*.py")):
+        spec = importlib.util.spec_from_file_location(f"benchmarks.{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        cases += [c for c in module.CASES if only in (None, c.system)]
+    return cases
+
+
+def median_ms(fn, min_calls: int, budget_s: float) -> tuple[float, object]:
+    value = fn()  # warm-up (imports, per-SV tables); its result is what is checked
+    times: list[float] = []
+    start = time.perf_counter()
+    while len(times) < min_calls or (time.perf_counter() - start < budget_s and len(times) < 1000):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1000, value
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", metavar="FILE", help="also write the Markdown table to FILE")
+    parser.add_argument("--only", metavar="SYSTEM", help="only this system's cases")
+    args = parser.parse_args()
+
+    rows = []
+    failed = False
+    for case in load_cases(args.only):
+        ours_ms, ours = median_ms(case.run, 5, 0.5)
+        ref_ms = ratio = agree = None
+        if case.reference is not None:
+            ref_ms, ref = median_ms(case.reference, 1, 0.0)
+            ref_ms *= case.reference_scale
+            ratio = ref_ms / ours_ms
+            if case.check is not None:
+                agree = bool(case.check(ours, ref))
+                failed |= not agree
+        ok = ours_ms <= case.target_ms
+        rows.append((case, ours_ms, ok, ref_ms, ratio, agree))
+        print(f"{case.system:14} {case.name:58} {ours_ms:9.3f} ms  target {case.target_ms:g} ms "
+              f"{'ok' if ok else 'OVER'}" + (f"  {case.reference_name} {ref_ms:,.1f} ms (x{ratio:,.0f})"
+                                            if ref_ms is not None else ""), flush=True)
+
+    lines = [
+        "# Benchmarks",
+        "",
+        "Made by `make bench` (benchmarks/run.py). Each computation is exact and timed warm: the",
+        "median of repeated calls after one warm-up call. Result caches are cleared inside each",
+        "timed call, so a warm call recomputes everything but the per-Success-Value lookup tables",
+        "where the case says so. Reference times marked ≈ were measured on a sample of the cells",
+        "and scaled to the whole grid.",
+        "",
+        f"Machine: {platform.python_implementation()} {platform.python_version()} on "
+        f"{platform.machine()}, {os.cpu_count()} cores; run {datetime.date.today().isoformat()}.",
+        "",
+        "| system | computation | ours (ms) | target (ms) | met | reference | reference (ms) | ratio | same numbers |",
+        "| --- | --- | ---: | ---: | :---: | --- | ---: | ---: | :---: |",
+    ]
+    for case, ours_ms, ok, ref_ms, ratio, agree in rows:
+        approx = "≈" if case.reference_scale != 1 else ""
+        lines.append(
+            f"| {case.system} | {case.name} | {ours_ms:.3f} | {case.target_ms:g} | {'yes' if ok else 'no'} | "
+            + (f"{case.reference_name} | {approx}{ref_ms:,.1f} | {approx}{ratio:,.0f}× | "
+               f"{'' if agree is None else ('yes' if agree else 'NO')} |" if ref_ms is not None
+               else "— | — | — | |"))
+    timings = HERE.parent / "docs" / "browser-timings.md"
+    if timings.exists():
+        lines += ["", "Dashboard timings in a real browser: see [browser-timings.md](browser-timings.md)."]
+    table = "\n".join(lines) + "\n"
+    if args.write:
+        Path(args.write).write_text(table, encoding="utf-8")
+        print(f"wrote {args.write}")
+    if failed:
+        print("error: a reference disagreed with our numbers", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
