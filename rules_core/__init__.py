@@ -6,6 +6,9 @@ Fraction(47, 500)
 """
 
 from .dist import Dist
+# Load the package of system modules first, so that binding the name ``systems`` to the
+# registry function below is final (a later first import of the package would rebind it).
+from . import systems as _system_modules  # noqa: F401
 from .registry import Preset, Source, System, evaluate, find_preset, get_system, load_scenario, systems
 from .result import COMMON_HEADLINES, Result, TraceStep
 from .scenario import ScenarioError
