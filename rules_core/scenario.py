@@ -23,11 +23,13 @@ __all__ = [
     "Scenario",
     "FieldSpec",
     "ScenarioError",
+    "FieldConflict",
     "Problem",
     "number",
     "flag",
     "choice",
     "ruling",
+    "text",
     "part",
     "parts",
     "fields_of",
@@ -107,6 +109,16 @@ def ruling(default: str, *, label: str, help: str, citation: str,
                                           group="Rulings"))
 
 
+def text(default: str, *, max_length: int, allowed: str, label: str, help: str,
+         citation: str = "", group: str | None = None) -> Any:
+    """A short string in a notation (e.g. dice such as ``2d+1``); ``allowed`` says in plain
+    words what is accepted. A ``field_validator`` on the model checks the notation; the
+    message of the ``ValueError`` it raises is what the error reports."""
+    return Field(default, max_length=max_length, description=help,
+                 json_schema_extra=_extra("text", label, help, citation, allowed=allowed,
+                                          max_length=max_length, group=group))
+
+
 def part(default_factory: Any, *, label: str, help: str, citation: str = "",
          group: str | None = None) -> Any:
     """A nested block of fields (a :class:`Part` subclass)."""
@@ -129,7 +141,7 @@ class FieldSpec:
     """One declared field: what the widgets and the error messages are built from."""
 
     name: str
-    kind: str  # "int" | "float" | "flag" | "choice" | "ruling" | "part" | "parts"
+    kind: str  # "int" | "float" | "flag" | "choice" | "ruling" | "text" | "part" | "parts"
     label: str
     help: str
     citation: str
@@ -155,6 +167,8 @@ class FieldSpec:
             return "true or false"
         if self.kind in ("choice", "ruling"):
             return "one of " + ", ".join(repr(v) for v, _ in self.choices)
+        if self.kind == "text":
+            return f"{self.extra['allowed']}, at most {self.extra['max_length']} characters"
         if self.kind == "part":
             return f"an object with the fields of {self.label}"
         if self.kind == "parts":
@@ -201,6 +215,8 @@ def fields_of(model: type[Part]) -> tuple[FieldSpec, ...]:
             names = extra.get("labels") or {}
             specs.append(FieldSpec(kind=declared, choices=tuple((v, names.get(v, str(v))) for v in values),
                                    **common))
+        elif declared == "text":
+            specs.append(FieldSpec(kind="text", **common))
         elif declared == "part":
             specs.append(FieldSpec(kind="part", part_cls=annotation, **common))
         elif declared == "parts":
@@ -247,6 +263,16 @@ class Problem:
         return f"field '{self.field}': got {self.given!r}; allowed: {self.allowed}"
 
 
+class FieldConflict(ValueError):
+    """Raised by a model's cross-field check (a pydantic ``model_validator``) to name the field
+    at fault (dotted, relative to that model), the value it has and what is allowed with the
+    other fields as they are; :func:`parse` reports it like any other field problem."""
+
+    def __init__(self, field: str, given: Any, allowed: str):
+        self.field, self.given, self.allowed = field, given, allowed
+        super().__init__(f"field '{field}': got {given!r}; allowed: {allowed}")
+
+
 class ScenarioError(ValueError):
     """A scenario that breaks its declared ranges or choices. ``problems`` lists each field."""
 
@@ -282,6 +308,11 @@ def parse(model: type[Part], data: Any) -> Any:
         problems = []
         for e in err.errors():
             path = tuple(e["loc"])
+            conflict = (e.get("ctx") or {}).get("error")
+            if isinstance(conflict, FieldConflict):
+                name = ".".join([*(str(p) for p in path), conflict.field])
+                problems.append(Problem(name, conflict.given, conflict.allowed))
+                continue
             name = ".".join(str(p) for p in path) or "(top level)"
             given = _given(data, path)
             if e["type"] == "extra_forbidden":
@@ -298,6 +329,8 @@ def parse(model: type[Part], data: Any) -> Any:
             allowed = spec.allowed() if spec is not None else e["msg"]
             if spec is not None and spec.kind == "parts" and e["type"] not in ("too_short", "too_long"):
                 allowed = e["msg"]
+            if spec is not None and spec.kind == "text" and e["type"] == "value_error":
+                allowed = str(e["ctx"]["error"])  # the notation's own message
             problems.append(Problem(name, None if given is _MISSING else given, allowed))
         raise ScenarioError(what, problems) from None
 
