@@ -1,0 +1,234 @@
+"""The assembled dashboard, headless: move the widgets, check every panel against the core."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import plotly.graph_objects as go
+import pytest
+
+from rules_core import get_system
+from rules_core.systems.infinity import dodge_headline, resolve_face_to_face, success_value
+from workbook.app import Dashboard, View, dashboard
+from workbook.views import distribution_chart
+from workbook_fake import FAKE, FakeScenario, Shooter
+
+INF = get_system("infinity-n4")
+
+
+def outcome_oracle(sv_d: int, sv_a: int, burst: int) -> dict[str, Fraction]:
+    """Outcome probabilities by enumerating every face of the dodge die and the Burst."""
+    counts: dict[str, int] = {}
+    for faces in itertools.product(range(1, 21), repeat=1 + burst):
+        mine, theirs = resolve_face_to_face(faces[:1], sv_d, faces[1:], sv_a)
+        if mine:
+            label = "Dodge succeeds"
+        elif theirs:
+            label = f"Attacker keeps {len(theirs)} ({sum(r == 20 for r in theirs)} crit)"
+        else:
+            label = "Neither keeps a success"
+        counts[label] = counts.get(label, 0) + 1
+    return {k: Fraction(v, 20 ** (1 + burst)) for k, v in counts.items()}
+
+
+def shown(dash: Dashboard) -> dict[str, Fraction]:
+    """The outcome table as exact fractions, by the untranslated label."""
+    return {row.key: Fraction(row.exact) for row in dash.tables["outcomes"].itertuples()}
+
+
+def chart_y(dash: Dashboard, name: str) -> list[float]:
+    """What the browser receives for a chart: the y values in its Output's plotly bundle."""
+    box = {"outcome": dash._outcome_chart, "at_least": dash._at_least_chart}[name]
+    (output,) = box.outputs
+    return output["data"]["application/vnd.plotly.v1+json"]["data"][0]["y"]
+
+
+def check_against_core(dash: Dashboard, ph: int, attacker_sv: int, burst: int) -> None:
+    sv_d, _ = success_value(ph, [0])
+    p_dodge, p_none, hits = dodge_headline(sv_d, attacker_sv, burst)
+    head = {row.key: row.exact for row in dash.tables["headline"].itertuples()}
+    assert head == {"p_dodge_succeeds": f"{p_dodge.numerator}/{p_dodge.denominator}",
+                    "p_no_hit": f"{p_none.numerator}/{p_none.denominator}",
+                    "expected_hits": f"{hits.numerator}/{hits.denominator}"}
+    assert f'data-key="p_dodge_succeeds"' in dash._headline.value
+    assert f"{p_dodge.numerator}/{p_dodge.denominator}" in dash._headline.value
+    table = shown(dash)
+    assert sum(table.values()) == 1
+    assert table["Dodge succeeds"] == p_dodge
+    keeps_any = sum(p for label, p in table.items() if label.startswith("Attacker keeps"))
+    assert 1 - keeps_any == p_none
+    assert chart_y(dash, "outcome") == [float(table[k]) for k in dash.result.outcome_order]
+    # P(at least k hits) from the table's rows: outcome "Attacker keeps j (...)" has j hits.
+    at_least = [sum(p for label, p in table.items()
+                    if label.startswith("Attacker keeps") and int(label.split()[2]) >= k)
+                for k in range(1, burst + 1)]
+    assert chart_y(dash, "at_least") == [float(p) for p in at_least]
+    assert list(dash.figures["at_least"].data[0].x) == list(range(1, burst + 1))
+
+
+def test_the_seed_example_is_shown_first():
+    dash = Dashboard("infinity-n4", query="")
+    assert dash.preset.value == "zhanshi-vs-fusilier"
+    # Seed: the Zhanshi (PH 10) wins the Face to Face against SV 15, Burst 3, with 47/500.
+    assert dash.tables["headline"].set_index("key").loc["p_dodge_succeeds", "exact"] == "47/500"
+    check_against_core(dash, ph=10, attacker_sv=15, burst=3)
+    assert "wb-dashboard" in dash.widget._dom_classes
+
+
+def test_moving_ph_and_burst_updates_chart_and_table_to_the_core_numbers():
+    dash = Dashboard("infinity-n4", query="")
+    dash.form.control("dodger.ph").value = 13
+    check_against_core(dash, ph=13, attacker_sv=15, burst=3)
+    assert dash.preset.value == ""  # no longer the preset
+    dash.form.control("attackers.0.burst").value = 2
+    check_against_core(dash, ph=13, attacker_sv=15, burst=2)
+    assert shown(dash) == {k: outcome_oracle(13, 15, 2).get(k, Fraction(0)) for k in shown(dash)}
+    dash.form.control("attackers.0.burst").value = 5
+    check_against_core(dash, ph=13, attacker_sv=15, burst=5)
+
+
+def test_extreme_success_values():
+    dash = Dashboard("infinity-n4", query="")
+    dash.form.control("dodger.ph").value = 0  # SV 0: no roll, automatic failure
+    head = dash.tables["headline"].set_index("key")
+    assert head.loc["p_dodge_succeeds", "exact"] in (None, "0/1")
+    assert "automatically" in head.loc["p_dodge_succeeds", "note"]  # the core's note is shown
+    assert "automatically" in dash._headline.value
+    dash.form.control("dodger.ph").value = 26  # SV 26: +6 to the face
+    dash.form.control("attackers.0.burst").value = 1
+    assert shown(dash) == {k: outcome_oracle(26, 15, 1).get(k, Fraction(0)) for k in shown(dash)}
+
+
+def test_choosing_a_preset_shows_it():
+    dash = Dashboard("infinity-n4", query="")
+    dash.form.control("dodger.ph").value = 14
+    dash.preset.value = "zhanshi-vs-fusilier"
+    assert dash.scenario == INF.presets[0].scenario
+    assert dash.form.control("dodger.ph").value == 10
+    assert "Zhanshi" in dash._preset_info.value
+
+
+def test_the_share_link_names_the_current_scenario_and_opens_it():
+    dash = Dashboard("infinity-n4", query="")
+    assert 'href="?preset=zhanshi-vs-fusilier"' in dash._share.value
+    dash.form.control("attackers.0.burst").value = 4
+    href = dash._share.value.split('href="')[1].split('"')[0].replace("&amp;", "&")
+    assert "attackers.0.burst=4" in href
+    again = Dashboard("infinity-n4", query=href)
+    assert again.scenario == dash.scenario and again.notices == []
+
+
+def test_the_share_link_is_a_full_url_inside_voila(monkeypatch):
+    monkeypatch.setenv("SERVER_NAME", "127.0.0.1")
+    monkeypatch.setenv("SERVER_PORT", "8866")
+    monkeypatch.setenv("SCRIPT_NAME", "/voila/render/infinity-n4-dodge.ipynb")
+    monkeypatch.setenv("QUERY_STRING", "dodger.ph=11")
+    dash = Dashboard("infinity-n4")  # reads the query from the environment
+    assert dash.scenario.dodger.ph == 11
+    assert ('href="http://127.0.0.1:8866/voila/render/infinity-n4-dodge.ipynb?dodger.ph=11&amp;'
+            in dash._share.value)
+
+
+@pytest.mark.parametrize("query", ["dodger.ph=31", "dodger.ph=ten", "nonsense", "%ff%fe=%00",
+                                   "attackers.7.burst=2", "preset=nope", "system=gurps-4e"])
+def test_a_refused_link_shows_the_default_with_a_notice(query):
+    dash = Dashboard("infinity-n4", query=query)
+    assert dash.scenario == INF.default_scenario()
+    assert dash.notices and "could not be used" in dash._notice.value
+    assert "wb-notice" in dash._notice._dom_classes
+    # The notice stays while the user works: it explains why the page opened as it did.
+    dash.form.control("dodger.ph").value = 12
+    assert dash.notices
+
+
+def test_dashboard_returns_the_page_widget():
+    page = dashboard("infinity-n4", query="")
+    assert "wb-dashboard" in page._dom_classes
+
+
+# -- generic parts, with the fake system -----------------------------------------------------
+
+def test_rulings_panel_compares_the_two_readings():
+    dash = Dashboard(FAKE, query="")
+    assert dash.ruling_field.value == "reading"
+    assert dash.ruling_value.value == "lenient"  # the reading other than the current one
+    dash.preset.value = ""
+    dash.form.set_scenario(FakeScenario(defender={"agility": 2, "stance": "standing", "luck": 0.5},
+                                        shooters=(Shooter(skill=4, dice=2),)))
+    strict = FAKE.evaluate(dash.scenario)
+    lenient = FAKE.evaluate(dash.scenario.replace(reading="lenient"))
+    # Hand check: lenient gives +1 to agility 2 against an unaimed shot: dodge 3/6 vs 2/6.
+    assert strict.headline["p_dodge_succeeds"] == Fraction(1, 3)
+    assert lenient.headline["p_dodge_succeeds"] == Fraction(1, 2)
+    table = dash.tables["compare"].set_index("key")
+    for key in strict.headline:
+        assert Fraction(table.loc[key, "a"]) == strict.headline[key]
+        assert Fraction(table.loc[key, "b"]) == lenient.headline[key]
+        assert Fraction(table.loc[key, "difference"]) == lenient.headline[key] - strict.headline[key]
+    fig = dash.figures["compare"]
+    assert [t.name for t in fig.data][:2] == ["strict (current)", "lenient"]
+    assert list(fig.data[2].y) == [float(lenient.outcomes[k] - strict.outcomes[k])
+                                   for k in strict.outcome_order]
+    assert "wb-rulings" in dash.widget.children[-3]._dom_classes
+    # The panel follows the form: with the ruling itself switched, the alternative is "current".
+    dash.form.control("reading").value = "lenient"
+    table = dash.tables["compare"].set_index("key")
+    assert (table["difference_value"] == 0).all()
+
+
+def test_language_switch_translates_every_text():
+    dash = Dashboard(FAKE, query="", views=[View("Hits rolled", lambda r, lang: distribution_chart(
+        r.distributions["hits rolled"], "Hits rolled", lang, system=FAKE))])
+    dash.form.control("shooters.0.dice").value = 2
+    before = dash.scenario
+    dash.language.value = "xx"
+    assert dash.lang == "xx" and dash.scenario == before  # the scenario is kept
+    assert dash.form.control("defender.agility").description == "‹Agility›"
+    assert set(dash.tables["outcomes"]["outcome"]) == {f"‹{k}›" for k in dash.result.outcome_order}
+    assert list(dash.tables["headline"]["name"])[:3] == ["‹P(dodge succeeds)›", "‹P(no hit lands)›",
+                                                        "‹Expected hits landing›"]
+    assert "‹Shots›" in dash._trace.value and "‹Fake Rules p.1›" in dash._trace.value
+    assert dash.figures["outcome"].data[0].x[0] == "‹No hit›"
+    assert dash.rendered["Hits rolled"].layout.title.text == "‹Hits rolled›"
+    assert "lang=xx" in dash._share.value
+    assert dash.preset.options[1][0] == "‹Two shooters›"
+    assert dash.ruling_value.options[0][0] == "‹No bonus (Fake Rules p.1)›"
+    # Numbers are unchanged by the language.
+    assert [Fraction(x) for x in dash.tables["outcomes"]["exact"]] == \
+        [dash.result.outcomes[k] for k in dash.result.outcome_order]
+    # A link may ask for the language.
+    assert Dashboard(FAKE, query="lang=xx").form.control("defender.agility").description == "‹Agility›"
+
+
+def test_extra_views_render_figures_frames_and_html():
+    views = [View("Hits rolled", lambda r, lang: distribution_chart(r.distributions["hits rolled"],
+                                                                    "Hits rolled", lang)),
+             View("As a table", lambda r, lang: __import__("pandas").DataFrame(
+                 {"key": ["x"], "value": [str(r.hits.denominator)]})),
+             View("Note <b>", lambda r, lang: "<i>plain html</i>")]
+    dash = Dashboard(FAKE, query="", views=views)
+    assert isinstance(dash.rendered["Hits rolled"], go.Figure)
+    boxes = dash._view_boxes
+    assert "wb-view-hits-rolled" in boxes["Hits rolled"]._dom_classes
+    assert "wb-view-note-b" in boxes["Note <b>"]._dom_classes
+    hits = dash.result.distributions["hits rolled"]
+    y = boxes["Hits rolled"].outputs[0]["data"]["application/vnd.plotly.v1+json"]["data"][0]["y"]
+    assert y == [float(p) for _, p in hits.items()]
+    assert 'data-col="value"' in boxes["As a table"].outputs[0]["data"]["text/html"]
+    assert boxes["Note <b>"].outputs[0]["data"]["text/html"] == "<i>plain html</i>"
+
+
+def test_a_refused_combination_keeps_the_last_numbers():
+    dash = Dashboard(FAKE, query="")
+    dash.preset.value = ""
+    dash.form.set_scenario(FakeScenario(shooters=(Shooter(dice=3), Shooter(dice=1))))
+    before = dash.result
+    dash.form.control("shooters.1.dice").value = 3
+    assert dash.result is before
+    assert "at most 5 dice" in dash.form.notice.value
+
+
+def test_a_language_the_system_lacks_is_refused():
+    with pytest.raises(ValueError, match="not one of"):
+        Dashboard(FAKE, query="", lang="fr")

@@ -1,0 +1,149 @@
+"""Controls built from declared fields: widget kinds, ranges, classes, lists, refusals."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import pytest
+
+from rules_core import get_system
+from rules_core.systems.infinity import Attacker, Dodger, InfinityScenario
+from workbook.controls import ScenarioForm, css_class
+from workbook_fake import FAKE, FakeScenario, Shooter
+
+INF = get_system("infinity-n4")
+
+
+def all_widgets(root: widgets.Widget):
+    yield root
+    for child in getattr(root, "children", ()):
+        yield from all_widgets(child)
+
+
+def by_class(form: ScenarioForm, css: str) -> list[widgets.Widget]:
+    return [w for w in all_widgets(form.widget) if css in getattr(w, "_dom_classes", ())]
+
+
+def test_infinity_controls_follow_the_declared_ranges():
+    form = ScenarioForm(INF)
+    assert form.paths() == ["dodger.ph", "dodger.mod", "attackers.0.attribute", "attackers.0.value",
+                            "attackers.0.mod", "attackers.0.burst"]
+    ph, burst, attribute = (form.control(p) for p in ("dodger.ph", "attackers.0.burst",
+                                                      "attackers.0.attribute"))
+    # Bounds as written in rules_core/systems/infinity.py: PH 0..30, Burst 1..5.
+    assert isinstance(ph, widgets.IntSlider) and (ph.min, ph.max, ph.step) == (0, 30, 1)
+    assert isinstance(burst, widgets.IntSlider) and (burst.min, burst.max) == (1, 5)
+    assert isinstance(attribute, widgets.Dropdown)
+    assert [v for _, v in attribute.options] == ["BS", "CC", "PH", "WIP"]
+    assert dict(attribute.options)["CC (close combat)"] == "CC"
+    # The first preset is shown: the seed's Zhanshi (PH 10) against BS 12 + 3, Burst 3.
+    assert form.scenario == INF.presets[0].scenario
+    assert (ph.value, form.control("attackers.0.mod").value, burst.value) == (10, 3, 3)
+
+
+def test_every_control_has_its_css_class_and_visible_help():
+    form = ScenarioForm(INF)
+    for path in form.paths():
+        assert by_class(form, css_class(path)) == [form.control(path)]
+    assert "wb-dodger-ph" in form.control("dodger.ph")._dom_classes
+    assert by_class(form, "wb-dodger")  # the part's box
+    helps = [w.value for w in all_widgets(form.widget) if isinstance(w, widgets.HTML)]
+    assert any("Physique" in h and "Infinity N4 Core Rules, Dodge" in h for h in helps)
+    assert "Physique" in form.control("dodger.ph").tooltip
+
+
+def test_moving_a_control_gives_a_new_valid_scenario_and_one_callback():
+    form = ScenarioForm(INF)
+    seen = []
+    form.on_change(seen.append)
+    form.control("dodger.ph").value = 13
+    form.control("attackers.0.attribute").value = "CC"
+    assert seen[-1] == InfinityScenario(dodger=Dodger(ph=13),
+                                        attackers=(Attacker(attribute="CC", value=12, mod=3, burst=3),))
+    assert len(seen) == 2
+    form.set_scenario(InfinityScenario())
+    assert len(seen) == 3 and seen[-1] == InfinityScenario()
+    assert form.control("attackers.0.mod").value == 0
+    form.set_scenario(InfinityScenario())  # no change, no callback
+    assert len(seen) == 3
+
+
+def test_kinds_of_fields_in_the_fake_system():
+    form = ScenarioForm(FAKE, FakeScenario())
+    luck = form.control("defender.luck")
+    assert isinstance(luck, widgets.FloatSlider)
+    assert (luck.min, luck.max, luck.step, luck.readout_format) == (0.0, 2.0, 0.25, ".2f")
+    assert "(points)" in luck.description
+    aimed = form.control("shooters.0.aimed")
+    assert isinstance(aimed, widgets.Checkbox) and aimed.value is False
+    reading = form.control("reading")
+    assert isinstance(reading, widgets.Dropdown)
+    assert reading.options == (("No bonus (Fake Rules p.1)", "strict"),
+                               ("+1 against unaimed shots (Fake FAQ)", "lenient"))
+    aimed.value = True
+    luck.value = 1.75
+    assert form.scenario.shooters[0].aimed is True and form.scenario.defender.luck == 1.75
+    assert by_class(form, "wb-group")  # the ruling sits in its "Rulings" group box
+
+
+def test_list_add_and_remove_stay_within_the_declared_limits():
+    form = ScenarioForm(FAKE, FakeScenario())
+    add = form.button("shooters.add")
+    assert form.button("shooters.0.remove").disabled  # min_items = 1
+    add.click()
+    add.click()
+    assert len(form.scenario.shooters) == 3 and add.disabled  # max_items = 3
+    add.click()  # a click on a disabled button (or a stray message) changes nothing
+    assert len(form.scenario.shooters) == 3
+    form.control("shooters.1.skill").value = 5
+    form.control("shooters.2.skill").value = 6
+    form.button("shooters.0.remove").click()
+    assert [s.skill for s in form.scenario.shooters] == [5, 6]
+    assert not add.disabled
+    # Classes follow the new positions.
+    assert "wb-shooters-0-skill" in form.control("shooters.0.skill")._dom_classes
+    assert form.control("shooters.0.skill").value == 5
+    assert by_class(form, "wb-shooters-1-remove") and not by_class(form, "wb-shooters-2-remove")
+    with pytest.raises(KeyError):
+        form.control("shooters.2.skill")
+
+
+def test_a_refused_combination_shows_a_notice_and_keeps_the_last_valid_scenario():
+    form = ScenarioForm(FAKE, FakeScenario(shooters=(Shooter(dice=2), Shooter(dice=2))))
+    seen = []
+    form.on_change(seen.append)
+    last = form.scenario
+    form.control("shooters.0.dice").value = 3  # 3 + 2 = 5 dice: allowed
+    assert form.error is None and seen
+    form.control("shooters.1.dice").value = 3  # 6 dice: the validator refuses
+    assert form.error == "shooters: at most 5 dice in all"
+    assert "at most 5 dice" in form.notice.value and "wb-notice" in form.notice._dom_classes
+    assert form.scenario.shooters[1].dice == 2 and len(seen) == 1
+    form.control("shooters.0.dice").value = 1  # valid again: the notice goes
+    assert form.error is None and form.notice.value == ""
+    assert [s.dice for s in form.scenario.shooters] == [1, 3]
+    assert last != form.scenario
+
+
+def test_labels_go_through_the_systems_language():
+    form = ScenarioForm(FAKE, lang="xx")
+    assert form.control("defender.agility").description == "‹Agility›"
+    assert form.control("defender.stance").options[0] == ("‹Standing›", "standing")
+    assert "‹Dodge succeeds on a d6 at most this.›" in form.control("defender.agility").tooltip
+    assert by_class(form, "wb-shooters-add")[0].description.startswith("‹Add›")
+
+
+def test_a_scenario_of_another_system_is_refused_at_construction():
+    from rules_core import ScenarioError
+    with pytest.raises(ScenarioError):
+        ScenarioForm(INF, FakeScenario())
+
+
+def test_a_text_field_with_a_wrong_notation_shows_the_notations_message():
+    form = ScenarioForm(FAKE, FakeScenario())
+    weapon = form.control("shooters.0.weapon")
+    assert isinstance(weapon, widgets.Text) and weapon.placeholder == "dice such as 2d6"
+    weapon.value = "2d8"
+    assert form.scenario.shooters[0].weapon == "2d8"
+    weapon.value = "lots"
+    assert form.scenario.shooters[0].weapon == "2d8"
+    assert form.error == "field 'shooters.0.weapon': got 'lots'; allowed: dice such as 2d6"

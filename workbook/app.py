@@ -1,0 +1,322 @@
+"""The dashboard: one assembly of controls, numbers, charts, table, rulings, trace and link.
+
+A notebook shows a system's dashboard with two lines::
+
+    from workbook.app import dashboard
+    dashboard("infinity-n4")
+
+A system adds its own panels with :class:`View` (see ``docs/workbook.md``)::
+
+    Dashboard("gurps-4e", views=[View("Injury", lambda result, lang: distribution_chart(
+        result.distributions["injury"], "Injury", lang))])
+
+Every part of the page has a stable CSS class, so browser tests can find and read it:
+
+======================== ===================================================================
+class                    what
+======================== ===================================================================
+``wb-dashboard``         the whole page
+``wb-lang``              language switch (only for systems with several languages)
+``wb-preset``            presets dropdown
+``wb-form``              the controls (each field ``wb-<dotted-path>``, see controls)
+``wb-notice``            notices: a refused link, a refused combination of fields
+``wb-headline``          headline numbers; rows ``tr[data-key]``, cells ``td[data-col]``
+``wb-outcome-chart``     outcome probabilities (plotly, inside an Output)
+``wb-at-least-chart``    P(at least k hits land)
+``wb-table``             outcome table; rows ``tr[data-key=<outcome>]``, exact in
+                         ``td[data-col=exact]`` as ``n/d``
+``wb-view-<slug>``       each extra :class:`View`
+``wb-rulings``           rulings panel: ``wb-rulings-field``, ``wb-rulings-value``,
+                         ``wb-compare-chart``, ``wb-compare-table``
+``wb-trace``             the rules applied, with citations
+``wb-share-link``        the link to the current scenario (``a.wb-share-anchor`` href)
+======================== ===================================================================
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+import ipywidgets as widgets
+import pandas as pd
+import plotly.graph_objects as go
+
+from rules_core import Result, System, get_system
+from rules_core.scenario import Scenario, parse
+
+from .controls import ScenarioForm
+from .share import decode_query, read_query, share_url
+from .text import LANGUAGE_NAMES, translator
+from .views import (at_least_chart, compare_chart, compare_table, figure_bundle, headline_html,
+                    headline_table, outcome_chart, outcome_table, table_html, trace_html)
+
+__all__ = ["View", "Dashboard", "dashboard"]
+
+Rendered = Union[go.Figure, pd.DataFrame, str]
+
+
+@dataclass(frozen=True)
+class View:
+    """An extra panel: ``render(result, lang)`` returns a plotly Figure, a DataFrame (shown as
+    a table) or an HTML string. Its box has the class ``wb-view-<slug of title>``."""
+
+    title: str
+    render: Callable[[Result, str], Rendered]
+
+    @property
+    def css(self) -> str:
+        """``wb-view-<slug>``: ``View("Wounds per hit", ...)`` → ``wb-view-wounds-per-hit``."""
+        return "wb-view-" + (re.sub(r"[^a-z0-9]+", "-", self.title.lower()).strip("-") or "panel")
+
+
+def _output(css: str, layout: dict[str, str] | None = None) -> widgets.Output:
+    out = widgets.Output(layout=widgets.Layout(**(layout or {})))
+    out.add_class(css)
+    return out
+
+
+def _html(css: str, value: str = "") -> widgets.HTML:
+    box = widgets.HTML(value)
+    box.add_class(css)
+    return box
+
+
+def _show_in(out: widgets.Output, thing: Rendered, text: Callable[[str], str]) -> None:
+    """Replace what ``out`` shows by a Figure, a DataFrame or an HTML string, in one update."""
+    if isinstance(thing, go.Figure):
+        data = figure_bundle(thing)
+    elif isinstance(thing, pd.DataFrame):
+        data = {"text/html": table_html(thing, {c: text(str(c)) for c in thing.columns})}
+    else:
+        data = {"text/html": str(thing)}
+    out.outputs = ({"output_type": "display_data", "data": data, "metadata": {}},)
+
+
+class Dashboard:
+    """The interactive page for one system.
+
+    ``system`` is an id or a :class:`rules_core.System`. The first scenario is, in order: the
+    one the URL ``query`` names (read from the page when ``query`` is None; a refused query
+    shows a notice), else ``scenario``, else the system's default. ``views`` adds panels;
+    ``lang`` forces the language (else the query's ``lang``, else the system's first).
+
+    State for tests and extensions, replaced on every change: ``scenario``, ``result``,
+    ``figures`` (``"outcome"``, ``"at_least"``, ``"compare"``), ``tables`` (``"outcomes"``,
+    ``"headline"``, ``"compare"``), ``rendered`` (each view's output by title), ``notices``.
+    Widgets: ``widget`` (the page), ``form`` (:class:`ScenarioForm`), ``preset``, ``language``
+    (or None), ``ruling_field`` / ``ruling_value`` (or None).
+    """
+
+    def __init__(self, system: System | str, *, scenario: Scenario | dict[str, Any] | None = None,
+                 query: str | None = None, views: Sequence[View] = (), lang: str | None = None):
+        self.system = system if isinstance(system, System) else get_system(system)
+        if lang is not None and lang not in self.system.languages:
+            raise ValueError(f"lang {lang!r} is not one of {self.system.id}'s languages "
+                             f"{self.system.languages}")
+        start = (parse(self.system.scenario_cls, scenario) if scenario is not None
+                 else self.system.default_scenario())
+        shared = decode_query(self.system, read_query() if query is None else query, start)
+        self.lang = lang or shared.lang or self.system.languages[0]
+        self.views = tuple(views)
+        self._link_notice = shared.notice
+        self.result: Result | None = None
+        self.figures: dict[str, go.Figure] = {}
+        self.tables: dict[str, pd.DataFrame] = {}
+        self.rendered: dict[str, Rendered] = {}
+        self.notices: list[str] = []
+        self.widget = widgets.VBox(layout=widgets.Layout(max_width="1200px"))
+        self.widget.add_class("wb-dashboard")
+        self._build(shared.scenario or start)
+
+    # -- building the page ----------------------------------------------------------------
+    def _build(self, scenario: Scenario) -> None:
+        """(Re)build every widget in the current language, showing ``scenario``."""
+        old = list(self.widget.children)
+        system, text = self.system, translator(self.system, self.lang)
+        self.text = text
+        self._syncing = self._syncing_ruling = False
+
+        header = widgets.HTML(f"<h2 style='margin:4px 0'>{html.escape(text(system.name))}</h2>"
+                              f"<p>{html.escape(text(system.summary))}</p>")
+        top = []
+        self.language = None
+        if len(system.languages) > 1:
+            self.language = widgets.Dropdown(
+                options=[(LANGUAGE_NAMES.get(code, code), code) for code in system.languages],
+                value=self.lang, description=text("Language"))
+            self.language.add_class("wb-lang")
+            self.language.observe(lambda ch: self.set_lang(ch.new), names="value")
+            top.append(self.language)
+        self.preset = widgets.Dropdown(
+            options=[(text("(custom scenario)"), "")] + [(text(p.title), p.name) for p in system.presets],
+            value="", description=text("Preset"), layout=widgets.Layout(width="34em"))
+        self.preset.add_class("wb-preset")
+        self.preset.observe(self._preset_chosen, names="value")
+        top.append(self.preset)
+        self._preset_info = _html("wb-preset-info")
+
+        self.form = ScenarioForm(system, scenario, self.lang)
+        self.form.on_change(self._show)
+        self._notice = _html("wb-notice")
+        self._headline = _html("wb-headline")
+        self._outcome_chart = _output("wb-outcome-chart", {"flex": "1 1 460px"})
+        self._at_least_chart = _output("wb-at-least-chart", {"flex": "1 1 460px"})
+        self._table = _html("wb-table")
+        self._view_boxes = {v.title: _output(v.css) for v in self.views}
+        self._trace = _html("wb-trace")
+        self._share = _html("wb-share-link")
+
+        def section(title: str, *children: widgets.Widget) -> widgets.VBox:
+            return widgets.VBox([widgets.HTML(f"<h4 style='margin:8px 0 2px'>{html.escape(title)}</h4>"),
+                                 *children])
+
+        numbers = widgets.VBox([section(text("Headline numbers"), self._headline), self._notice],
+                               layout=widgets.Layout(flex="1 1 380px", padding="0 0 0 16px"))
+        wrap = widgets.Layout(flex_flow="row wrap", align_items="flex-start")
+        rows = [header, widgets.HBox(top, layout=wrap), self._preset_info,
+                widgets.Box([widgets.Box([self.form.widget], layout=widgets.Layout(flex="0 1 auto")),
+                             numbers], layout=wrap),
+                widgets.Box([self._outcome_chart, self._at_least_chart], layout=wrap),
+                section(text("Outcomes"), self._table)]
+        rows += [section(text(v.title), self._view_boxes[v.title]) for v in self.views]
+        rows.append(self._build_rulings())
+        rows += [section(text("Trace of the rules applied"), self._trace), self._share]
+        self.widget.children = [r for r in rows if r is not None]
+        for w in old:
+            w.close()
+        self._show(self.form.scenario)
+
+    def _build_rulings(self) -> widgets.Widget | None:
+        text = self.text
+        rulings = self.system.rulings()
+        self.ruling_field = self.ruling_value = None
+        if not rulings:
+            return None
+        self.ruling_field = widgets.Dropdown(options=[(text(r.label), r.name) for r in rulings],
+                                             description=text("Ruling"))
+        self.ruling_field.add_class("wb-rulings-field")
+        self.ruling_value = widgets.Dropdown(description=text("Alternative"),
+                                             layout=widgets.Layout(width="40em"))
+        self.ruling_value.add_class("wb-rulings-value")
+        self._set_ruling_options(rulings[0].name)
+        self.ruling_field.observe(lambda ch: self._set_ruling_options(ch.new), names="value")
+        self.ruling_value.observe(lambda _ch: self._show_comparison(), names="value")
+        self._ruling_help = _html("wb-rulings-help")
+        self._compare_chart = _output("wb-compare-chart")
+        self._compare_table = _html("wb-compare-table")
+        box = widgets.VBox([widgets.HTML(f"<h4 style='margin:8px 0 2px'>{html.escape(text('Compare a ruling'))}</h4>"),
+                            widgets.HBox([self.ruling_field, self.ruling_value],
+                                         layout=widgets.Layout(flex_flow="row wrap")),
+                            self._ruling_help, self._compare_chart, self._compare_table])
+        box.add_class("wb-rulings")
+        return box
+
+    def _set_ruling_options(self, name: str) -> None:
+        spec = next(r for r in self.system.rulings() if r.name == name)
+        current = getattr(self.form.scenario, name)
+        others = [v for v, _ in spec.choices if v != current]
+        self._syncing_ruling = True
+        self.ruling_value.options = [(self.text(label), v) for v, label in spec.choices]
+        self.ruling_value.value = others[0] if others else current
+        self._syncing_ruling = False
+        self._show_comparison()
+
+    # -- reacting ---------------------------------------------------------------------------
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario shown."""
+        return self.form.scenario
+
+    def set_lang(self, lang: str) -> None:
+        """Show the page in ``lang`` (one of the system's languages), keeping the scenario."""
+        if lang not in self.system.languages:
+            raise ValueError(f"lang {lang!r} is not one of {self.system.languages}")
+        if lang != self.lang:
+            self.lang = lang
+            self._build(self.form.scenario)
+
+    def _preset_chosen(self, change: Any) -> None:
+        if self._syncing or not change.new:
+            return
+        self.form.set_scenario(self.system.preset(change.new).scenario)
+
+    def _set_notices(self, *extra: str) -> None:
+        self.notices = [n for n in (self._link_notice, *extra) if n]
+        self._notice.value = "".join(
+            f'<div class="wb-notice-text" style="color:#a00;margin:4px 0">{html.escape(n)}</div>'
+            for n in self.notices)
+
+    def _show(self, scenario: Scenario) -> None:
+        """Evaluate ``scenario`` and refresh every panel (the form's change callback)."""
+        text, lang, system = self.text, self.lang, self.system
+        try:
+            result = system.evaluate(scenario)
+        except ValueError as err:  # a ScenarioError, or a combination the rules refuse
+            self._set_notices(f"{text('This scenario could not be evaluated')}: {err}")
+            return
+        self._set_notices()
+        self.result = result
+        self.figures["outcome"] = outcome_chart(result, lang, system=system)
+        self.figures["at_least"] = at_least_chart(result, lang, system=system)
+        self.tables["outcomes"] = outcome_table(result, lang, system=system)
+        self.tables["headline"] = headline_table(result, lang, system=system)
+        _show_in(self._outcome_chart, self.figures["outcome"], text)
+        _show_in(self._at_least_chart, self.figures["at_least"], text)
+        self._headline.value = headline_html(result, lang, system=system)
+        self._table.value = table_html(self.tables["outcomes"], {
+            "outcome": text("Outcome"), "exact": text("Exact"), "percent_text": text("Percent"),
+            "one_in": text("1 in N")}, "wb-outcome-grid")
+        for view in self.views:
+            self.rendered[view.title] = view.render(result, lang)
+            _show_in(self._view_boxes[view.title], self.rendered[view.title], text)
+        self._trace.value = trace_html(result, lang, system=system)
+        url = html.escape(share_url(system, scenario, lang), quote=True)
+        self._share.value = (f"<b>{html.escape(text('Share this scenario'))}:</b> "
+                             f'<a class="wb-share-anchor" href="{url}">{url}</a>')
+        self._sync_preset(scenario)
+        self._show_comparison()
+
+    def _sync_preset(self, scenario: Scenario) -> None:
+        match = next((p for p in self.system.presets if p.scenario == scenario), None)
+        self._syncing = True
+        self.preset.value = match.name if match else ""
+        self._syncing = False
+        self._preset_info.value = "" if match is None else (
+            f"<small>{html.escape(self.text(match.description))}"
+            + (f" <span class='wb-cite'>[{html.escape(self.text(match.citation))}]</span>"
+               if match.citation else "") + "</small>")
+
+    def _show_comparison(self) -> None:
+        """Refresh the rulings panel: the current result against the chosen alternative."""
+        if self.ruling_field is None or self.result is None or self._syncing_ruling:
+            return
+        name, alt = self.ruling_field.value, self.ruling_value.value
+        current = getattr(self.scenario, name)
+        text = self.text
+        try:
+            other = self.system.evaluate(self.scenario.replace(**{name: alt}))
+        except ValueError as err:
+            self._ruling_help.value = f'<div class="wb-notice-text" style="color:#a00">{html.escape(str(err))}</div>'
+            return
+        names = (f"{current} ({text('current')})", str(alt))
+        self.figures["compare"] = compare_chart(self.result, other, self.lang, names=names,
+                                                system=self.system)
+        self.tables["compare"] = compare_table(self.result, other, self.lang, names=names,
+                                               system=self.system)
+        spec = next(r for r in self.system.rulings() if r.name == name)
+        self._ruling_help.value = (f"<small>{html.escape(text(spec.help))} "
+                                   f"<span class='wb-cite'>[{html.escape(text(spec.citation))}]</span></small>")
+        _show_in(self._compare_chart, self.figures["compare"], text)
+        self._compare_table.value = table_html(self.tables["compare"], {
+            "name": text("Quantity"), "a": names[0], "b": names[1],
+            "difference": text("Difference")}, "wb-compare-grid")
+
+
+def dashboard(system_id: str, **kw: Any) -> widgets.Widget:
+    """The dashboard of ``system_id``, ready to be a notebook's last expression
+    (keywords as for :class:`Dashboard`)."""
+    return Dashboard(system_id, **kw).widget

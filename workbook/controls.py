@@ -1,0 +1,383 @@
+"""Controls generated from a scenario's declared fields.
+
+:class:`ScenarioForm` reads :func:`rules_core.scenario.fields_of` and builds one widget per field:
+
+========== =====================================================================
+field      widget
+========== =====================================================================
+int        ``IntSlider`` (the field's bounds and step)
+float      ``FloatSlider`` (bounds and step)
+flag       ``Checkbox``
+text       ``Text`` (a notation such as ``2d+1``; checked when the field is left)
+choice     ``Dropdown`` of the labelled values
+ruling     ``Dropdown`` of the readings (each reading's meaning as its label)
+part       a labelled box holding the part's own fields
+parts      a list of labelled boxes with Remove buttons and an Add button,
+           kept between the field's ``min_items`` and ``max_items``
+========== =====================================================================
+
+Every field widget carries the CSS class ``wb-<dotted path>`` with dots and indices as dashes
+(``wb-dodger-ph``, ``wb-attackers-0-burst``); a list's buttons are ``wb-<path>-add`` and
+``wb-<path>-<i>-remove``. Help text is shown in small type under the field and, with the
+citation, as its tooltip.
+
+Sliders, checkboxes and dropdowns cannot leave their declared range; a text field can hold a
+wrong notation. A wrong notation, or a combination refused by a cross-field
+validator, does not raise: the form shows the message in its notice (class ``wb-notice``) and
+keeps its last valid scenario.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from rules_core import ScenarioError, System, get_system
+from rules_core.scenario import FieldSpec, Part, Scenario, fields_of, parse
+
+from .text import translator
+
+__all__ = ["ScenarioForm", "css_class", "refusal"]
+
+Path = tuple[Any, ...]
+
+
+def css_class(path: Path | str, suffix: str = "") -> str:
+    """The stable CSS class of the control at ``path``.
+
+    >>> css_class(("attackers", 0, "burst")), css_class("dodger.ph"), css_class(("attackers",), "add")
+    ('wb-attackers-0-burst', 'wb-dodger-ph', 'wb-attackers-add')
+    """
+    steps = path.split(".") if isinstance(path, str) else [str(p) for p in path]
+    return "-".join(["wb", *steps, *([suffix] if suffix else [])])
+
+
+def dotted(path: Path) -> str:
+    """``("attackers", 0, "burst")`` → ``"attackers.0.burst"``."""
+    return ".".join(str(p) for p in path)
+
+
+def _decimals(step: float) -> int:
+    """Decimal places a float slider's readout needs for ``step`` (0.25 → 2)."""
+    text = f"{step:.10f}".rstrip("0")
+    return max(1, len(text.split(".")[1]))
+
+
+_DESCRIPTION = {"description_width": "11em"}
+
+
+class _Field:
+    """One leaf field: a slider, checkbox or dropdown."""
+
+    def __init__(self, form: ScenarioForm, spec: FieldSpec, path: Path, value: Any):
+        self.spec, self.path = spec, path
+        text = form.text
+        label = text(spec.label) + (f" ({spec.unit})" if spec.unit else "")
+        tip = text(spec.help) + (f" — {text(spec.citation)}" if spec.citation else "")
+        common = dict(description=label, tooltip=tip, style=_DESCRIPTION,
+                      layout=widgets.Layout(width="30em"))
+        if spec.kind in ("int", "float"):
+            cls = widgets.IntSlider if spec.kind == "int" else widgets.FloatSlider
+            step = spec.step or (1 if spec.kind == "int" else 0.1)
+            if spec.kind == "float":
+                common["readout_format"] = f".{_decimals(step)}f"
+            self.input = cls(value=value, min=spec.minimum, max=spec.maximum, step=step,
+                             continuous_update=False, **common)
+        elif spec.kind == "flag":
+            self.input = widgets.Checkbox(value=bool(value), indent=False, **common)
+        elif spec.kind == "text":
+            self.input = widgets.Text(value=value, placeholder=text(spec.extra.get("allowed", "")),
+                                      continuous_update=False, **common)
+        else:  # choice, ruling
+            options = [(text(name), v) for v, name in spec.choices]
+            self.input = widgets.Dropdown(options=options, value=value, **common)
+        self.input.add_class(css_class(path))
+        self.input.observe(lambda _change: form._changed(), names="value")
+        help_html = html.escape(text(spec.help))
+        if spec.citation:
+            help_html += f' <span class="wb-cite">[{html.escape(text(spec.citation))}]</span>'
+        self.help = widgets.HTML(f'<small class="wb-help">{help_html}</small>',
+                                 layout=widgets.Layout(margin="-4px 0 6px 11.5em"))
+        self.widget = widgets.VBox([self.input, self.help])
+
+    def value(self) -> Any:
+        return self.input.value
+
+    def set(self, value: Any) -> None:
+        self.input.value = value
+
+    def inputs(self):
+        yield dotted(self.path), self.input
+
+    def close(self) -> None:
+        for w in (self.input, self.help, self.widget):
+            w.close()
+
+
+class _Group:
+    """The fields of a :class:`Part` (or of the whole scenario), grouped by their ``group``."""
+
+    def __init__(self, form: ScenarioForm, cls: type[Part], path: Path, data: dict[str, Any],
+                 title: str | None = None, help: str = ""):
+        self.cls, self.path = cls, path
+        self.children = {spec.name: _build(form, spec, (*path, spec.name), data[spec.name])
+                         for spec in fields_of(cls)}
+        ungrouped, groups = [], {}
+        for spec in fields_of(cls):
+            box = self.children[spec.name].widget
+            if spec.group:
+                groups.setdefault(spec.group, []).append(box)
+            else:
+                ungrouped.append(box)
+        rows = list(ungrouped)
+        for name, boxes in groups.items():
+            rows.append(_titled(form.text(name), "", boxes, "wb-group"))
+        if title is None:
+            self.widget = widgets.VBox(rows)
+        else:
+            self.widget = _titled(title, form.text(help), rows, "wb-part")
+        if path:
+            self.widget.add_class(css_class(path))
+
+    def value(self) -> dict[str, Any]:
+        return {name: child.value() for name, child in self.children.items()}
+
+    def set(self, data: dict[str, Any]) -> None:
+        for name, child in self.children.items():
+            child.set(data[name])
+
+    def inputs(self):
+        for child in self.children.values():
+            yield from child.inputs()
+
+    def close(self) -> None:
+        for child in self.children.values():
+            child.close()
+        self.widget.close()
+
+
+class _List:
+    """A ``parts`` field: labelled items with Remove buttons and an Add button."""
+
+    def __init__(self, form: ScenarioForm, spec: FieldSpec, path: Path, data: list[dict[str, Any]]):
+        self.form, self.spec, self.path = form, spec, path
+        self.items: list[_Group] = []
+        self.buttons: dict[str, widgets.Button] = {}
+        self.body = widgets.VBox()
+        self.add = widgets.Button(description=form.text("Add") + " " + form.text(spec.label).lower(),
+                                  icon="plus", layout=widgets.Layout(width="auto"))
+        self.add.add_class(css_class(path, "add"))
+        self.add.on_click(lambda _b: self._resize(self.value() + [spec.part_cls().to_data()]))
+        self.widget = _titled(form.text(spec.label), form.text(spec.help), [self.body, self.add],
+                              "wb-parts")
+        self.widget.add_class(css_class(path))
+        self._rebuild(data)
+
+    def _rebuild(self, data: list[dict[str, Any]]) -> None:
+        for item in self.items:
+            item.close()
+        for button in self.buttons.values():
+            button.close()
+        form, spec = self.form, self.spec
+        self.items, self.buttons, rows = [], {}, []
+        for i, item_data in enumerate(data):
+            path = (*self.path, i)
+            item = _Group(form, spec.part_cls, path, item_data,
+                          title=f"{form.text(spec.label)} {i + 1}")
+            remove = widgets.Button(description=form.text("Remove"), icon="minus",
+                                    disabled=len(data) <= spec.min_items,
+                                    layout=widgets.Layout(width="auto"))
+            remove.add_class(css_class(path, "remove"))
+            remove.on_click(lambda _b, i=i: self._resize([d for j, d in enumerate(self.value()) if j != i]))
+            self.items.append(item)
+            self.buttons[dotted((*path, "remove"))] = remove
+            rows.append(widgets.VBox([item.widget, remove]))
+        self.add.disabled = len(data) >= spec.max_items
+        self.body.children = rows
+
+    def _resize(self, data: list[dict[str, Any]]) -> None:
+        if not self.spec.min_items <= len(data) <= self.spec.max_items:
+            return  # the buttons are disabled at the limits; a stray click changes nothing
+        with self.form._quiet():
+            self._rebuild(data)
+        self.form._changed()
+
+    def value(self) -> list[dict[str, Any]]:
+        return [item.value() for item in self.items]
+
+    def set(self, data: list[dict[str, Any]]) -> None:
+        if len(data) == len(self.items):
+            for item, item_data in zip(self.items, data):
+                item.set(item_data)
+        else:
+            self._rebuild(data)
+
+    def inputs(self):
+        for item in self.items:
+            yield from item.inputs()
+
+    def close(self) -> None:
+        for item in self.items:
+            item.close()
+        for w in (*self.buttons.values(), self.add, self.body, self.widget):
+            w.close()
+
+
+def _build(form: ScenarioForm, spec: FieldSpec, path: Path, value: Any):
+    if spec.kind == "part":
+        return _Group(form, spec.part_cls, path, value, title=form.text(spec.label), help=spec.help)
+    if spec.kind == "parts":
+        return _List(form, spec, path, value)
+    return _Field(form, spec, path, value)
+
+
+def _titled(title: str, help: str, children: list[widgets.Widget], css: str) -> widgets.VBox:
+    head = f"<b>{html.escape(title)}</b>"
+    if help:
+        head += f' <small class="wb-help">{html.escape(help)}</small>'
+    box = widgets.VBox([widgets.HTML(head), *children],
+                       layout=widgets.Layout(border="1px solid #ddd", padding="4px 8px",
+                                             margin="4px 0"))
+    box.add_class(css)
+    return box
+
+
+class _Quiet:
+    def __init__(self, form: ScenarioForm):
+        self.form = form
+
+    def __enter__(self):
+        self.form._quiet_depth += 1
+
+    def __exit__(self, *exc):
+        self.form._quiet_depth -= 1
+
+
+class ScenarioForm:
+    """Widgets for every declared field of ``system``'s scenario.
+
+    - ``widget``: the form, ready to display.
+    - ``scenario``: the current valid scenario (the last valid one while a combination is refused).
+    - ``error``: the refusal message shown in the notice, or ``None``.
+    - ``set_scenario(s)``: show another scenario (a Scenario or its plain data).
+    - ``on_change(callback)``: ``callback(scenario)`` after every change to a new valid scenario.
+    - ``control("dodger.ph")`` / ``button("attackers.add")``: the widgets, for tests and wiring.
+
+    >>> form = ScenarioForm("infinity-n4")
+    >>> form.control("dodger.ph").value = 12
+    >>> form.scenario.dodger.ph
+    12
+    """
+
+    def __init__(self, system: System | str, scenario: Scenario | dict[str, Any] | None = None,
+                 lang: str = "en"):
+        self.system = system if isinstance(system, System) else get_system(system)
+        self.lang = lang
+        self.text = translator(self.system, lang)
+        self._scenario = self._validate(scenario)
+        self._callbacks: list[Callable[[Scenario], None]] = []
+        self._quiet_depth = 0
+        self.error: str | None = None
+        self.notice = widgets.HTML("")
+        self.notice.add_class("wb-notice")
+        self.notice.add_class("wb-form-notice")
+        self._root = _Group(self, self.system.scenario_cls, (), self._scenario.to_data())
+        self.widget = widgets.VBox([self._root.widget, self.notice])
+        self.widget.add_class("wb-form")
+
+    def _validate(self, scenario: Scenario | dict[str, Any] | None) -> Scenario:
+        if scenario is None:
+            return self.system.default_scenario()
+        return parse(self.system.scenario_cls, scenario)
+
+    def _quiet(self) -> _Quiet:
+        return _Quiet(self)
+
+    @property
+    def scenario(self) -> Scenario:
+        """The current valid scenario."""
+        return self._scenario
+
+    def on_change(self, callback: Callable[[Scenario], None]) -> None:
+        """Call ``callback(scenario)`` whenever the controls produce a new valid scenario."""
+        self._callbacks.append(callback)
+
+    def set_scenario(self, scenario: Scenario | dict[str, Any]) -> None:
+        """Show ``scenario`` in the controls (one change notification, not one per field)."""
+        scenario = self._validate(scenario)
+        with self._quiet():
+            data = scenario.to_data()
+            self._root.set(data)
+        self._changed()
+
+    def control(self, path: str) -> widgets.Widget:
+        """The input widget of the field at dotted ``path`` (e.g. ``"attackers.0.burst"``)."""
+        for name, widget in self._root.inputs():
+            if name == path:
+                return widget
+        raise KeyError(f"no control {path!r}; controls: {', '.join(self.paths())}")
+
+    def paths(self) -> list[str]:
+        """Dotted paths of every field control, in display order."""
+        return [name for name, _ in self._root.inputs()]
+
+    def button(self, path: str) -> widgets.Button:
+        """A list's button: ``"<list path>.add"`` or ``"<list path>.<i>.remove"``."""
+        for lst in _lists(self._root):
+            if path == dotted((*lst.path, "add")):
+                return lst.add
+            if path in lst.buttons:
+                return lst.buttons[path]
+        raise KeyError(f"no button {path!r}")
+
+    def _changed(self) -> None:
+        if self._quiet_depth:
+            return
+        data = {"system": self.system.id, **self._root.value()}
+        try:
+            scenario = parse(self.system.scenario_cls, data)
+        except ScenarioError as err:
+            self.error = refusal(err)
+            self.notice.value = (f'<div class="wb-notice-text" style="color:#a00">'
+                                 f'{html.escape(self.error)}</div>')
+            return
+        self.error = None
+        self.notice.value = ""
+        if scenario == self._scenario:
+            return
+        self._scenario = scenario
+        for callback in self._callbacks:
+            callback(scenario)
+
+    def close(self) -> None:
+        """Close every widget of the form."""
+        self._root.close()
+        self.notice.close()
+        self.widget.close()
+
+
+def refusal(err: ScenarioError) -> str:
+    """Readable text of a refused scenario: a cross-field validator's own message, or the
+    field, value and what is allowed."""
+    parts = []
+    for problem in err.problems:
+        if isinstance(problem.given, dict):  # the whole scenario: a cross-field validator's message
+            parts.append(problem.allowed.removeprefix("Value error, "))
+        else:
+            parts.append(str(problem))
+    return "; ".join(parts)
+
+
+def _lists(node) -> list[_List]:
+    found = []
+    if isinstance(node, _List):
+        found.append(node)
+        for item in node.items:
+            found.extend(_lists(item))
+    elif isinstance(node, _Group):
+        for child in node.children.values():
+            found.extend(_lists(child))
+    return found

@@ -1,0 +1,250 @@
+"""A scenario as a URL query, and back.
+
+The encoding is meant to be read and written by people:
+
+- ``?preset=zhanshi-vs-fusilier`` — a named preset of the dashboard's system;
+- ``?dodger.ph=12&attackers.0.burst=4`` — fields by dotted path (list items by index), each
+  value as shown on the page (``true``/``false`` for flags, the value of a choice);
+- both: the preset is the base, the fields change it;
+- ``lang=ru`` — the page's language (systems with several); ``system=<id>`` is optional and,
+  when given, must be the dashboard's system.
+
+Fields not named keep the base's values (the preset, else the system's default scenario). When a
+list's items are named, the list is exactly as long as the highest index named plus one; items
+not fully named take the base item at that index, else the defaults.
+
+:func:`encode_query` writes ``preset=<name>`` alone when the scenario is a preset, and every
+field otherwise, so a link keeps its meaning if defaults change.
+
+Reading never raises: :func:`decode_query` turns a malformed or hostile query (unknown keys,
+values out of range, garbage, repeated keys, thousands of keys) into ``Shared(scenario=None,
+notice=...)``, and the dashboard then shows its default scenario with the notice.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from rules_core import ScenarioError, System
+from rules_core.scenario import FieldSpec, Part, Scenario, fields_of, parse
+
+__all__ = ["Shared", "encode_query", "decode_query", "read_query", "page_url", "share_url",
+           "MAX_QUERY_LENGTH"]
+
+#: Longer queries are refused whole (a real scenario needs a few hundred characters).
+MAX_QUERY_LENGTH = 4000
+_MAX_FIELDS = 300
+_INT = re.compile(r"[+-]?[0-9]{1,12}")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]{1,12}(?:\.[0-9]{0,12})?|\.[0-9]{1,12})(?:[eE][+-]?[0-9]{1,3})?")
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+_SHOWN = 60  # characters of a refused value quoted back in a notice
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What a query asked for: ``scenario`` (None when the query names none or is refused),
+    ``lang`` (None when not named), and ``notice`` (why the query was refused, else "")."""
+
+    scenario: Scenario | None = None
+    lang: str | None = None
+    notice: str = ""
+
+
+def _flatten(data: Any, prefix: str = "") -> list[tuple[str, str]]:
+    if isinstance(data, dict):
+        return [pair for key, value in data.items()
+                for pair in _flatten(value, f"{prefix}{key}.")]
+    if isinstance(data, list):
+        return [pair for i, value in enumerate(data) for pair in _flatten(value, f"{prefix}{i}.")]
+    if isinstance(data, bool):
+        return [(prefix[:-1], "true" if data else "false")]
+    return [(prefix[:-1], str(data))]
+
+
+def encode_query(system: System, scenario: Scenario, lang: str | None = None) -> str:
+    """The query for ``scenario`` (without ``?``).
+
+    >>> from rules_core import get_system
+    >>> inf = get_system("infinity-n4")
+    >>> encode_query(inf, inf.presets[0].scenario)
+    'preset=zhanshi-vs-fusilier'
+    >>> encode_query(inf, inf.presets[0].scenario.replace(dodger={"ph": 12, "mod": 0}))[:31]
+    'dodger.ph=12&dodger.mod=0&attac'
+    """
+    pairs: list[tuple[str, str]] = []
+    preset = next((p.name for p in system.presets if p.scenario == scenario), None)
+    if preset is not None:
+        pairs.append(("preset", preset))
+    else:
+        data = scenario.to_data()
+        data.pop("system", None)
+        pairs.extend(_flatten(data))
+    if lang and lang != system.languages[0]:
+        pairs.append(("lang", lang))
+    return urlencode(pairs, safe=".")
+
+
+def _quote(value: str) -> str:
+    return repr(value if len(value) <= _SHOWN else value[:_SHOWN] + "…")
+
+
+def _convert(spec: FieldSpec, raw: str) -> Any:
+    """The typed value of ``raw`` for a leaf field; ValueError saying what is allowed."""
+    text = raw.strip()
+    if spec.kind == "int" and _INT.fullmatch(text):
+        return int(text)
+    if spec.kind == "float" and _FLOAT.fullmatch(text) and math.isfinite(float(text)):
+        return float(text)
+    if spec.kind == "flag" and text.lower() in _TRUE + _FALSE:
+        return text.lower() in _TRUE
+    if spec.kind == "text":
+        return raw  # the scenario's own check of the notation follows
+    if spec.kind in ("choice", "ruling"):
+        for value, _label in spec.choices:
+            if text == str(value):
+                return value
+    raise ValueError(f"{_quote(raw)} is not allowed; allowed: {spec.allowed()}")
+
+
+def _place(cls: type[Part], steps: list[str], raw: str, tree: dict[Any, Any]) -> None:
+    """Put the typed value of dotted ``steps`` into the nested override ``tree``."""
+    specs = {s.name: s for s in fields_of(cls)}
+    spec = specs.get(steps[0])
+    if spec is None:
+        raise ValueError(f"no such field {_quote(steps[0])} (known: {', '.join(specs)})")
+    rest = steps[1:]
+    if spec.kind == "part":
+        if not rest:
+            raise ValueError(f"{spec.name!r} is a group of fields; name one, e.g. {spec.name}.<field>")
+        _place(spec.part_cls, rest, raw, tree.setdefault(spec.name, {}))
+    elif spec.kind == "parts":
+        if len(rest) < 2 or not re.fullmatch(r"[0-9]{1,3}", rest[0]) or int(rest[0]) >= spec.max_items:
+            raise ValueError(f"{spec.name!r} items are named {spec.name}.<0..{spec.max_items - 1}>.<field>")
+        item = tree.setdefault(spec.name, {}).setdefault(int(rest[0]), {})
+        _place(spec.part_cls, rest[1:], raw, item)
+    elif rest:
+        raise ValueError(f"{spec.name!r} has no fields inside it")
+    else:
+        tree[spec.name] = _convert(spec, raw)
+
+
+def _apply(cls: type[Part], base: dict[str, Any], tree: dict[Any, Any]) -> dict[str, Any]:
+    """``base`` data with the overrides of ``tree`` applied (lists resized as the module says)."""
+    out = dict(base)
+    for spec in fields_of(cls):
+        if spec.name not in tree:
+            continue
+        given = tree[spec.name]
+        if spec.kind == "part":
+            out[spec.name] = _apply(spec.part_cls, base[spec.name], given)
+        elif spec.kind == "parts":
+            items = base[spec.name]
+            default = spec.part_cls().to_data()
+            out[spec.name] = [_apply(spec.part_cls, items[i] if i < len(items) else default,
+                                     given.get(i, {})) for i in range(max(given) + 1)]
+        else:
+            out[spec.name] = given
+    return out
+
+
+def decode_query(system: System, query: str | None, base: Scenario | None = None) -> Shared:
+    """Read a query for ``system``; never raises (see the module's docstring).
+
+    >>> from rules_core import get_system
+    >>> inf = get_system("infinity-n4")
+    >>> decode_query(inf, "dodger.ph=13").scenario.dodger.ph
+    13
+    >>> decode_query(inf, "dodger.ph=99").notice[:40]
+    'This link could not be used, so the defa'
+    """
+    query = (query or "").lstrip("?")
+    if not query.strip():
+        return Shared()
+    problems: list[str] = []
+    pairs: list[tuple[str, str]] = []
+    if len(query) > MAX_QUERY_LENGTH:
+        problems.append(f"the link is {len(query)} characters long; at most {MAX_QUERY_LENGTH} are read")
+    else:
+        try:
+            pairs = parse_qsl(query, keep_blank_values=True, errors="replace",
+                              max_num_fields=_MAX_FIELDS)
+        except ValueError:
+            problems.append(f"the link names more than {_MAX_FIELDS} fields")
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            problems.append(f"{_quote(key)} is given more than once")
+        seen.add(key)
+    values = dict(pairs)
+    lang = values.pop("lang", None)
+    if lang is not None and lang not in system.languages:
+        problems.append(f"lang={_quote(lang)} is not allowed; allowed: {', '.join(system.languages)}")
+    other = values.pop("system", None)
+    if other is not None and other != system.id:
+        problems.append(f"the link is for system {_quote(other)}, this dashboard shows {system.id!r}")
+    start = base if base is not None else system.default_scenario()
+    preset = values.pop("preset", None)
+    if preset is not None:
+        names = [p.name for p in system.presets]
+        if preset in names:
+            start = system.preset(preset).scenario
+        else:
+            problems.append(f"preset={_quote(preset)} is not allowed; allowed: {', '.join(names) or 'none'}")
+    tree: dict[Any, Any] = {}
+    for key, raw in values.items():
+        try:
+            _place(system.scenario_cls, key.split("."), raw, tree)
+        except ValueError as err:
+            problems.append(f"{_quote(key)}: {err}")
+    scenario = None
+    if not problems:
+        try:
+            scenario = parse(system.scenario_cls, _apply(system.scenario_cls, start.to_data(), tree))
+        except ScenarioError as err:
+            problems.append(str(err))
+    if problems:
+        return Shared(notice="This link could not be used, so the default scenario is shown: "
+                             + "; ".join(problems[:5]) + ("; …" if len(problems) > 5 else ""))
+    return Shared(scenario=scenario, lang=lang)
+
+
+def _in_voila() -> bool:
+    return os.environ.get("SERVER_SOFTWARE", "").startswith("voila") or "VOILA_PREHEAT" in os.environ
+
+
+def read_query() -> str:
+    """The page's URL query: through ``voila.utils.get_query_string()`` inside Voilà (it waits
+    for the real request when kernels are preheated), else the ``QUERY_STRING`` variable."""
+    if _in_voila():
+        try:
+            from voila.utils import get_query_string
+            return get_query_string() or ""
+        except Exception:  # an older Voilà or no request info: the variable below still holds it
+            pass
+    return os.environ.get("QUERY_STRING", "")
+
+
+def page_url() -> str:
+    """The page's own URL without its query (``""`` outside Voilà, where it is unknown)."""
+    host = os.environ.get("SERVER_NAME")
+    script = os.environ.get("SCRIPT_NAME")
+    if host and script:
+        scheme = urlsplit(os.environ.get("VOILA_REQUEST_URL", "")).scheme or "http"
+        port = os.environ.get("SERVER_PORT")
+        return urlunsplit((scheme, f"{host}:{port}" if port else host, script, "", ""))
+    request = os.environ.get("VOILA_REQUEST_URL")
+    if request:
+        parts = urlsplit(request)
+        return urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
+    return ""
+
+
+def share_url(system: System, scenario: Scenario, lang: str | None = None) -> str:
+    """The full link to this page showing ``scenario`` (just ``?query`` when the page URL is
+    unknown; a browser resolves that against the current page)."""
+    return f"{page_url()}?{encode_query(system, scenario, lang)}"

@@ -1,0 +1,95 @@
+"""Words on the page, in the dashboard's language.
+
+Every text a dashboard shows goes through :func:`translator`: first the system's own
+``System.text(text, lang)`` (its labels, help, outcome labels, trace lines, headline names), then,
+for the workbook's own words ("Outcome", "Share this scenario", ...) that the system left
+unchanged, the small table below. A system's ``translate`` should return a text it does not know
+unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules_core import System
+
+__all__ = ["translator", "headline_label", "LANGUAGE_NAMES", "WORKBOOK_TEXT"]
+
+#: Names of languages in their own words, for the language switch.
+LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "de": "Deutsch", "fr": "Français",
+                  "es": "Español", "it": "Italiano", "pl": "Polski"}
+
+#: The workbook's own words in languages other than English.
+WORKBOOK_TEXT: dict[str, dict[str, str]] = {
+    "ru": {
+        "Outcome": "Исход",
+        "Exact": "Точно",
+        "Percent": "Процент",
+        "1 in N": "1 из N",
+        "Quantity": "Величина",
+        "Value": "Значение",
+        "Note": "Примечание",
+        "Probability": "Вероятность",
+        "Outcomes": "Исходы",
+        "P(at least k hits land)": "P(попало не меньше k попаданий)",
+        "Hits landing (k)": "Попаданий (k)",
+        "No hit can land in this scenario.": "В этом сценарии попаданий быть не может.",
+        "P(dodge succeeds)": "P(уклонение удалось)",
+        "P(no hit lands)": "P(ни одного попадания)",
+        "Expected hits landing": "Ожидаемое число попаданий",
+        "Preset": "Пример",
+        "(custom scenario)": "(свой сценарий)",
+        "Language": "Язык",
+        "Headline numbers": "Главные числа",
+        "Trace of the rules applied": "Применённые правила",
+        "Share this scenario": "Поделиться сценарием",
+        "Rulings": "Трактовки",
+        "Compare a ruling": "Сравнить трактовку",
+        "Ruling": "Трактовка",
+        "Alternative": "Альтернатива",
+        "Difference": "Разница",
+        "current": "текущая",
+        "Add": "Добавить",
+        "Remove": "Убрать",
+        "Source": "Источник",
+        "headline": "главное",
+        "outcome": "исход",
+        "This scenario could not be evaluated": "Этот сценарий нельзя вычислить",
+    },
+}
+
+
+def translator(system: System | None, lang: str | None) -> Callable[[str], str]:
+    """``text -> text in lang`` for this system (identity for its first language)."""
+    if system is None or not lang or lang == system.languages[0]:
+        return lambda text: text
+    ours = WORKBOOK_TEXT.get(lang, {})
+
+    def text(value: str) -> str:
+        translated = system.text(value, lang)
+        if translated == value:
+            return ours.get(value, value)
+        return translated
+
+    return text
+
+
+_COMMON_LABELS = {
+    "p_dodge_succeeds": "P(dodge succeeds)",
+    "p_no_hit": "P(no hit lands)",
+    "expected_hits": "Expected hits landing",
+}
+
+
+def headline_label(key: str) -> str:
+    """Readable English name of a headline quantity.
+
+    >>> headline_label("p_no_hit"), headline_label("p_guts_fails"), headline_label("expected_wounds")
+    ('P(no hit lands)', 'P(guts fails)', 'Expected wounds')
+    """
+    if key in _COMMON_LABELS:
+        return _COMMON_LABELS[key]
+    words = key.split("_")
+    if words[0] == "p" and len(words) > 1:
+        return f"P({' '.join(words[1:])})"
+    return " ".join(words).capitalize()

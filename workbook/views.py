@@ -1,0 +1,266 @@
+"""Tables, charts and the trace: pure functions of a :class:`rules_core.Result`.
+
+Every function takes the result and a language, and an optional ``system`` whose
+``System.text`` translates the texts (looked up by ``result.system`` in the registry when not
+given). Probabilities stay exact: tables carry them as ``"n/d"`` strings next to the percent
+and the "1 in N" wording; charts plot ``float(Fraction)`` and carry the exact text in
+``customdata`` for the hover.
+
+Charts are plain ``plotly.graph_objects.Figure`` objects built with their final data (the page
+shows them through :func:`figure_bundle`, a few kilobytes each, rather than a FigureWidget).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.io._base_renderers import PlotlyRenderer
+
+from rules_core import Dist, Result, System, systems
+from rules_core.result import one_in
+
+from .text import headline_label, translator
+
+__all__ = ["exact_text", "percent_text", "outcome_table", "headline_table", "outcome_chart",
+           "at_least_chart", "distribution_chart", "trace_html", "compare_table",
+           "compare_chart", "table_html", "headline_html", "figure_bundle", "is_probability"]
+
+_LAYOUT = dict(template="plotly_white", height=320, margin=dict(l=60, r=20, t=50, b=60),
+               bargap=0.25)
+_COLORS = ("#3366aa", "#cc7733", "#559955")
+
+
+def exact_text(p: Fraction | int) -> str:
+    """``"n/d"`` text of an exact number.
+
+    >>> exact_text(Fraction(47, 500)), exact_text(1)
+    ('47/500', '1/1')
+    """
+    p = Fraction(p)
+    return f"{p.numerator}/{p.denominator}"
+
+
+def percent_text(p: Fraction) -> str:
+    """Percent with two decimals, or more to show three significant digits of a small one.
+
+    >>> percent_text(Fraction(47, 500)), percent_text(Fraction(1, 8000)), percent_text(Fraction(1))
+    ('9.40%', '0.0125%', '100%')
+    """
+    if p in (0, 1):
+        return f"{int(p) * 100}%"
+    pct = float(p) * 100
+    decimals = min(12, max(2, 2 - math.floor(math.log10(abs(pct)))))
+    return f"{pct:.{decimals}f}%"
+
+
+def is_probability(key: str) -> bool:
+    """Headline quantities named ``p_*`` are probabilities; the rest (``expected_*``) are not."""
+    return key.startswith("p_")
+
+
+def _system(result: Result, system: System | None) -> System | None:
+    return system if system is not None else systems().get(result.system)
+
+
+def _prob_row(p: Fraction) -> dict[str, Any]:
+    return {"exact": exact_text(p), "probability": float(p), "percent": float(p) * 100,
+            "percent_text": percent_text(p), "one_in": one_in(p)}
+
+
+def outcome_table(result: Result, lang: str = "en", *, system: System | None = None) -> pd.DataFrame:
+    """One row per outcome in ``result.outcome_order``: outcome (translated), exact ``"n/d"``,
+    probability (float), percent (float), percent_text and one_in; ``key`` is the untranslated label."""
+    text = translator(_system(result, system), lang)
+    rows = [{"key": label, "outcome": text(label), **_prob_row(p)} for label, p in result.outcome_rows()]
+    return pd.DataFrame(rows, columns=["key", "outcome", "exact", "probability", "percent",
+                                       "percent_text", "one_in"])
+
+
+def headline_table(result: Result, lang: str = "en", *, system: System | None = None) -> pd.DataFrame:
+    """One row per headline quantity: key, name (translated), exact ``"n/d"`` or None, value
+    (float), percent and one_in (probabilities only), note (why a value is None)."""
+    text = translator(_system(result, system), lang)
+    rows = []
+    for key, value in result.headline.items():
+        row: dict[str, Any] = {"key": key, "name": text(headline_label(key)), "exact": None,
+                               "value": None, "percent": None, "percent_text": None, "one_in": None,
+                               "note": text(result.notes.get(key, "")) or None}
+        if value is not None:
+            row.update(exact=exact_text(value), value=float(value))
+            if is_probability(key):
+                row.update(percent=float(value) * 100, percent_text=percent_text(value),
+                           one_in=one_in(value))
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["key", "name", "exact", "value", "percent", "percent_text",
+                                       "one_in", "note"])
+
+
+def _bar(x: Sequence[Any], probs: Sequence[Fraction], name: str, color: str,
+         signed: bool = False) -> go.Bar:
+    """Bars of exact values: ``y`` the floats, hover the exact ``n/d`` (and "1 in N");
+    ``signed`` for differences, labelled in percentage points."""
+    if signed:
+        texts = [f"{float(p) * 100:+.2f} pp" for p in probs]
+        custom = [[exact_text(p), ""] for p in probs]
+    else:
+        texts = [percent_text(p) for p in probs]
+        custom = [[exact_text(p), one_in(p)] for p in probs]
+    return go.Bar(x=list(x), y=[float(p) for p in probs], name=name, marker_color=color,
+                  text=texts, textposition="outside", customdata=custom,
+                  hovertemplate="%{x}<br>%{customdata[0]} = %{text}<br>%{customdata[1]}<extra></extra>")
+
+
+def _figure(traces: Sequence[go.BaseTraceType], title: str, xtitle: str, ytitle: str,
+            **layout: Any) -> go.Figure:
+    fig = go.Figure(data=list(traces))
+    fig.update_layout(title=title, xaxis_title=xtitle, yaxis_title=ytitle, **_LAYOUT, **layout)
+    return fig
+
+
+def outcome_chart(result: Result, lang: str = "en", *, system: System | None = None) -> go.Figure:
+    """Bar chart of every outcome's probability, in ``result.outcome_order``."""
+    text = translator(_system(result, system), lang)
+    labels, probs = zip(*result.outcome_rows())
+    return _figure([_bar([text(lab) for lab in labels], probs, text("Probability"), _COLORS[0])],
+                   text("Outcomes"), "", text("Probability"),
+                   yaxis=dict(tickformat=".0%", rangemode="tozero"), showlegend=False)
+
+
+def at_least_chart(result: Result, lang: str = "en", *, system: System | None = None) -> go.Figure:
+    """Bar chart of P(at least k hits land) for k = 1 .. the most hits possible."""
+    text = translator(_system(result, system), lang)
+    rows = result.p_at_least_hits()
+    ks, probs = (list(zip(*rows)) or [[], []])
+    fig = _figure([_bar(ks, probs, text("Probability"), _COLORS[1])],
+                  text("P(at least k hits land)"), text("Hits landing (k)"), text("Probability"),
+                  xaxis=dict(dtick=1), yaxis=dict(tickformat=".0%", rangemode="tozero"),
+                  showlegend=False)
+    if not rows:
+        fig.add_annotation(text=text("No hit can land in this scenario."), showarrow=False,
+                           xref="paper", yref="paper", x=0.5, y=0.5)
+    return fig
+
+
+def distribution_chart(dist: Dist, title: str, lang: str = "en", *, xtitle: str = "",
+                       system: System | None = None) -> go.Figure:
+    """Bar chart of any exact distribution (e.g. an entry of ``result.distributions``)."""
+    text = translator(system, lang)
+    outcomes, probs = zip(*dist.items())
+    x = [o if isinstance(o, (int, float)) else text(str(o)) for o in outcomes]
+    return _figure([_bar(x, probs, text("Probability"), _COLORS[2])], text(title), text(xtitle),
+                   text("Probability"), yaxis=dict(tickformat=".0%", rangemode="tozero"),
+                   showlegend=False)
+
+
+def trace_html(result: Result, lang: str = "en", *, system: System | None = None) -> str:
+    """The rules applied, in order, each with its citation, as an HTML ordered list."""
+    text = translator(_system(result, system), lang)
+    items = []
+    for step in result.trace:
+        cite = (f' <span class="wb-cite" style="color:#666"><small>[{html.escape(text(step.citation))}]'
+                f'</small></span>' if step.citation else "")
+        items.append(f'<li class="wb-trace-step"><b>{html.escape(text(step.rule))}</b>: '
+                     f'{html.escape(text(step.detail))}{cite}</li>')
+    return f'<ol class="wb-trace-list">{"".join(items)}</ol>'
+
+
+def _union(*orders: Sequence[Hashable]) -> list[Hashable]:
+    seen: dict[Hashable, None] = {}
+    for order in orders:
+        seen.update(dict.fromkeys(order))
+    return list(seen)
+
+
+def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, str] = ("A", "B"),
+                  system: System | None = None) -> pd.DataFrame:
+    """Two results side by side: every headline quantity, then every outcome.
+
+    Columns: kind ("headline" / "outcome"), key, name (translated), ``a`` and ``b`` (exact
+    ``"n/d"`` or None), difference (exact ``b - a`` or None), and a_value / b_value /
+    difference_value as floats. ``names`` only label the columns when shown.
+    """
+    text = translator(_system(a, system), lang)
+    rows = []
+
+    def add(kind: str, key: str, name: str, pa: Fraction | None, pb: Fraction | None) -> None:
+        diff = None if pa is None or pb is None else pb - pa
+        rows.append({"kind": kind, "key": key, "name": name,
+                     "a": None if pa is None else exact_text(pa),
+                     "b": None if pb is None else exact_text(pb),
+                     "difference": None if diff is None else exact_text(diff),
+                     "a_value": None if pa is None else float(pa),
+                     "b_value": None if pb is None else float(pb),
+                     "difference_value": None if diff is None else float(diff)})
+
+    for key in _union(a.headline, b.headline):
+        add("headline", key, text(headline_label(key)), a.headline.get(key), b.headline.get(key))
+    for label in _union(a.outcome_order, b.outcome_order):
+        add("outcome", label, text(label), a.outcomes[label], b.outcomes[label])
+    frame = pd.DataFrame(rows)
+    frame.attrs["names"] = names
+    return frame
+
+
+def compare_chart(a: Result, b: Result, lang: str = "en", *, names: tuple[str, str] = ("A", "B"),
+                  system: System | None = None) -> go.Figure:
+    """Grouped bars of every outcome's probability under ``a`` and ``b``, and their difference
+    ``b - a`` (which may be negative)."""
+    text = translator(_system(a, system), lang)
+    labels = _union(a.outcome_order, b.outcome_order)
+    x = [text(lab) for lab in labels]
+    pa = [a.outcomes[lab] for lab in labels]
+    pb = [b.outcomes[lab] for lab in labels]
+    diff = [q - p for p, q in zip(pa, pb)]
+    traces = [_bar(x, pa, names[0], _COLORS[0]), _bar(x, pb, names[1], _COLORS[1]),
+              _bar(x, diff, f"{text('Difference')} ({names[1]} − {names[0]})", _COLORS[2],
+                   signed=True)]
+    return _figure(traces, text("Compare a ruling"), "", text("Probability"), barmode="group",
+                   yaxis=dict(tickformat=".0%"), legend=dict(orientation="h", y=-0.25))
+
+
+# -- HTML for the page ------------------------------------------------------------------------
+
+def table_html(frame: pd.DataFrame, columns: Mapping[str, str], css: str = "wb-grid") -> str:
+    """A plain HTML table of ``frame``'s ``columns`` (``{column: header}``).
+
+    Each cell carries ``data-col="<column>"`` and each row ``data-key`` (from a ``key`` column,
+    when present), so the page stays machine-readable whatever the language.
+    """
+    head = "".join(f'<th data-col="{html.escape(c)}" style="text-align:left;padding:2px 10px">'
+                   f'{html.escape(h)}</th>' for c, h in columns.items())
+    body = []
+    for _, row in frame.iterrows():
+        key = f' data-key="{html.escape(str(row["key"]))}"' if "key" in frame.columns else ""
+        kind = f' data-kind="{html.escape(str(row["kind"]))}"' if "kind" in frame.columns else ""
+        cells = "".join(f'<td data-col="{html.escape(c)}" style="padding:2px 10px">'
+                        f'{"" if _missing(row[c]) else html.escape(str(row[c]))}</td>'
+                        for c in columns)
+        body.append(f"<tr{key}{kind}>{cells}</tr>")
+    return (f'<table class="{css}" style="border-collapse:collapse"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def headline_html(result: Result, lang: str = "en", *, system: System | None = None) -> str:
+    """The headline quantities as an HTML table (exact, percent, 1 in N, note)."""
+    text = translator(_system(result, system), lang)
+    frame = headline_table(result, lang, system=system)
+    frame["shown"] = [row.percent_text or (f"{row.value:.4g}" if row.value is not None else "—")
+                      for row in frame.itertuples()]
+    return table_html(frame, {"name": text("Quantity"), "exact": text("Exact"),
+                              "shown": text("Value"), "one_in": text("1 in N"),
+                              "note": text("Note")}, "wb-headline-grid")
+
+
+def figure_bundle(fig: go.Figure) -> dict[str, Any]:
+    """The plotly mime bundle of ``fig`` (what a notebook stores for it), for an Output widget."""
+    return PlotlyRenderer(config={"displaylogo": False, "responsive": True}).to_mimebundle(fig.to_dict())
