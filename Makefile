@@ -25,8 +25,7 @@ install: $(STAMP)
 ## Serve all dashboards with Voilà on 127.0.0.1 (idle kernels culled).
 run: $(STAMP)
 	$(BIN)/voila notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
-	  --MappingKernelManager.cull_interval=30 --MappingKernelManager.cull_idle_timeout=300 \
-	  --VoilaConfiguration.file_allowlist="['.*\.(png|jpg|gif|svg|md)']"
+	  --MappingKernelManager.cull_interval=30 --MappingKernelManager.cull_idle_timeout=300
 
 ## Run the whole suite: core, workbook, notebooks and browser.
 test: $(TSTAMP)
