@@ -36,10 +36,12 @@ class                    what
 from __future__ import annotations
 
 import html
-import re
+import importlib
+import pkgutil
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Union
+from functools import cache
+from pathlib import Path
+from typing import Any
 
 import ipywidgets as widgets
 import pandas as pd
@@ -51,26 +53,32 @@ from rules_core.scenario import Scenario, parse
 from .controls import ScenarioForm
 from .share import decode_query, read_query, share_url
 from .text import LANGUAGE_NAMES, translator
-from .views import (at_least_chart, compare_chart, compare_table, figure_bundle, headline_html,
-                    headline_table, outcome_chart, outcome_table, table_html, trace_html)
+from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart,
+                    compare_table, figure_bundle, headline_table, outcome_chart, outcome_table,
+                    table_html, trace_html)
 
-__all__ = ["View", "Dashboard", "dashboard"]
+__all__ = ["View", "Dashboard", "dashboard", "system_views"]
 
-Rendered = Union[go.Figure, pd.DataFrame, str]
+#: Modules of this package that are the workbook itself, not a system's panels.
+_FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views"}
 
 
-@dataclass(frozen=True)
-class View:
-    """An extra panel: ``render(result, lang)`` returns a plotly Figure, a DataFrame (shown as
-    a table) or an HTML string. Its box has the class ``wb-view-<slug of title>``."""
+def _panel_modules() -> list[str]:
+    """Names of this package's modules that may declare a system's panels."""
+    names = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)])]
+    return sorted(n for n in names if n not in _FRAMEWORK and not n.startswith("_"))
 
-    title: str
-    render: Callable[[Result, str], Rendered]
 
-    @property
-    def css(self) -> str:
-        """``wb-view-<slug>``: ``View("Wounds per hit", ...)`` → ``wb-view-wounds-per-hit``."""
-        return "wb-view-" + (re.sub(r"[^a-z0-9]+", "-", self.title.lower()).strip("-") or "panel")
+@cache
+def system_views(system_id: str) -> tuple[View, ...]:
+    """The extra panels a system declares in a module of this package (``workbook/<name>.py``
+    defining ``SYSTEM_ID = "<id>"`` and ``VIEWS = (View(...), ...)``), in module-name order."""
+    found: list[View] = []
+    for name in _panel_modules():
+        module = importlib.import_module(f"{__package__}.{name}")
+        if getattr(module, "SYSTEM_ID", None) == system_id:
+            found.extend(getattr(module, "VIEWS", ()))
+    return tuple(found)
 
 
 def _output(css: str, layout: dict[str, str] | None = None) -> widgets.Output:
@@ -90,7 +98,7 @@ def _show_in(out: widgets.Output, thing: Rendered, text: Callable[[str], str]) -
     if isinstance(thing, go.Figure):
         data = figure_bundle(thing)
     elif isinstance(thing, pd.DataFrame):
-        data = {"text/html": table_html(thing, {c: text(str(c)) for c in thing.columns})}
+        data = {"text/html": table_html(thing, {c: str(c) for c in thing.columns}, text=text)}
     else:
         data = {"text/html": str(thing)}
     out.outputs = ({"output_type": "display_data", "data": data, "metadata": {}},)
@@ -101,7 +109,8 @@ class Dashboard:
 
     ``system`` is an id or a :class:`rules_core.System`. The first scenario is, in order: the
     one the URL ``query`` names (read from the page when ``query`` is None; a refused query
-    shows a notice), else ``scenario``, else the system's default. ``views`` adds panels;
+    shows a notice), else ``scenario``, else the system's default. ``views`` are the extra
+    panels (by default the ones the system declares, see :func:`system_views`);
     ``lang`` forces the language (else the query's ``lang``, else the system's first).
 
     State for tests and extensions, replaced on every change: ``scenario``, ``result``,
@@ -112,7 +121,8 @@ class Dashboard:
     """
 
     def __init__(self, system: System | str, *, scenario: Scenario | dict[str, Any] | None = None,
-                 query: str | None = None, views: Sequence[View] = (), lang: str | None = None):
+                 query: str | None = None, views: Sequence[View] | None = None,
+                 lang: str | None = None):
         self.system = system if isinstance(system, System) else get_system(system)
         if lang is not None and lang not in self.system.languages:
             raise ValueError(f"lang {lang!r} is not one of {self.system.id}'s languages "
@@ -121,7 +131,7 @@ class Dashboard:
                  else self.system.default_scenario())
         shared = decode_query(self.system, read_query() if query is None else query, start)
         self.lang = lang or shared.lang or self.system.languages[0]
-        self.views = tuple(views)
+        self.views = system_views(self.system.id) if views is None else tuple(views)
         self._link_notice = shared.notice
         self.result: Result | None = None
         self.figures: dict[str, go.Figure] = {}
@@ -181,7 +191,7 @@ class Dashboard:
                 widgets.Box([widgets.Box([self.form.widget], layout=widgets.Layout(flex="0 1 auto")),
                              numbers], layout=wrap),
                 widgets.Box([self._outcome_chart, self._at_least_chart], layout=wrap),
-                section(text("Outcomes"), self._table)]
+                section(text("Outcome table"), self._table)]
         rows += [section(text(v.title), self._view_boxes[v.title]) for v in self.views]
         rows.append(self._build_rulings())
         rows += [section(text("Trace of the rules applied"), self._trace), self._share]
@@ -266,10 +276,9 @@ class Dashboard:
         self.tables["headline"] = headline_table(result, lang, system=system)
         _show_in(self._outcome_chart, self.figures["outcome"], text)
         _show_in(self._at_least_chart, self.figures["at_least"], text)
-        self._headline.value = headline_html(result, lang, system=system)
-        self._table.value = table_html(self.tables["outcomes"], {
-            "outcome": text("Outcome"), "exact": text("Exact"), "percent_text": text("Percent"),
-            "one_in": text("1 in N")}, "wb-outcome-grid")
+        self._headline.value = table_html(self.tables["headline"], HEADLINE_COLUMNS,
+                                          "wb-headline-grid", text)
+        self._table.value = table_html(self.tables["outcomes"], OUTCOME_COLUMNS, "wb-outcome-grid", text)
         for view in self.views:
             self.rendered[view.title] = view.render(result, lang)
             _show_in(self._view_boxes[view.title], self.rendered[view.title], text)
@@ -313,7 +322,7 @@ class Dashboard:
         _show_in(self._compare_chart, self.figures["compare"], text)
         self._compare_table.value = table_html(self.tables["compare"], {
             "name": text("Quantity"), "a": names[0], "b": names[1],
-            "difference": text("Difference")}, "wb-compare-grid")
+            "difference": text("Difference")}, "wb-compare-grid")  # headers already in lang
 
 
 def dashboard(system_id: str, **kw: Any) -> widgets.Widget:

@@ -99,8 +99,8 @@ class _Field:
         help_html = html.escape(text(spec.help))
         if spec.citation:
             help_html += f' <span class="wb-cite">[{html.escape(text(spec.citation))}]</span>'
-        self.help = widgets.HTML(f'<small class="wb-help">{help_html}</small>',
-                                 layout=widgets.Layout(margin="-4px 0 6px 11.5em"))
+        self.help = widgets.HTML(f'<small class="wb-help" style="line-height:1.2">{help_html}</small>',
+                                 layout=widgets.Layout(margin="-4px 0 6px 11.5em", width="auto"))
         self.widget = widgets.VBox([self.input, self.help])
 
     def value(self) -> Any:
@@ -171,8 +171,9 @@ class _List:
                                   icon="plus", layout=widgets.Layout(width="auto"))
         self.add.add_class(css_class(path, "add"))
         self.add.on_click(lambda _b: self._resize(self.value() + [spec.part_cls().to_data()]))
-        self.widget = _titled(form.text(spec.label), form.text(spec.help), [self.body, self.add],
-                              "wb-parts")
+        fixed = spec.min_items == spec.max_items  # nothing to add or remove: no buttons
+        self.widget = _titled(form.text(spec.label), form.text(spec.help),
+                              [self.body] if fixed else [self.body, self.add], "wb-parts")
         self.widget.add_class(css_class(path))
         self._rebuild(data)
 
@@ -194,7 +195,8 @@ class _List:
             remove.on_click(lambda _b, i=i: self._resize([d for j, d in enumerate(self.value()) if j != i]))
             self.items.append(item)
             self.buttons[dotted((*path, "remove"))] = remove
-            rows.append(widgets.VBox([item.widget, remove]))
+            rows.append(item.widget if spec.min_items == spec.max_items
+                        else widgets.VBox([item.widget, remove]))
         self.add.disabled = len(data) >= spec.max_items
         self.body.children = rows
 
@@ -285,7 +287,8 @@ class ScenarioForm:
         self.notice.add_class("wb-notice")
         self.notice.add_class("wb-form-notice")
         self._root = _Group(self, self.system.scenario_cls, (), self._scenario.to_data())
-        self.widget = widgets.VBox([self._root.widget, self.notice])
+        self.widget = widgets.VBox([self._root.widget, self.notice],
+                                   layout=widgets.Layout(max_width="36em"))
         self.widget.add_class("wb-form")
 
     def _validate(self, scenario: Scenario | dict[str, Any] | None) -> Scenario:

@@ -31,6 +31,7 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "Note": "Примечание",
         "Probability": "Вероятность",
         "Outcomes": "Исходы",
+        "Outcome table": "Таблица исходов",
         "P(at least k hits land)": "P(попало не меньше k попаданий)",
         "Hits landing (k)": "Попаданий (k)",
         "No hit can land in this scenario.": "В этом сценарии попаданий быть не может.",
@@ -55,6 +56,7 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "headline": "главное",
         "outcome": "исход",
         "This scenario could not be evaluated": "Этот сценарий нельзя вычислить",
+        "Not computed for this scenario.": "Для этого сценария не вычисляется.",
     },
 }
 

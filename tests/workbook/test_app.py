@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 import pytest
 
 from rules_core import get_system
-from rules_core.systems.infinity import dodge_headline, resolve_face_to_face, success_value
+from rules_core.systems.infinity import dodge_headline, resolve_face_to_face
 from workbook.app import Dashboard, View, dashboard
 from workbook.views import distribution_chart
 from workbook_fake import FAKE, FakeScenario, Shooter
@@ -17,24 +17,28 @@ from workbook_fake import FAKE, FakeScenario, Shooter
 INF = get_system("infinity-n4")
 
 
-def outcome_oracle(sv_d: int, sv_a: int, burst: int) -> dict[str, Fraction]:
-    """Outcome probabilities by enumerating every face of the dodge die and the Burst."""
-    counts: dict[str, int] = {}
+def headline_oracle(sv_d: int, sv_a: int, burst: int) -> dict[str, Fraction]:
+    """The three common headline numbers of one dodge die against one Burst, by enumerating
+    every face of every die through the rule on concrete faces."""
+    dodged = no_hit = hits = 0
     for faces in itertools.product(range(1, 21), repeat=1 + burst):
         mine, theirs = resolve_face_to_face(faces[:1], sv_d, faces[1:], sv_a)
-        if mine:
-            label = "Dodge succeeds"
-        elif theirs:
-            label = f"Attacker keeps {len(theirs)} ({sum(r == 20 for r in theirs)} crit)"
-        else:
-            label = "Neither keeps a success"
-        counts[label] = counts.get(label, 0) + 1
-    return {k: Fraction(v, 20 ** (1 + burst)) for k, v in counts.items()}
+        dodged += bool(mine)
+        no_hit += not theirs
+        hits += len(theirs)
+    total = 20 ** (1 + burst)
+    return {"p_dodge_succeeds": Fraction(dodged, total), "p_no_hit": Fraction(no_hit, total),
+            "expected_hits": Fraction(hits, total)}
 
 
-def shown(dash: Dashboard) -> dict[str, Fraction]:
+def shown_table(dash: Dashboard) -> dict[str, Fraction]:
     """The outcome table as exact fractions, by the untranslated label."""
     return {row.key: Fraction(row.exact) for row in dash.tables["outcomes"].itertuples()}
+
+
+def shown_headline(dash: Dashboard) -> dict[str, Fraction | None]:
+    return {row.key: None if row.exact is None else Fraction(row.exact)
+            for row in dash.tables["headline"].itertuples()}
 
 
 def chart_y(dash: Dashboard, name: str) -> list[float]:
@@ -44,74 +48,84 @@ def chart_y(dash: Dashboard, name: str) -> list[float]:
     return output["data"]["application/vnd.plotly.v1+json"]["data"][0]["y"]
 
 
-def check_against_core(dash: Dashboard, ph: int, attacker_sv: int, burst: int) -> None:
-    sv_d, _ = success_value(ph, [0])
-    p_dodge, p_none, hits = dodge_headline(sv_d, attacker_sv, burst)
-    head = {row.key: row.exact for row in dash.tables["headline"].itertuples()}
-    assert head == {"p_dodge_succeeds": f"{p_dodge.numerator}/{p_dodge.denominator}",
-                    "p_no_hit": f"{p_none.numerator}/{p_none.denominator}",
-                    "expected_hits": f"{hits.numerator}/{hits.denominator}"}
-    assert f'data-key="p_dodge_succeeds"' in dash._headline.value
-    assert f"{p_dodge.numerator}/{p_dodge.denominator}" in dash._headline.value
-    table = shown(dash)
-    assert sum(table.values()) == 1
-    assert table["Dodge succeeds"] == p_dodge
-    keeps_any = sum(p for label, p in table.items() if label.startswith("Attacker keeps"))
-    assert 1 - keeps_any == p_none
-    assert chart_y(dash, "outcome") == [float(table[k]) for k in dash.result.outcome_order]
-    # P(at least k hits) from the table's rows: outcome "Attacker keeps j (...)" has j hits.
-    at_least = [sum(p for label, p in table.items()
-                    if label.startswith("Attacker keeps") and int(label.split()[2]) >= k)
-                for k in range(1, burst + 1)]
-    assert chart_y(dash, "at_least") == [float(p) for p in at_least]
-    assert list(dash.figures["at_least"].data[0].x) == list(range(1, burst + 1))
+def check_against_core(dash: Dashboard) -> None:
+    """Every panel shows the core's exact numbers for the scenario on the page."""
+    core = INF.evaluate(dash.scenario)
+    assert shown_table(dash) == dict(core.outcome_rows())
+    assert list(shown_table(dash)) == list(core.outcome_order)
+    assert shown_headline(dash) == dict(core.headline)
+    for key, value in core.headline.items():
+        if value is not None:
+            assert f'data-key="{key}"' in dash._headline.value
+            assert f">{value.numerator}/{value.denominator}<" in dash._headline.value
+    assert f">{core.outcome_rows()[0][1].numerator}/" in dash._table.value
+    assert chart_y(dash, "outcome") == [float(p) for _, p in core.outcome_rows()]
+    assert chart_y(dash, "at_least") == [float(p) for _, p in core.p_at_least_hits()]
+
+
+def check_common_headline(dash: Dashboard, burst: int) -> None:
+    """The common headline numbers against the fast path and, for small Bursts, enumeration
+    (the seed's Fusilier: BS 12 + 3 = SV 15; the dodger's PH with no MODs)."""
+    sv_d, sv_a = dash.scenario.dodger.ph, 15
+    fast = dict(zip(("p_dodge_succeeds", "p_no_hit", "expected_hits"), dodge_headline(sv_d, sv_a, burst)))
+    head = shown_headline(dash)
+    assert {k: head[k] for k in fast} == fast
+    if burst <= 2:
+        assert fast == headline_oracle(sv_d, sv_a, burst)
 
 
 def test_the_seed_example_is_shown_first():
     dash = Dashboard("infinity-n4", query="")
-    assert dash.preset.value == "zhanshi-vs-fusilier"
+    assert dash.preset.value == INF.presets[0].name
     # Seed: the Zhanshi (PH 10) wins the Face to Face against SV 15, Burst 3, with 47/500.
-    assert dash.tables["headline"].set_index("key").loc["p_dodge_succeeds", "exact"] == "47/500"
-    check_against_core(dash, ph=10, attacker_sv=15, burst=3)
+    assert shown_headline(dash)["p_dodge_succeeds"] == Fraction(47, 500)
+    check_against_core(dash)
+    check_common_headline(dash, burst=3)
     assert "wb-dashboard" in dash.widget._dom_classes
 
 
 def test_moving_ph_and_burst_updates_chart_and_table_to_the_core_numbers():
     dash = Dashboard("infinity-n4", query="")
     dash.form.control("dodger.ph").value = 13
-    check_against_core(dash, ph=13, attacker_sv=15, burst=3)
+    check_against_core(dash)
+    check_common_headline(dash, burst=3)
     assert dash.preset.value == ""  # no longer the preset
     dash.form.control("attackers.0.burst").value = 2
-    check_against_core(dash, ph=13, attacker_sv=15, burst=2)
-    assert shown(dash) == {k: outcome_oracle(13, 15, 2).get(k, Fraction(0)) for k in shown(dash)}
+    check_against_core(dash)
+    check_common_headline(dash, burst=2)
     dash.form.control("attackers.0.burst").value = 5
-    check_against_core(dash, ph=13, attacker_sv=15, burst=5)
+    check_against_core(dash)
+    check_common_headline(dash, burst=5)
 
 
 def test_extreme_success_values():
     dash = Dashboard("infinity-n4", query="")
     dash.form.control("dodger.ph").value = 0  # SV 0: no roll, automatic failure
-    head = dash.tables["headline"].set_index("key")
-    assert head.loc["p_dodge_succeeds", "exact"] in (None, "0/1")
-    assert "automatically" in head.loc["p_dodge_succeeds", "note"]  # the core's note is shown
-    assert "automatically" in dash._headline.value
+    check_against_core(dash)
+    assert shown_headline(dash)["p_dodge_succeeds"] in (None, 0)
+    note = INF.evaluate(dash.scenario).notes.get("p_dodge_succeeds")
+    if note:
+        assert dash.tables["headline"].set_index("key").loc["p_dodge_succeeds", "note"] == note
     dash.form.control("dodger.ph").value = 26  # SV 26: +6 to the face
     dash.form.control("attackers.0.burst").value = 1
-    assert shown(dash) == {k: outcome_oracle(26, 15, 1).get(k, Fraction(0)) for k in shown(dash)}
+    check_against_core(dash)
+    check_common_headline(dash, burst=1)
 
 
 def test_choosing_a_preset_shows_it():
     dash = Dashboard("infinity-n4", query="")
     dash.form.control("dodger.ph").value = 14
-    dash.preset.value = "zhanshi-vs-fusilier"
-    assert dash.scenario == INF.presets[0].scenario
-    assert dash.form.control("dodger.ph").value == 10
-    assert "Zhanshi" in dash._preset_info.value
+    first = INF.presets[0]
+    dash.preset.value = first.name
+    assert dash.scenario == first.scenario
+    assert dash.form.control("dodger.ph").value == first.scenario.dodger.ph
+    assert first.description[:30] in dash._preset_info.value.replace("&#x27;", "'")
+    check_against_core(dash)
 
 
 def test_the_share_link_names_the_current_scenario_and_opens_it():
     dash = Dashboard("infinity-n4", query="")
-    assert 'href="?preset=zhanshi-vs-fusilier"' in dash._share.value
+    assert f'href="?preset={INF.presets[0].name}"' in dash._share.value
     dash.form.control("attackers.0.burst").value = 4
     href = dash._share.value.split('href="')[1].split('"')[0].replace("&amp;", "&")
     assert "attackers.0.burst=4" in href

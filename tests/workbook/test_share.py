@@ -1,0 +1,136 @@
+"""Scenario ⇄ URL query: round trips, hand-written links, and hostile queries that must
+fall back to the default with a notice, never an exception."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules_core import get_system
+from workbook.share import MAX_QUERY_LENGTH, decode_query, encode_query, page_url, read_query
+from workbook_fake import FAKE, FakeScenario, Shooter
+
+INF = get_system("infinity-n4")
+
+shooters = st.builds(Shooter, skill=st.integers(1, 6), dice=st.integers(1, 2), aimed=st.booleans(),
+                     weapon=st.sampled_from(["1d6", "2d10", "9d99"]))
+fake_scenarios = st.builds(
+    FakeScenario,
+    defender=st.fixed_dictionaries({"agility": st.integers(0, 6),
+                                    "stance": st.sampled_from(["standing", "prone"]),
+                                    "luck": st.sampled_from([0.0, 0.25, 1.5, 2.0])}),
+    shooters=st.lists(shooters, min_size=1, max_size=2).map(tuple),
+    reading=st.sampled_from(["strict", "lenient"]))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fake_scenarios, st.sampled_from(["en", "xx"]))
+def test_round_trip(scenario, lang):
+    query = encode_query(FAKE, scenario, lang)
+    shared = decode_query(FAKE, query)
+    assert shared.notice == "" and shared.scenario == scenario
+    assert shared.lang == (None if lang == "en" else lang)
+
+
+def test_a_preset_is_named_and_other_scenarios_are_spelled_out():
+    preset = FAKE.presets[0]
+    assert encode_query(FAKE, preset.scenario) == "preset=two-shooters"
+    query = encode_query(FAKE, FakeScenario())
+    assert query == ("defender.agility=3&defender.stance=standing&defender.luck=0.5&"
+                     "shooters.0.skill=3&shooters.0.dice=1&shooters.0.aimed=false&"
+                     "shooters.0.weapon=1d6&reading=strict")
+
+
+def test_hand_written_links():
+    # Fields change the base (a preset, else the default); flags read as on/off words.
+    got = decode_query(FAKE, "?preset=two-shooters&shooters.1.aimed=no&defender.agility=5").scenario
+    assert got.defender.agility == 5 and [s.aimed for s in got.shooters] == [False, False]
+    assert [s.skill for s in got.shooters] == [4, 3]
+    # Naming list items makes the list exactly that long; items beyond the base's (the default
+    # scenario, the first preset: skills 4 and 3) start from the item defaults (skill 3, 1 die).
+    got = decode_query(FAKE, "shooters.2.skill=6").scenario
+    assert [(s.skill, s.dice) for s in got.shooters] == [(4, 2), (3, 1), (6, 1)]
+    assert decode_query(FAKE, "preset=two-shooters&shooters.0.dice=1").scenario.shooters == (
+        Shooter(skill=4, dice=1),)
+    assert decode_query(FAKE, "system=fake-dice&lang=xx").lang == "xx"
+    assert decode_query(FAKE, "").scenario is None and decode_query(FAKE, None).notice == ""
+    # Infinity, by the dotted names shown on its controls.
+    got = decode_query(INF, "dodger.ph=13&attackers.0.burst=2").scenario
+    assert got.dodger.ph == 13 and got.attackers[0].burst == 2
+
+
+HOSTILE = [
+    "garbage",
+    "=&&==",
+    "defender.agility=7",                         # out of range
+    "defender.agility=99999999999999999999999",    # huge
+    "defender.agility=" + "9" * 5000,             # longer than the query limit
+    "defender.agility=3.5",                       # not a whole number
+    "defender.agility=٣",                          # a non-ASCII digit
+    "defender.luck=nan", "defender.luck=inf", "defender.luck=1e400",
+    "defender.stance=flying",
+    "defender=3", "defender.agility.x=1", "reading.x=1",
+    "nosuch=1", "__class__=1", "defender.__dict__=1",
+    "shooters.3.skill=1", "shooters.-1.skill=1", "shooters.999999999999.skill=1", "shooters.x.skill=1",
+    "shooters.0=1", "shooters=1",
+    "shooters.0.aimed=maybe",
+    "shooters.0.weapon=lots",                     # the notation's own check
+    "shooters.0.dice=3&shooters.1.dice=3",        # 6 dice: refused across fields
+    "defender.agility=1&defender.agility=2",      # repeated
+    "preset=nope", "preset=", "lang=fr", "system=infinity-n4",
+    "%ff%fe%00=%c0%af", "defender.agility=%00", "%E2%80%AE=1",
+    "&".join(f"k{i}=1" for i in range(400)),       # too many fields
+    "a" * (MAX_QUERY_LENGTH + 1),
+    "<script>alert(1)</script>=<b>x</b>",
+]
+
+
+@pytest.mark.parametrize("query", HOSTILE, ids=range(len(HOSTILE)))
+def test_hostile_queries_fall_back_with_a_notice(query):
+    shared = decode_query(FAKE, query)
+    assert shared.scenario is None and shared.lang is None
+    assert shared.notice.startswith("This link could not be used")
+    assert len(shared.notice) < 2000  # refused values are quoted briefly
+
+
+def test_the_notice_names_the_field_and_what_is_allowed():
+    notice = decode_query(FAKE, "defender.agility=7").notice
+    assert "defender.agility" in notice and "0 to 6" in notice
+    notice = decode_query(FAKE, "defender.stance=flying").notice
+    assert "'flying'" in notice and "'standing'" in notice
+    notice = decode_query(FAKE, "shooters.0.dice=3&shooters.1.dice=3").notice
+    assert "at most 5 dice" in notice
+    assert "infinity-n4" in decode_query(FAKE, "system=infinity-n4").notice
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=120))
+def test_any_text_is_read_without_an_exception(query):
+    shared = decode_query(FAKE, query)
+    assert (shared.scenario is None) or shared.notice == ""
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["defender.agility", "defender.luck", "shooters.0.dice",
+                                           "shooters.1.skill", "shooters.2.aimed", "reading", "lang",
+                                           "preset", "shooters.0.weapon"]),
+                          st.text(max_size=8)), max_size=5))
+def test_near_miss_queries_are_read_without_an_exception(pairs):
+    from urllib.parse import urlencode
+    shared = decode_query(FAKE, urlencode(pairs))
+    if shared.scenario is not None:
+        FakeScenario.model_validate(shared.scenario.to_data())  # whatever is accepted is valid
+
+
+def test_the_page_query_and_url_come_from_the_environment(monkeypatch):
+    for name in ("SERVER_SOFTWARE", "VOILA_PREHEAT", "SERVER_NAME", "SCRIPT_NAME",
+                 "VOILA_REQUEST_URL", "SERVER_PORT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("QUERY_STRING", "defender.agility=4")
+    assert read_query() == "defender.agility=4" and page_url() == ""
+    monkeypatch.setenv("VOILA_REQUEST_URL", "https://example.org/voila/render/x.ipynb?a=1")
+    assert page_url() == "https://example.org/voila/render/x.ipynb"
+    monkeypatch.setenv("SERVER_NAME", "127.0.0.1")
+    monkeypatch.setenv("SCRIPT_NAME", "/voila/render/y.ipynb")
+    assert page_url() == "https://127.0.0.1/voila/render/y.ipynb"
