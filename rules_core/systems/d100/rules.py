@@ -173,8 +173,10 @@ def parry_gate(scenario: D100Scenario) -> tuple[str, str] | None:
     return None
 
 
+@lru_cache(maxsize=64)
 def make_plan(scenario: D100Scenario) -> Plan:
-    """Everything about the scenario that does not depend on the dice."""
+    """Everything about the scenario that does not depend on the dice (cached: scenarios are
+    immutable)."""
     d = scenario.defender
     attacks = scenario.attacks
     gate = parry_gate(scenario)

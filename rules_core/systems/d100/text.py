@@ -12,7 +12,7 @@ Template syntax: ``{name}`` is a value; ``{name|one|many}`` (English) and
 >>> say("{n} {n|hit|hits} of attack {a} evaded", n=2, a=1)
 '2 hits of attack 1 evaded'
 >>> translate('2 hits of attack 1 evaded', 'ru')
-'Избегнуто 2 попадания атаки 1'
+'2 попадания атаки 1 избегнуты'
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping
 from functools import cache
 
-__all__ = ["say", "translate", "render", "plural_ru", "PHRASES", "TEMPLATES", "LATIN_IN_RUSSIAN"]
+__all__ = ["say", "translate", "render", "plural_ru", "PHRASES", "TEMPLATES"]
 
 _TOKEN = re.compile(r"\{(\w+)((?:\|[^{}|]*)*)\}")
 _NUMBER = r"[+\-−]?\d+(?:[.,/]\d+)?"
@@ -113,11 +113,6 @@ def translate(text: str, lang: str) -> str:
         return text
     return _translate_ru(text)
 
-
-#: Latin words a Russian text may keep: the seed itself writes them in Latin.
-LATIN_IN_RUSSIAN = frozenset({"Dodge", "Parry", "A", "WS", "SPD", "Blast", "Spray", "d100", "DH2",
-                              "floor", "Only", "War", "Black", "Crusade", "Dark", "Heresy", "docs",
-                              "rulings", "homebrew", "md", "Dodge Workbook", "Dodge", "Workbook"})
 
 # -- fixed texts --------------------------------------------------------------------------------
 # Terms follow the Russian seed: Избегание (Evasion), Уклонение (Dodge), Парирование (Parry),
