@@ -10,8 +10,8 @@ from fractions import Fraction
 from ...dist import Dist
 from ...result import Result, TraceStep
 from ...scenario import fields_of
-from .rules import (FACES, Analysis, Plan, Resolution, State, after_roll, analyse, decide, make_plan,
-                    no_roll, possible_finals, why_not, roll_successes, start, success_counts)
+from .rules import (FACES, Analysis, TestRules, Plan, Resolution, State, after_roll, analyse, decide, make_plan,
+                    no_roll, why_not, start, success_counts)
 from .scenario import (CITE_DODGE, CITE_LEAP, CITE_LEAP_BUDGET, CITE_LEFTOVERS, CITE_ONE_PER_ATTACK,
                        CITE_PARRY, CITE_RULINGS, CITE_SIZE, CITE_STRAY, CITE_TESTS, SYSTEM_ID,
                        Attack, D100Scenario)
@@ -41,15 +41,17 @@ def faces_text(lo: int, hi: int) -> str:
 
 
 def face_runs(target: int, rules) -> list[tuple[int, str]]:
-    """``(successes, faces)`` for each run of consecutive faces scoring the same Successes."""
-    runs: list[list[int]] = []
-    for face in range(1, FACES + 1):
-        s = roll_successes(face, target, rules)
-        if runs and runs[-1][0] == s and runs[-1][2] == face - 1:
-            runs[-1][2] = face
-        else:
-            runs.append([s, face, face])
-    return [(s, faces_text(lo, hi)) for s, lo, hi in runs]
+    """``(successes, faces)`` for each run of faces scoring the same Successes, from 01 up:
+    passing faces come first, each fewer Successes than the one before, then the failures.
+
+    >>> face_runs(45, TestRules())[:2], face_runs(45, TestRules())[-1]
+    ([(5, '01–05'), (4, '06–15')], (0, '46–100'))
+    """
+    runs, face = [], 1
+    for s, count in sorted(success_counts(target, rules), key=lambda sc: (sc[0] == 0, -sc[0])):
+        runs.append((s, faces_text(face, face + count - 1)))
+        face += count
+    return runs
 
 
 # -- outcomes -----------------------------------------------------------------------------------
@@ -322,9 +324,14 @@ def evaluate(scenario: D100Scenario) -> Result:
     """The exact result over every d100 roll of every Evasion roll made."""
     analysis = analyse(scenario)
     plan, final = analysis.plan, analysis.final
-    labels = {state: outcome_label(plan, state) for state in final}
-    order = sorted(possible_finals(plan) | set(final), key=_order_key)
-    outcome_order = tuple(dict.fromkeys(outcome_label(plan, s) for s in order))
+    names: dict[tuple, str] = {}
+    labels = {}
+    for state in final:
+        key = _order_key(state)
+        if key not in names:
+            names[key] = outcome_label(plan, state)
+        labels[state] = names[key]
+    outcome_order = tuple(names[key] for key in sorted(names))
     outcomes = Dist((labels[s], w) for s, w in final.items())
     hits = Dist((s.landed + s.in_cover, w) for s, w in final.items())
     den = analysis.denominator

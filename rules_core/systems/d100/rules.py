@@ -425,7 +425,12 @@ class Tally:
 
 @dataclass(frozen=True)
 class Analysis:
-    """The exact distribution of final states over every d100 roll, with per-attack tallies."""
+    """The exact distribution of final states over every d100 roll, with per-attack tallies.
+
+    ``final`` also holds, with weight 0, every final state some other target could give (each
+    roll scoring any number of Successes up to :data:`MAX_SUCCESSES`), so that outcome tables
+    keep their rows as the targets move.
+    """
 
     plan: Plan
     final: dict[State, int]         # weight of each final state, over FACES ** len(attacks)
@@ -433,31 +438,58 @@ class Analysis:
     tallies: tuple[Tally, ...]
 
 
-def _walk(plan: Plan, counts_of, tally: bool = True) -> tuple[dict[State, int], list[list[int]]]:
-    """Push every state through every attack; ``counts_of(target)`` gives (successes, weight)
-    pairs for one roll. Returns the final states' weights and, per attack, integer sums over
-    ``FACES ** len(attacks)`` of: roll made, hits evaded by its roll, by leftovers, negated by a
-    Leap, landing in the open, landing in Cover, Successes scored."""
+def spend_cap(plan: Plan, state: State, i: int) -> int:
+    """Successes beyond which a roll against attack ``i`` changes nothing more: enough for all
+    its remaining hits and every later hit its leftovers can reach."""
+    a = plan.attacks[i]
+    return state.remaining[i] + sum(state.remaining[j] * c for j, c, _ in a.spend_in_order)
+
+
+def _branches(plan: Plan, state: State, i: int) -> list[tuple[int, int]]:
+    """``(successes, faces)`` for a roll against attack ``i``: every number of Successes from 0
+    to the most that still changes anything (at most :data:`MAX_SUCCESSES`), each with how many
+    faces give it; faces scoring more than that count with the most."""
+    cap = min(MAX_SUCCESSES, spend_cap(plan, state, i))
+    weights = [0] * (cap + 1)
+    for s, c in success_counts(plan.attacks[i].target, plan.rules):
+        weights[min(s, cap)] += c
+    return list(enumerate(weights))
+
+
+def _mean_successes(target: int, rules: TestRules) -> Fraction:
+    return Fraction(sum(s * c for s, c in success_counts(target, rules)), FACES)
+
+
+@lru_cache(maxsize=32)
+def analyse(scenario: D100Scenario) -> Analysis:
+    """Exact distribution of the final state over every d100 roll of every Evasion roll made.
+
+    The rule (:func:`decide`, :func:`no_roll`, :func:`after_roll`) is applied to every state
+    before each attack; a roll branches on its number of Successes, weighted by how many of the
+    100 faces give it (:func:`success_counts`). Cached: the dashboard asks for the same
+    scenario more than once.
+    """
+    plan = make_plan(scenario)
     n = len(plan.attacks)
     layer: dict[State, int] = {start(plan): 1}
-    sums = [[0] * 7 for _ in range(n)]
+    # per attack, over FACES ** n: roll made, evaded by its roll, by leftovers, negated by a
+    # Leap, landing in the open, landing against Cover
+    sums = [[0] * 6 for _ in range(n)]
     for i in range(n):
         nxt: dict[State, int] = defaultdict(int)
         scale = FACES ** (n - i - 1)
         for state, w in layer.items():
             why = decide(plan, state, i)
             if why is not None:
-                branches = [(no_roll(plan, state, i, why), FACES, 0)]
+                branches = [(no_roll(plan, state, i, why), FACES)]
             else:
                 sums[i][0] += w * FACES * scale
-                branches = [(after_roll(plan, state, i, s), c, s) for s, c in counts_of(plan.attacks[i].target,
-                                                                                       state, i)]
-            for (new, events), c, s in branches:
+                branches = [(after_roll(plan, state, i, s), c) for s, c in _branches(plan, state, i)]
+            for (new, events), c in branches:
                 nxt[new] += w * c
-                if not tally:
-                    continue
                 ws = w * c * scale
-                sums[i][6] += ws * s
+                if not ws:
+                    continue
                 for ev in events:
                     kind = ev[0]
                     if kind == "evade":
@@ -469,35 +501,10 @@ def _walk(plan: Plan, counts_of, tally: bool = True) -> tuple[dict[State, int], 
                     elif kind == "land":
                         sums[i][4] += ws * ev[2]
         layer = nxt
-    return layer, sums
-
-
-@lru_cache(maxsize=32)
-def analyse(scenario: D100Scenario) -> Analysis:
-    """Exact distribution of the final state over every d100 roll of every Evasion roll made.
-
-    Each roll contributes through the number of Successes it scores; how many faces give each
-    number comes from :func:`success_counts`. Cached: the dashboard asks for the same scenario
-    more than once.
-    """
-    plan = make_plan(scenario)
-    final, sums = _walk(plan, lambda target, state, i: success_counts(target, plan.rules))
-    den = FACES ** len(plan.attacks)
-    tallies = tuple(Tally(*(Fraction(x, den) for x in row)) for row in sums)
-    return Analysis(plan=plan, final=final, denominator=den, tallies=tallies)
-
-
-def spend_cap(plan: Plan, state: State, i: int) -> int:
-    """Successes beyond which a roll against attack ``i`` changes nothing more: enough for all
-    its remaining hits and every later hit its leftovers can reach."""
-    a = plan.attacks[i]
-    return state.remaining[i] + sum(state.remaining[j] * c for j, c, _ in a.spend_in_order)
-
-
-def possible_finals(plan: Plan) -> set[State]:
-    """Every final state some target could give: each roll may score any number of Successes
-    from 0 to :data:`MAX_SUCCESSES` (used to list outcomes that are impossible here too)."""
-    def every(target: int, state: State, i: int) -> list[tuple[int, int]]:
-        return [(s, 1) for s in range(min(MAX_SUCCESSES, spend_cap(plan, state, i)) + 1)]
-    final, _ = _walk(plan, every, tally=False)
-    return set(final)
+    den = FACES ** n
+    tallies = []
+    for a, row in zip(plan.attacks, sums):
+        p_roll = Fraction(row[0], den)
+        successes = p_roll * _mean_successes(a.target, plan.rules) if a.target is not None else Fraction(0)
+        tallies.append(Tally(*(Fraction(x, den) for x in row), expected_successes=successes))
+    return Analysis(plan=plan, final=dict(layer), denominator=den, tallies=tuple(tallies))
