@@ -332,6 +332,16 @@ PHRASES: dict[str, str] = {
     "him (GM's call) with 1 Success.":
         "За защищающимся на линии огня кто-то есть: каждое попадание выстрела, от которого уклонились, летит "
         "дальше и может попасть в него (по усмотрению ГМа) с 1 Успехом.",
+    # the dashboard's own panels (workbook/d100.py)
+    "Where each attack's hits go": "Что стало с попаданиями каждой атаки",
+    "Hits of each attack": "Попадания каждой атаки",
+    "Evaded by its own roll": "Избегнуто своим броском",
+    "Evaded by leftover Successes": "Избегнуто оставшимися Успехами",
+    "Negated by a Leap": "Нивелировано Отскоком",
+    "Landing": "Прошло",
+    "Landing against Cover": "Прошло по Укрытию",
+    "Expected hits": "Ожидаемые попадания",
+    "Roll made": "Бросок сделан",
     # citations
     "d100 homebrew, Evasion [Избегание]: Dodge(A)+0 and Parry(WS)+0 tests":
         "Домашние правила d100, «Избегание»: броски Dodge(A)+0 и Parry(WS)+0",

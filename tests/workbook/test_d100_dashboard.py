@@ -1,0 +1,148 @@
+"""The d100 homebrew dashboard, headless, in English and Russian: every panel shows the core's
+exact numbers, the language switch translates every text and keeps every number, and the
+system's own panels agree with the exact analysis."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+
+from rules_core import get_system
+from rules_core.systems.d100 import analyse
+from workbook.app import Dashboard
+from workbook.d100 import FATES, attack_rows
+
+D100 = get_system("d100-homebrew")
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+
+
+def shown_table(dash: Dashboard) -> dict[str, Fraction]:
+    return {row.key: Fraction(row.exact) for row in dash.tables["outcomes"].itertuples()}
+
+
+def shown_headline(dash: Dashboard) -> dict[str, Fraction | None]:
+    return {row.key: None if row.exact is None else Fraction(row.exact)
+            for row in dash.tables["headline"].itertuples()}
+
+
+def check_against_core(dash: Dashboard) -> None:
+    core = D100.evaluate(dash.scenario)
+    assert shown_table(dash) == dict(core.outcome_rows())
+    assert list(shown_table(dash)) == list(core.outcome_order)
+    assert shown_headline(dash) == dict(core.headline)
+    (output,) = dash._outcome_chart.outputs
+    assert output["data"]["application/vnd.plotly.v1+json"]["data"][0]["y"] == [
+        float(p) for _, p in core.outcome_rows()]
+    for step in core.trace:
+        assert dash.text(step.citation).replace("'", "&#x27;") in dash._trace.value
+    # the system's own panels: each attack's hits by fate, exactly as the analysis has them
+    tallies = analyse(dash.scenario).tallies
+    chart = dash.rendered["Where each attack's hits go"]
+    for bar, fate in zip(chart.data, FATES):
+        assert list(bar.y) == [float(getattr(t, fate)) for t in tallies]
+        assert [Fraction(c) for c in bar.customdata] == [getattr(t, fate) for t in tallies]
+    for row, attack in zip(attack_rows(dash.result), dash.scenario.attacks):
+        assert sum(row[fate] for fate in FATES) == attack.hits  # every hit accounted for once
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_first_preset_is_shown_exactly(lang):
+    dash = Dashboard("d100-homebrew", query="", lang=lang)
+    assert dash.preset.value == "burst-3-vs-dodge-45"
+    # Hand check (docs/rulings/d100-homebrew.md; tests/core/test_d100_rules.py): Dodge 45
+    # against 3 hits: no hit on faces 01–25, 1/4; 39/20 hits expected; the roll passes 9/20.
+    head = shown_headline(dash)
+    assert (head["p_no_hit"], head["expected_hits"], head["p_dodge_succeeds"]) == (
+        Fraction(1, 4), Fraction(39, 20), Fraction(9, 20))
+    check_against_core(dash)
+
+
+def test_moving_controls_and_adding_an_attack_follow_the_core():
+    dash = Dashboard("d100-homebrew", query="")
+    dash.form.control("defender.agility").value = 65
+    check_against_core(dash)
+    assert dash.preset.value == ""
+    dash.form.control("defender.reactions").value = 2
+    dash.form.button("attacks.add").click()
+    assert len(dash.scenario.attacks) == 2
+    dash.form.control("attacks.1.evasion_modifier").value = -20
+    check_against_core(dash)
+    assert len(dash.rendered["Hits of each attack"]) == 2
+    dash.form.control("attacks.1.kind").value = "melee"
+    dash.form.control("attacks.1.evasion").value = "parry"
+    dash.form.control("sizes_larger").value = 4
+    check_against_core(dash)
+    # The Dodge against attack 1 still rolls; no Parry against a creature 4 Sizes larger.
+    assert shown_headline(dash)["p_dodge_succeeds"] is not None
+    assert "Parry impossible: the attacker is 4 Sizes larger (4 or more)" in dash._trace.value
+    assert list(dash.rendered["Hits of each attack"]["Roll made"]) == ["1", "0"]
+
+
+def test_the_presets_of_the_issue():
+    dash = Dashboard("d100-homebrew", query="")
+    dash.preset.value = "two-attacks-leftovers"
+    # Hand check in tests/core/test_d100_rules.py: 47/400 and 261/80.
+    assert shown_headline(dash)["p_no_hit"] == Fraction(47, 400)
+    assert shown_headline(dash)["expected_hits"] == Fraction(261, 80)
+    check_against_core(dash)
+    dash.preset.value = "parry-2-sizes-larger-blocked"
+    assert shown_headline(dash)["p_dodge_succeeds"] is None
+    note = dash.tables["headline"].set_index("key").loc["p_dodge_succeeds", "note"]
+    assert "+20" in note and "+10" in note
+    dash.preset.value = "parry-2-sizes-larger-allowed"
+    assert shown_headline(dash)["p_dodge_succeeds"] == Fraction(3, 5)
+    dash.preset.value = "leap-out-of-blast"
+    assert shown_headline(dash)["p_no_hit"] == Fraction(9, 20)
+    check_against_core(dash)
+
+
+def test_the_language_switch_translates_every_text_and_keeps_every_number():
+    dash = Dashboard("d100-homebrew", query="")
+    dash.preset.value = "leap-out-of-melee-into-cover"
+    before, numbers = dash.scenario, shown_table(dash)
+    dash.language.value = "ru"
+    assert dash.lang == "ru" and dash.scenario == before and shown_table(dash) == numbers
+    check_against_core(dash)
+    form = dash.form
+    for path in form.paths():
+        control = form.control(path)
+        assert CYRILLIC.search(control.description), path
+        assert CYRILLIC.search(control.tooltip), path  # help text and citation
+        for label, _ in getattr(control, "options", ()):
+            assert CYRILLIC.search(label), (path, label)
+    assert form.control("defender.agility").description == "Ловкость (A)"
+    assert form.control("attacks.0.leap").label == "Отскок в Укрытие"
+    assert dash.preset.options[1][0] == "Очередь из 3 попаданий против Уклонения 45"
+    outcomes = list(dash.tables["outcomes"]["outcome"])
+    assert "избегнуто 0, попало 2; по Укрытию 2; Вольт" in outcomes
+    assert all(CYRILLIC.search(name) for name in dash.tables["headline"]["name"])
+    assert "Отскок" in dash._trace.value and "Вольт" in dash._trace.value
+    assert "Домашние правила d100" in dash._trace.value
+    table = dash.rendered["Hits of each attack"]
+    assert list(table.columns)[:3] == ["Атака", "Попадания", "Бросок сделан"]
+    assert dash.rendered["Where each attack's hits go"].layout.title.text == "Что стало с попаданиями каждой атаки"
+    assert "lang=ru" in dash._share.value
+    # and back
+    dash.language.value = "en"
+    assert form is not dash.form and dash.form.control("defender.agility").description == "Agility (A)"
+    assert shown_table(dash) == numbers
+
+
+def test_a_shared_link_opens_in_russian():
+    dash = Dashboard("d100-homebrew", query="preset=two-attacks-leftovers&lang=ru")
+    assert dash.lang == "ru" and dash.scenario == D100.preset("two-attacks-leftovers").scenario
+    assert dash.form.control("defender.reactions").description == "Реакции"
+
+
+def test_the_rulings_panel_compares_tens_digits():
+    dash = Dashboard("d100-homebrew", query="", lang="ru")
+    dash.compare_on.value = True
+    dash.ruling_field.value = "successes"
+    assert dash.ruling_value.value == "tens_digits"
+    table = dash.tables["compare"].set_index("key")
+    # DH2 tens digits at 45 against 3 hits: no hit on 01–29 (29/100) instead of 01–25.
+    assert Fraction(table.loc["p_no_hit", "a"]) == Fraction(1, 4)
+    assert Fraction(table.loc["p_no_hit", "b"]) == Fraction(29, 100)
+    assert all(CYRILLIC.search(label) for label, _ in dash.ruling_value.options)

@@ -1,0 +1,80 @@
+"""The d100 homebrew's own dashboard panels: where each attack's hits go.
+
+Both panels are pure functions of a result: the exact expected number of each attack's hits
+evaded by its own roll, by leftover Successes, negated by a Leap, landing in the open and
+landing against Cover (:func:`rules_core.systems.d100.analyse`), as a stacked bar chart and as
+a table of exact numbers. Every text goes through the system's translator, so both panels
+follow the dashboard's language switch.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from rules_core import Result, get_system
+from rules_core.systems.d100 import analyse
+from rules_core.systems.d100.report import number
+from rules_core.systems.d100.text import say
+
+from .text import translator
+from .views import View, exact_text
+
+__all__ = ["SYSTEM_ID", "VIEWS", "FATES", "attack_rows", "attack_table", "attack_chart"]
+
+SYSTEM_ID = "d100-homebrew"
+
+#: What can become of a hit, in the order the chart stacks them, with its English name.
+FATES = {
+    "evaded_by_roll": "Evaded by its own roll",
+    "evaded_by_leftovers": "Evaded by leftover Successes",
+    "negated_by_leap": "Negated by a Leap",
+    "landed_open": "Landing",
+    "landed_in_cover": "Landing against Cover",
+}
+_COLORS = ("#3366aa", "#66a3d2", "#559955", "#cc5533", "#d9a441")
+
+
+def attack_rows(result: Result) -> list[dict[str, Fraction | int | str]]:
+    """One row per attack: its name (English), hits, P(a roll is made against it) and the
+    exact expected number of its hits by fate."""
+    analysis = analyse(result.scenario)
+    rows = []
+    for attack, tally in zip(analysis.plan.attacks, analysis.tallies):
+        rows.append({"attack": say("Attack {a}", a=attack.number), "hits": attack.hits,
+                     "p_roll": tally.p_roll, **{fate: getattr(tally, fate) for fate in FATES}})
+    return rows
+
+
+def attack_table(result: Result, lang: str = "en") -> pd.DataFrame:
+    """The rows of :func:`attack_rows` with translated headers and exact numbers as text
+    (``33/20 ≈ 1.65``)."""
+    text = translator(get_system(result.system), lang)
+    headers = {"attack": "Attack", "hits": "Hits", "p_roll": "Roll made", **FATES}
+    frame = pd.DataFrame([{headers[k]: (text(v) if k == "attack" else v if k == "hits" else number(v))
+                           for k, v in row.items()} for row in attack_rows(result)])
+    return frame.rename(columns={h: text(h) for h in headers.values()})
+
+
+def attack_chart(result: Result, lang: str = "en") -> go.Figure:
+    """Stacked bars: for each attack, its hits by what became of them (expected numbers)."""
+    text = translator(get_system(result.system), lang)
+    rows = attack_rows(result)
+    x = [text(row["attack"]) for row in rows]
+    bars = []
+    for (fate, name), color in zip(FATES.items(), _COLORS):
+        values = [row[fate] for row in rows]
+        bars.append(go.Bar(x=x, y=[float(v) for v in values], name=text(name), marker_color=color,
+                           customdata=[exact_text(v) for v in values],
+                           hovertemplate="%{x}: %{customdata} ≈ %{y:.3f}<extra>" + text(name) + "</extra>"))
+    return go.Figure(data=bars, layout=dict(
+        barmode="stack", height=340, margin=dict(l=60, r=20, t=50, b=60),
+        title=dict(text=text("Where each attack's hits go")),
+        yaxis=dict(title=dict(text=text("Expected hits")), rangemode="tozero", gridcolor="#e6e6e6"),
+        plot_bgcolor="white", paper_bgcolor="white", legend=dict(orientation="h", y=-0.2)))
+
+
+VIEWS = (View("Where each attack's hits go", attack_chart),
+         View("Hits of each attack", attack_table))
