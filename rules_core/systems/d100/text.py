@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 
 __all__ = ["say", "translate", "render", "plural_ru", "PHRASES", "TEMPLATES"]
 
@@ -91,7 +91,7 @@ def _by_specificity() -> tuple[str, ...]:
     return tuple(sorted(TEMPLATES, key=lambda t: -len(_TOKEN.sub("", t))))
 
 
-@cache
+@lru_cache(maxsize=8192)
 def _translate_ru(text: str) -> str:
     if text in PHRASES:
         return PHRASES[text]
