@@ -84,15 +84,13 @@ def _order_key(state: State) -> tuple:
 # -- trace lines for events ---------------------------------------------------------------------
 
 def event_step(plan: Plan, event: tuple, face: int | None = None) -> TraceStep:
-    """One event of a resolution as a trace line."""
+    """One event of a resolution as a trace line (``face``: the d100 face of a roll event)."""
     kind, i = event[0], event[1]
     a = plan.attacks[i]
     if kind == "roll":
         s = event[2]
         roll = ROLL_NAMES[a.roll]
-        if face is None:
-            detail = (say("{s} {s|Success|Successes}", s=s) if s else say("the test fails"))
-        elif s:
+        if s:
             detail = say("rolled {face} against {target}: {s} {s|Success|Successes}", face=f"{face:02d}",
                          target=a.target, s=s)
         else:

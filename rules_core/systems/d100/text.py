@@ -374,8 +374,6 @@ TEMPLATES: dict[str, str] = {
     "Disengage [Вольт]": "Вольт",
     # events
     "{roll} against attack {a}": "{roll} против атаки {a}",
-    "{s} {s|Success|Successes}": "{s} {s|Успех|Успеха|Успехов}",
-    "the test fails": "провал",
     "rolled {face} against {target}: {s} {s|Success|Successes}":
         "выпало {face} при пороге {target}: {s} {s|Успех|Успеха|Успехов}",
     "rolled {face} against {target}: the test fails": "выпало {face} при пороге {target}: провал",
