@@ -146,3 +146,34 @@ def test_the_rulings_panel_compares_tens_digits():
     assert Fraction(table.loc["p_no_hit", "a"]) == Fraction(1, 4)
     assert Fraction(table.loc["p_no_hit", "b"]) == Fraction(29, 100)
     assert all(CYRILLIC.search(label) for label, _ in dash.ruling_value.options)
+
+
+def test_one_roll_step_by_step_uses_the_rule_and_ends_in_a_listed_outcome():
+    from rules_core.systems.d100 import resolve
+    from rules_core.systems.d100.report import outcome_label
+    from rules_core.systems.d100.rules import make_plan
+    from workbook.d100 import one_roll_html, sample_faces
+
+    dash = Dashboard("d100-homebrew", query="preset=two-attacks-leftovers")
+    faces = sample_faces(dash.result)
+    assert faces == sample_faces(D100.evaluate(dash.scenario))  # the same scenario, the same sample
+    resolution = resolve(dash.scenario, faces)
+    label = outcome_label(make_plan(dash.scenario), resolution.state)
+    assert dash.result.outcomes[label] > 0
+    shown = dash.rendered["One roll, step by step"]
+    assert shown == one_roll_html(dash.result, "en")
+    assert f"Outcome</b>: {label}" in shown
+    assert ", ".join(f"{f:02d}" for f in resolution.faces) in shown
+    dash.language.value = "ru"
+    shown = dash.rendered["One roll, step by step"]
+    assert "Исход</b>: " + D100.text(label, "ru") in shown and "Уклонение против атаки 1" in shown
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_system_panels_are_titled_in_the_dashboards_language(lang):
+    dash = Dashboard("d100-homebrew", query="", lang=lang)
+    titles = [dash.text(view.title) for view in dash.views]
+    assert len(titles) == 3
+    if lang == "ru":
+        assert all(CYRILLIC.search(t) for t in titles)
+        assert all(CYRILLIC.search(bar.name) for bar in dash.rendered["Where each attack's hits go"].data)
