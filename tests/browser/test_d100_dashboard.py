@@ -77,6 +77,7 @@ def test_opens_in_russian_and_switches_to_english_keeping_the_numbers(open_dashb
     assert names["3 evaded, 0 land"] == "избегнуто 3, попало 0"
     trace = dash.page.evaluate(_TEXT, ["wb-trace"])
     assert "Успехи при пороге 45" in trace and "Домашние правила d100" in trace
+    assert "Исход: " in dash.page.evaluate(_TEXT, ["wb-view-one-roll-step-by-step"])
     chosen = dash.page.locator(".wb-preset select option:checked").inner_text()
     assert chosen == option("Очередь из 3 попаданий против Уклонения 45")
     # The switch: English labels, the same numbers.
