@@ -1,4 +1,5 @@
-"""Infinity N4: one Face to Face Roll and a 40×40 grid of Success Values, beside icepool."""
+"""Infinity N4: one Face to Face Roll and a 40×40 grid of Success Values, beside icepool; the
+whole Order (three attackers of Burst 3 and a mine, DA saves) and its 30×30 heatmap."""
 
 from __future__ import annotations
 
@@ -9,13 +10,15 @@ import icepool
 from benchmarks.common import Case
 from rules_core import evaluate, find_preset
 from rules_core.systems import infinity
-from rules_core.systems.infinity import f2f_headline
+from rules_core.systems.infinity import (
+    Attacker, Dodger, InfinityScenario, Template, dodge_grid, f2f_headline)
 
 GRID = range(-9, 31)  # 40 Success Values a side
 
 
 def clear_caches() -> None:
-    for fn in (infinity.rank_weights, infinity._at_most, infinity.best_rank_weights, infinity.face_to_face):
+    for fn in (infinity.rank_weights, infinity._at_most, infinity.best_rank_weights, infinity.face_to_face,
+               infinity._binomial, infinity._rank_table, infinity._f2f_by_rank):
         fn.cache_clear()
 
 
@@ -63,6 +66,43 @@ def icepool_grid_sample():
 
 SEED = find_preset("infinity-n4/zhanshi-vs-fusilier").scenario
 
+# The whole Order: three AROs of Burst 3 with DA ammunition and a mine without LoF (DA too),
+# against a W 2 trooper; every headline, the wounds, the final states and the per-roll tables.
+FULL_ORDER = InfinityScenario(
+    dodger=Dodger(ph=12, arm=2, wounds=2, wip=13),
+    attackers=tuple(Attacker(value=value, mod=3, burst=3, ammo="DA") for value in (11, 12, 13)),
+    template=Template(kind="deployable", lof=False, ammo="DA"), minus_three="stacking")
+
+HEAT_PH = range(1, 31)   # dodger PH: rows
+HEAT_SV = range(1, 31)   # first attacker's SV: columns
+HEAT_SAMPLE = [(1, 4), (1, 26), (9, 4), (9, 15), (9, 26), (17, 4), (17, 15), (17, 26), (30, 15), (30, 26)]
+
+
+def ours_full_order():
+    clear_caches()
+    return evaluate(FULL_ORDER)
+
+
+def ours_heatmap():
+    clear_caches()
+    return dodge_grid(FULL_ORDER, HEAT_PH, HEAT_SV)
+
+
+def heatmap_cells_by_evaluate():
+    """The same cells the slow way: a whole evaluate() per cell."""
+    cells = []
+    for ph, sv in HEAT_SAMPLE:
+        attackers = (FULL_ORDER.attackers[0].replace(value=sv, mod=0), *FULL_ORDER.attackers[1:])
+        result = evaluate(FULL_ORDER.replace(dodger=FULL_ORDER.dodger.replace(ph=ph), attackers=attackers))
+        cells.append((result.headline["p_dodge_succeeds"], result.headline["p_no_hit"]))
+    return cells
+
+
+def heatmap_agrees(ours, ref) -> bool:
+    dodge, no_hit = ours
+    return all((dodge[ph - 1][sv - 1], no_hit[ph - 1][sv - 1]) == cell
+               for (ph, sv), cell in zip(HEAT_SAMPLE, ref))
+
 CASES = [
     Case(system="infinity-n4", name="Dodge: seed preset, whole evaluate() (1 vs 3)",
          run=lambda: (clear_caches(), evaluate(SEED))[1], target_ms=2.0),
@@ -76,4 +116,10 @@ CASES = [
          reference=icepool_grid_sample, reference_name="icepool, 10-cell sample",
          reference_scale=len(GRID) ** 2 / len(SAMPLE),
          check=lambda ours, ref: all(ours[a + 9][b + 9] == r for (a, b), r in zip(SAMPLE, ref))),
+    Case(system="infinity-n4", name="Full Order: 3 attackers B3 + a mine, DA saves, whole evaluate()",
+         run=ours_full_order, target_ms=5.0),
+    Case(system="infinity-n4", name="Heatmap 30×30 of that Order: P(dodge), P(no hit) over PH × SV",
+         run=ours_heatmap, target_ms=100.0,
+         reference=heatmap_cells_by_evaluate, reference_name="evaluate() per cell, 10-cell sample",
+         reference_scale=len(HEAT_PH) * len(HEAT_SV) / len(HEAT_SAMPLE), check=heatmap_agrees),
 ]

@@ -715,6 +715,13 @@ def _binomial(n: int, success: int) -> tuple[int, ...]:
     return tuple(comb(n, k) * success ** k * (FACES - success) ** (n - k) for k in range(n + 1))
 
 
+@cache
+def _multinomials(n: int) -> tuple[tuple[int, int, int], ...]:
+    """``(k, c, ways)``: the ways n dice split into c Criticals, k − c plain kept, n − k lost."""
+    return tuple((k, c, factorial(n) // (factorial(c) * factorial(k - c) * factorial(n - k)))
+                 for k in range(n + 1) for c in range(k + 1))
+
+
 @dataclass(frozen=True)
 class _GivenRank:
     """One roll's outcome given the dodge die's rank against it, as integer weights:
@@ -751,14 +758,12 @@ def _given_rank(roll: OrderRoll, r: int) -> _GivenRank:
         ok = cum[r - 1] ** n if r > 0 else 0
     kept: dict[tuple[int, int], int] = {}
     hits, crits = [0] * (n + 1), [0] * (n + 1)
-    for k in range(n + 1):
-        for c in range(k + 1):
-            weight = (factorial(n) // (factorial(c) * factorial(k - c) * factorial(n - k))
-                      * crit ** c * plain ** (k - c) * lose ** (n - k))
-            if weight:
-                kept[(k, c)] = weight
-                hits[k] += weight
-                crits[c] += weight
+    for k, c, ways in _multinomials(n):
+        weight = ways * crit ** c * plain ** (k - c) * lose ** (n - k)
+        if weight:
+            kept[(k, c)] = weight
+            hits[k] += weight
+            crits[c] += weight
     if s:  # one die: lost, or kept (s Saving Rolls) or kept Critical (s + 1); padded to s + 1 save dice
         die = _add([lose * FACES ** (s + 1)], [plain * FACES * x for x in _binomial(s, t)])
         die = _add(die, [crit * x for x in _binomial(s + 1, t)])
@@ -804,30 +809,33 @@ def order_numbers(plan: OrderPlan) -> OrderNumbers:
     else:  # no dodge die: as if every comparison failed
         groups, faces = {tuple(0 for _ in rolls): 1}, 1
     given: dict[tuple[int, int], _GivenRank] = {}
+    faces_at: dict[tuple[int, int], int] = {}  # (roll, dodge rank) -> faces giving it
     ok_sum, no_guts_sum = 0, 0
     hits_sum, crits_sum, wounds_sum = [0], [0], [0]
-    roll_ok = [0] * len(rolls)
-    roll_kept: list[dict[tuple[int, int], int]] = [{} for _ in rolls]
-    roll_wounds: list[list[int]] = [[0] for _ in rolls]
     for ranks, count in groups.items():
-        parts = []
-        for j, (roll, r) in enumerate(zip(rolls, ranks)):
-            if (j, r) not in given:
-                given[(j, r)] = _given_rank(roll, r)
-            parts.append(given[(j, r)])
         ok, no_guts, hits, crits, wounds = 1, 1, [1], [1], [1]
-        for j, g in enumerate(parts):
+        for j, (roll, r) in enumerate(zip(rolls, ranks)):
+            g = given.get((j, r))
+            if g is None:
+                g = given[(j, r)] = _given_rank(roll, r)
+            faces_at[(j, r)] = faces_at.get((j, r), 0) + count
             ok *= g.ok
-            no_guts *= g.hits[0] if rolls[j].guts else dens[j][0]
+            no_guts *= g.hits[0] if roll.guts else dens[j][0]
             hits, crits, wounds = _mul(hits, g.hits), _mul(crits, g.crits), _mul(wounds, g.wounds)
-            roll_ok[j] += count * g.ok
-            for key, wt in g.kept.items():
-                roll_kept[j][key] = roll_kept[j].get(key, 0) + count * wt
-            roll_wounds[j] = _add(roll_wounds[j], g.wounds, count)
         ok_sum += count * (ok if plan.dodges else 0)
         no_guts_sum += count * no_guts
         hits_sum, crits_sum = _add(hits_sum, hits, count), _add(crits_sum, crits, count)
         wounds_sum = _add(wounds_sum, wounds, count)
+    # Each roll on its own: the same per-rank results, weighted by the faces giving that rank.
+    roll_ok = [0] * len(rolls)
+    roll_kept: list[dict[tuple[int, int], int]] = [{} for _ in rolls]
+    roll_wounds: list[list[int]] = [[0] for _ in rolls]
+    for (j, r), count in faces_at.items():
+        g = given[(j, r)]
+        roll_ok[j] += count * g.ok
+        for key, wt in g.kept.items():
+            roll_kept[j][key] = roll_kept[j].get(key, 0) + count * wt
+        roll_wounds[j] = _add(roll_wounds[j], g.wounds, count)
     den = wden = faces
     for d_hits, d_wounds in dens:
         den, wden = den * d_hits, wden * d_wounds
