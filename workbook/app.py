@@ -18,6 +18,7 @@ class                    what
 ``wb-dashboard``         the whole page
 ``wb-lang``              language switch (only for systems with several languages)
 ``wb-preset``            presets dropdown
+``wb-help-toggle``       shows every field's help and source under it
 ``wb-form``              the controls (each field ``wb-<dotted-path>``, see controls)
 ``wb-notice``            notices: a refused link, a refused combination of fields
 ``wb-headline``          headline numbers; rows ``tr[data-key]``, cells ``td[data-col]``
@@ -26,7 +27,8 @@ class                    what
 ``wb-table``             outcome table; rows ``tr[data-key=<outcome>]``, exact in
                          ``td[data-col=exact]`` as ``n/d``
 ``wb-view-<slug>``       each extra :class:`View`
-``wb-rulings``           rulings panel: ``wb-rulings-field``, ``wb-rulings-value``,
+``wb-rulings``           rulings panel, opened by the toggle ``wb-rulings-toggle``:
+                         ``wb-rulings-field``, ``wb-rulings-value``,
                          ``wb-compare-chart``, ``wb-compare-table``
 ``wb-trace``             the rules applied, with citations
 ``wb-share-link``        the link to the current scenario (``a.wb-share-anchor`` href)
@@ -117,7 +119,7 @@ class Dashboard:
     ``figures`` (``"outcome"``, ``"at_least"``, ``"compare"``), ``tables`` (``"outcomes"``,
     ``"headline"``, ``"compare"``), ``rendered`` (each view's output by title), ``notices``.
     Widgets: ``widget`` (the page), ``form`` (:class:`ScenarioForm`), ``preset``, ``language``
-    (or None), ``ruling_field`` / ``ruling_value`` (or None).
+    (or None), ``compare_on`` / ``ruling_field`` / ``ruling_value`` (or None without rulings).
     """
 
     def __init__(self, system: System | str, *, scenario: Scenario | dict[str, Any] | None = None,
@@ -138,7 +140,7 @@ class Dashboard:
         self.tables: dict[str, pd.DataFrame] = {}
         self.rendered: dict[str, Rendered] = {}
         self.notices: list[str] = []
-        self.widget = widgets.VBox(layout=widgets.Layout(max_width="1200px"))
+        self.widget = widgets.VBox(layout=widgets.Layout(max_width="1400px"))
         self.widget.add_class("wb-dashboard")
         self._build(shared.scenario or start)
 
@@ -173,8 +175,8 @@ class Dashboard:
         self.form.on_change(self._show)
         self._notice = _html("wb-notice")
         self._headline = _html("wb-headline")
-        self._outcome_chart = _output("wb-outcome-chart", {"flex": "1 1 460px"})
-        self._at_least_chart = _output("wb-at-least-chart", {"flex": "1 1 460px"})
+        self._outcome_chart = _output("wb-outcome-chart")
+        self._at_least_chart = _output("wb-at-least-chart")
         self._table = _html("wb-table")
         self._view_boxes = {v.title: _output(v.css) for v in self.views}
         self._trace = _html("wb-trace")
@@ -184,14 +186,28 @@ class Dashboard:
             return widgets.VBox([widgets.HTML(f"<h4 style='margin:8px 0 2px'>{html.escape(title)}</h4>"),
                                  *children])
 
-        numbers = widgets.VBox([section(text("Headline numbers"), self._headline), self._notice],
-                               layout=widgets.Layout(flex="1 1 380px", padding="0 0 0 16px"))
-        wrap = widgets.Layout(flex_flow="row wrap", align_items="flex-start")
-        rows = [header, widgets.HBox(top, layout=wrap), self._preset_info,
-                widgets.Box([widgets.Box([self.form.widget], layout=widgets.Layout(flex="0 1 auto")),
-                             numbers], layout=wrap),
-                widgets.Box([self._outcome_chart, self._at_least_chart], layout=wrap),
-                section(text("Outcome table"), self._table)]
+        self.help_toggle = widgets.Checkbox(value=False, description=text("Show help and sources"),
+                                            indent=False, layout=widgets.Layout(width="auto"))
+        self.help_toggle.add_class("wb-help-toggle")
+        self.help_toggle.observe(lambda ch: self.form.show_help(ch.new), names="value")
+        top.append(self.help_toggle)
+        # Controls on the left, scrolling in their own box, so that the numbers and charts on
+        # the right stay in view while a long form is worked through; one column when narrow.
+        self.form.widget.layout.flex = "0 0 auto"  # its own height; the box scrolls
+        controls = widgets.Box([self.form.widget],
+                               layout=widgets.Layout(flex="1 1 400px", max_width="38em",
+                                                     max_height="88vh", overflow="auto",
+                                                     flex_flow="column"))
+        controls.add_class("wb-controls")
+        results = widgets.VBox([section(text("Headline numbers"), self._headline), self._notice,
+                                self._outcome_chart, self._at_least_chart],
+                               layout=widgets.Layout(flex="1 1 520px", padding="0 0 0 16px"))
+        results.add_class("wb-results")
+        row = widgets.Box([controls, results],
+                          layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+        rows = [header, widgets.HBox(top, layout=widgets.Layout(flex_flow="row wrap",
+                                                                align_items="center")),
+                self._preset_info, row, section(text("Outcome table"), self._table)]
         rows += [section(text(v.title), self._view_boxes[v.title]) for v in self.views]
         rows.append(self._build_rulings())
         rows += [section(text("Trace of the rules applied"), self._trace), self._share]
@@ -203,7 +219,7 @@ class Dashboard:
     def _build_rulings(self) -> widgets.Widget | None:
         text = self.text
         rulings = self.system.rulings()
-        self.ruling_field = self.ruling_value = None
+        self.ruling_field = self.ruling_value = self.compare_on = None
         if not rulings:
             return None
         self.ruling_field = widgets.Dropdown(options=[(text(r.label), r.name) for r in rulings],
@@ -212,16 +228,27 @@ class Dashboard:
         self.ruling_value = widgets.Dropdown(description=text("Alternative"),
                                              layout=widgets.Layout(width="40em"))
         self.ruling_value.add_class("wb-rulings-value")
-        self._set_ruling_options(rulings[0].name)
-        self.ruling_field.observe(lambda ch: self._set_ruling_options(ch.new), names="value")
-        self.ruling_value.observe(lambda _ch: self._show_comparison(), names="value")
         self._ruling_help = _html("wb-rulings-help")
         self._compare_chart = _output("wb-compare-chart")
         self._compare_table = _html("wb-compare-table")
-        box = widgets.VBox([widgets.HTML(f"<h4 style='margin:8px 0 2px'>{html.escape(text('Compare a ruling'))}</h4>"),
-                            widgets.HBox([self.ruling_field, self.ruling_value],
-                                         layout=widgets.Layout(flex_flow="row wrap")),
-                            self._ruling_help, self._compare_chart, self._compare_table])
+        body = widgets.VBox([widgets.HBox([self.ruling_field, self.ruling_value],
+                                          layout=widgets.Layout(flex_flow="row wrap")),
+                             self._ruling_help, self._compare_chart, self._compare_table],
+                            layout=widgets.Layout(display="none"))
+        # Closed by default: a comparison costs a second evaluation and a third chart per change.
+        self.compare_on = widgets.ToggleButton(value=False, description=text("Compare a ruling"),
+                                               icon="balance-scale", layout=widgets.Layout(width="auto"))
+        self.compare_on.add_class("wb-rulings-toggle")
+
+        def toggled(change: Any) -> None:
+            body.layout.display = "flex" if change.new else "none"
+            self._show_comparison()
+
+        self.compare_on.observe(toggled, names="value")
+        self._set_ruling_options(rulings[0].name)
+        self.ruling_field.observe(lambda ch: self._set_ruling_options(ch.new), names="value")
+        self.ruling_value.observe(lambda _ch: self._show_comparison(), names="value")
+        box = widgets.VBox([self.compare_on, body], layout=widgets.Layout(margin="8px 0"))
         box.add_class("wb-rulings")
         return box
 
@@ -301,7 +328,8 @@ class Dashboard:
 
     def _show_comparison(self) -> None:
         """Refresh the rulings panel: the current result against the chosen alternative."""
-        if self.ruling_field is None or self.result is None or self._syncing_ruling:
+        if (self.ruling_field is None or self.result is None or self._syncing_ruling
+                or not self.compare_on.value):
             return
         name, alt = self.ruling_field.value, self.ruling_value.value
         current = getattr(self.scenario, name)

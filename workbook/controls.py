@@ -18,8 +18,8 @@ parts      a list of labelled boxes with Remove buttons and an Add button,
 
 Every field widget carries the CSS class ``wb-<dotted path>`` with dots and indices as dashes
 (``wb-dodger-ph``, ``wb-attackers-0-burst``); a list's buttons are ``wb-<path>-add`` and
-``wb-<path>-<i>-remove``. Help text is shown in small type under the field and, with the
-citation, as its tooltip.
+``wb-<path>-<i>-remove``. Each field's help text and citation are its tooltip, and are shown
+in small type under it while ``show_help`` is on (the dashboard's "Show help and sources").
 
 Sliders, checkboxes and dropdowns cannot leave their declared range; a text field can hold a
 wrong notation. A wrong notation, or a combination refused by a cross-field
@@ -66,7 +66,7 @@ def _decimals(step: float) -> int:
     return max(1, len(text.split(".")[1]))
 
 
-_DESCRIPTION = {"description_width": "11em"}
+_DESCRIPTION = {"description_width": "13em"}
 
 
 class _Field:
@@ -78,7 +78,7 @@ class _Field:
         label = text(spec.label) + (f" ({spec.unit})" if spec.unit else "")
         tip = text(spec.help) + (f" — {text(spec.citation)}" if spec.citation else "")
         common = dict(description=label, tooltip=tip, style=_DESCRIPTION,
-                      layout=widgets.Layout(width="30em"))
+                      layout=widgets.Layout(width="100%", max_width="34em"))
         if spec.kind in ("int", "float"):
             cls = widgets.IntSlider if spec.kind == "int" else widgets.FloatSlider
             step = spec.step or (1 if spec.kind == "int" else 0.1)
@@ -100,7 +100,8 @@ class _Field:
         if spec.citation:
             help_html += f' <span class="wb-cite">[{html.escape(text(spec.citation))}]</span>'
         self.help = widgets.HTML(f'<small class="wb-help" style="line-height:1.2">{help_html}</small>',
-                                 layout=widgets.Layout(margin="-4px 0 6px 11.5em", width="auto"))
+                                 layout=widgets.Layout(margin="-4px 0 6px 13.5em", width="auto",
+                                                       display="" if form.help_shown else "none"))
         self.widget = widgets.VBox([self.input, self.help])
 
     def value(self) -> Any:
@@ -111,6 +112,9 @@ class _Field:
 
     def inputs(self):
         yield dotted(self.path), self.input
+
+    def helps(self):
+        yield self.help
 
     def close(self) -> None:
         for w in (self.input, self.help, self.widget):
@@ -152,6 +156,10 @@ class _Group:
     def inputs(self):
         for child in self.children.values():
             yield from child.inputs()
+
+    def helps(self):
+        for child in self.children.values():
+            yield from child.helps()
 
     def close(self) -> None:
         for child in self.children.values():
@@ -221,6 +229,10 @@ class _List:
         for item in self.items:
             yield from item.inputs()
 
+    def helps(self):
+        for item in self.items:
+            yield from item.helps()
+
     def close(self) -> None:
         for item in self.items:
             item.close()
@@ -267,6 +279,7 @@ class ScenarioForm:
     - ``set_scenario(s)``: show another scenario (a Scenario or its plain data).
     - ``on_change(callback)``: ``callback(scenario)`` after every change to a new valid scenario.
     - ``control("dodger.ph")`` / ``button("attackers.add")``: the widgets, for tests and wiring.
+    - ``show_help(on)``: each field's help and citation under it (always in its tooltip).
 
     >>> form = ScenarioForm("infinity-n4")
     >>> form.control("dodger.ph").value = 12
@@ -275,9 +288,10 @@ class ScenarioForm:
     """
 
     def __init__(self, system: System | str, scenario: Scenario | dict[str, Any] | None = None,
-                 lang: str = "en"):
+                 lang: str = "en", *, show_help: bool = False):
         self.system = system if isinstance(system, System) else get_system(system)
         self.lang = lang
+        self.help_shown = show_help
         self.text = translator(self.system, lang)
         self._scenario = self._validate(scenario)
         self._callbacks: list[Callable[[Scenario], None]] = []
@@ -287,8 +301,7 @@ class ScenarioForm:
         self.notice.add_class("wb-notice")
         self.notice.add_class("wb-form-notice")
         self._root = _Group(self, self.system.scenario_cls, (), self._scenario.to_data())
-        self.widget = widgets.VBox([self._root.widget, self.notice],
-                                   layout=widgets.Layout(max_width="36em"))
+        self.widget = widgets.VBox([self._root.widget, self.notice])
         self.widget.add_class("wb-form")
 
     def _validate(self, scenario: Scenario | dict[str, Any] | None) -> Scenario:
@@ -315,6 +328,13 @@ class ScenarioForm:
             data = scenario.to_data()
             self._root.set(data)
         self._changed()
+
+    def show_help(self, on: bool = True) -> None:
+        """Show (or hide) each field's help text and citation under it; they are always in the
+        field's tooltip."""
+        self.help_shown = on
+        for box in self._root.helps():
+            box.layout.display = "" if on else "none"
 
     def control(self, path: str) -> widgets.Widget:
         """The input widget of the field at dotted ``path`` (e.g. ``"attackers.0.burst"``)."""

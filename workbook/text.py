@@ -41,6 +41,7 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "Preset": "Пример",
         "(custom scenario)": "(свой сценарий)",
         "Language": "Язык",
+        "Show help and sources": "Показать пояснения и источники",
         "Headline numbers": "Главные числа",
         "Trace of the rules applied": "Применённые правила",
         "Share this scenario": "Поделиться сценарием",

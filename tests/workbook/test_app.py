@@ -165,6 +165,8 @@ def test_dashboard_returns_the_page_widget():
 
 def test_rulings_panel_compares_the_two_readings():
     dash = Dashboard(FAKE, query="")
+    assert "compare" not in dash.tables  # closed: nothing computed
+    dash.compare_on.value = True
     assert dash.ruling_field.value == "reading"
     assert dash.ruling_value.value == "lenient"  # the reading other than the current one
     dash.preset.value = ""
@@ -185,6 +187,7 @@ def test_rulings_panel_compares_the_two_readings():
     assert list(fig.data[2].y) == [float(lenient.outcomes[k] - strict.outcomes[k])
                                    for k in strict.outcome_order]
     assert "wb-rulings" in dash.widget.children[-3]._dom_classes
+    assert dash.widget.children[-3].children[1].layout.display == "flex"
     # The panel follows the form: with the ruling itself switched, the alternative is "current".
     dash.form.control("reading").value = "lenient"
     table = dash.tables["compare"].set_index("key")
@@ -208,6 +211,7 @@ def test_language_switch_translates_every_text():
     assert "lang=xx" in dash._share.value
     assert dash.preset.options[1][0] == "‹Two shooters›"
     assert dash.ruling_value.options[0][0] == "‹No bonus (Fake Rules p.1)›"
+    assert dash.compare_on.description == "‹Compare a ruling›"
     # Numbers are unchanged by the language.
     assert [Fraction(x) for x in dash.tables["outcomes"]["exact"]] == \
         [dash.result.outcomes[k] for k in dash.result.outcome_order]
