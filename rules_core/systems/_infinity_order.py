@@ -11,11 +11,12 @@ with the trace of what happened. The same function serves three uses, so they ca
   :mod:`rules_core.systems.infinity` is tested against.
 
 The enumerator walks the tree of dice actually rolled (a Saving Roll is only rolled for a hit
-that landed). The dodge and attack dice are always enumerated face by face. A Saving Roll or
-Guts die enters the Order only through its one-die rule (:func:`~.infinity.saving_roll_wounds`,
-:func:`~.infinity.normal_roll_succeeds`), so by default the enumerator applies that rule to each
-of the 20 faces and follows each different answer once, weighted by how many faces gave it
-(``group=False`` follows every face; the tests check both agree).
+that landed). Every die enters the Order only through its one-die rule: the dodge die through its
+ranks (:func:`~.infinity.roll_rank`) against each roll's SV, an attack die through its rank, a
+Saving Roll through :func:`~.infinity.saving_roll_wounds`, the Guts die through
+:func:`~.infinity.normal_roll_succeeds`. So by default the enumerator applies that rule to each of
+the 20 faces and follows each different answer once, weighted by how many faces gave it;
+``group=False`` follows every face of every die (the tests check that both agree).
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ from .infinity import (
 
 __all__ = ["RollOutcome", "OrderOutcome", "play", "play_faces", "roll_once", "enumerate_order"]
 
-#: ``roller(what, classify)`` returns one d20 face; ``what`` names the die; ``classify``, when
-#: given, is the one-die rule through which alone that face matters.
-Roller = Callable[[str, Callable[[int], Hashable] | None], int]
+#: ``roller(what, classify)`` returns one d20 face; ``what`` names the die; ``classify`` is the
+#: one-die rule through which alone that face matters (faces it maps alike act alike).
+Roller = Callable[[str, Callable[[int], Hashable]], int]
 
 
 @dataclass(frozen=True)
@@ -75,13 +76,15 @@ def play(plan: OrderPlan, roller: Roller, *, explain: bool = True) -> OrderOutco
     """The whole Order on the faces ``roller`` hands out (see the module docstring). With
     ``explain=False`` no trace is written (the enumerator's fast lane)."""
     trace: list[TraceStep] = []
-    face = roller("dodge die", None) if plan.dodges else None
+    face = roller("dodge die", lambda f: tuple(roll_rank(f, r.sv_dodge) for r in plan.rolls)) \
+        if plan.dodges else None
     if explain and face is not None:
         trace.append(TraceStep("Dodge die", f"{face}", CITE_ROLLS))
     results = []
     for roll in plan.rolls:
         if roll.kind == "f2f":
-            faces = [roller(roll.name, None) for _ in range(roll.dice)]
+            sv_attack = roll.sv_attack
+            faces = [roller(roll.name, lambda f: roll_rank(f, sv_attack)) for _ in range(roll.dice)]
             kept_d, kept_a = resolve_face_to_face([] if face is None else [face], roll.sv_dodge,
                                                   faces, roll.sv_attack)
             ok, hits, crits = bool(kept_d), len(kept_a), kept_a.count(CRIT)
