@@ -695,10 +695,42 @@ def _mul(a: Sequence[int], b: Sequence[int]) -> list[int]:
 
 
 def _power(poly: Sequence[int], n: int) -> list[int]:
-    out = [1]
-    for _ in range(n):
-        out = _mul(out, poly)
+    """``poly`` to the ``n``-th power (non-negative coefficients), by Kronecker substitution.
+
+    >>> _power([1, 1], 3)
+    [1, 3, 3, 1]
+    """
+    bits = (sum(poly) ** n).bit_length() + 1   # no coefficient of the power exceeds this
+    return _unpack(_pack(poly, bits) ** n, bits, (len(poly) - 1) * n + 1)
+
+
+def _pack(poly: Sequence[int], bits: int) -> int:
+    """The polynomial as one integer, ``bits`` per coefficient (lowest degree lowest).
+
+    >>> _unpack(_pack([1, 2], 8) * _pack([3, 4], 8), 8, 3) == _mul([1, 2], [3, 4]) == [3, 10, 8]
+    True
+    """
+    packed = 0
+    for c in reversed(poly):
+        packed = (packed << bits) | c
+    return packed
+
+
+def _unpack(packed: int, bits: int, length: int) -> list[int]:
+    """The ``length`` coefficients of a packed polynomial."""
+    mask = (1 << bits) - 1
+    out = []
+    for _ in range(length):
+        out.append(packed & mask)
+        packed >>= bits
     return out
+
+
+def _most(roll: OrderRoll) -> tuple[int, int, int]:
+    """The most hits, Criticals and wounds ``roll`` can bring."""
+    if roll.kind == "f2f":
+        return roll.dice, roll.dice, roll.dice * (roll.saves + 1 if roll.saves else 0)
+    return roll.hits_on_fail, 0, roll.hits_on_fail * roll.saves
 
 
 def _add(acc: list[int], poly: Sequence[int], times: int = 1) -> list[int]:
@@ -808,37 +840,50 @@ def order_numbers(plan: OrderPlan) -> OrderNumbers:
         faces = FACES
     else:  # no dodge die: as if every comparison failed
         groups, faces = {tuple(0 for _ in rolls): 1}, 1
-    given: dict[tuple[int, int], _GivenRank] = {}
+    den = wden = faces
+    for d_hits, d_wounds in dens:
+        den, wden = den * d_hits, wden * d_wounds
+    # Kronecker substitution: a polynomial with non-negative integer coefficients is packed
+    # into one integer, a slot of ``bits`` per coefficient, so that one big-integer product is
+    # the convolution. Every coefficient met here, summed over the faces too, is at most the
+    # final denominator, so slots of its bit length never overflow into each other.
+    h_bits, w_bits = den.bit_length() + 1, wden.bit_length() + 1
+    given: dict[tuple[int, int], tuple[_GivenRank, int, int, int]] = {}
     faces_at: dict[tuple[int, int], int] = {}  # (roll, dodge rank) -> faces giving it
     ok_sum, no_guts_sum = 0, 0
-    hits_sum, crits_sum, wounds_sum = [0], [0], [0]
+    hits_sum = crits_sum = wounds_sum = 0   # packed
     for ranks, count in groups.items():
-        ok, no_guts, hits, crits, wounds = 1, 1, [1], [1], [1]
+        ok, no_guts, hits, crits, wounds = 1, 1, 1, 1, 1
         for j, (roll, r) in enumerate(zip(rolls, ranks)):
-            g = given.get((j, r))
-            if g is None:
-                g = given[(j, r)] = _given_rank(roll, r)
+            entry = given.get((j, r))
+            if entry is None:
+                g = _given_rank(roll, r)
+                entry = given[(j, r)] = (g, _pack(g.hits, h_bits), _pack(g.crits, h_bits),
+                                         _pack(g.wounds, w_bits))
+            g, g_hits, g_crits, g_wounds = entry
             faces_at[(j, r)] = faces_at.get((j, r), 0) + count
             ok *= g.ok
             no_guts *= g.hits[0] if roll.guts else dens[j][0]
-            hits, crits, wounds = _mul(hits, g.hits), _mul(crits, g.crits), _mul(wounds, g.wounds)
+            hits, crits, wounds = hits * g_hits, crits * g_crits, wounds * g_wounds
         ok_sum += count * (ok if plan.dodges else 0)
         no_guts_sum += count * no_guts
-        hits_sum, crits_sum = _add(hits_sum, hits, count), _add(crits_sum, crits, count)
-        wounds_sum = _add(wounds_sum, wounds, count)
+        hits_sum += count * hits
+        crits_sum += count * crits
+        wounds_sum += count * wounds
+    most = [_most(roll) for roll in rolls]
+    hits_sum = _unpack(hits_sum, h_bits, 1 + sum(m[0] for m in most))
+    crits_sum = _unpack(crits_sum, h_bits, 1 + sum(m[1] for m in most))
+    wounds_sum = _unpack(wounds_sum, w_bits, 1 + sum(m[2] for m in most))
     # Each roll on its own: the same per-rank results, weighted by the faces giving that rank.
     roll_ok = [0] * len(rolls)
     roll_kept: list[dict[tuple[int, int], int]] = [{} for _ in rolls]
     roll_wounds: list[list[int]] = [[0] for _ in rolls]
     for (j, r), count in faces_at.items():
-        g = given[(j, r)]
+        g = given[(j, r)][0]
         roll_ok[j] += count * g.ok
         for key, wt in g.kept.items():
             roll_kept[j][key] = roll_kept[j].get(key, 0) + count * wt
         roll_wounds[j] = _add(roll_wounds[j], g.wounds, count)
-    den = wden = faces
-    for d_hits, d_wounds in dens:
-        den, wden = den * d_hits, wden * d_wounds
     return OrderNumbers(faces, den, wden, ok_sum, hits_sum, crits_sum, no_guts_sum, wounds_sum,
                         roll_ok, roll_kept, roll_wounds, dens)
 
@@ -893,51 +938,54 @@ def dodge_grid(scenario: InfinityScenario, phs: Sequence[int], svs: Sequence[int
     attacker number ``attacker`` (0-based; it is made to attack, with Burst ``burst`` if given)
     in ``svs`` (columns), the rest of the Order as in ``scenario``. Exact, without building
     distributions: given the dodge face, P(dodge survives) and P(no hit) are products over the
-    rolls. ``p_dodge_succeeds`` is None everywhere when the trooper does not Dodge.
+    rolls; the rolls that do not vary are multiplied once per face and PH, then summed by the
+    dodge's rank against the varied attacker. ``p_dodge_succeeds`` is None everywhere when the
+    trooper does not Dodge.
 
     >>> s = InfinityScenario()
     >>> dodge_grid(s, [10], [15])[0][0][0] == dodge_headline(10, 15, 3)[0]
     True
     """
-    a = scenario.attackers[attacker]
+    dice = burst or scenario.attackers[attacker].burst
     varied = scenario.replace(attackers=tuple(
-        x.replace(attacks=True, burst=burst or x.burst) if i == attacker else x
+        x.replace(attacks=True, burst=dice) if i == attacker else x
         for i, x in enumerate(scenario.attackers)))
     plan = plan_order(varied)
     ph0 = scenario.dodger.ph
-    offsets = [roll.sv_dodge - ph0 for roll in plan.rolls]
-    tables = []
+    fixed, den_fixed, offset_varied = [], (FACES if plan.dodges else 1) * FACES ** dice, 0
     for roll in plan.rolls:
         if roll.attacker == attacker:
-            tables.append(None)
-        elif roll.kind == "f2f":
-            tables.append((*_f2f_by_rank(roll.sv_attack, roll.dice), FACES ** roll.dice))
+            offset_varied = roll.sv_dodge - ph0
+            continue
+        if roll.kind == "f2f":
+            ok_t, no_hit_t = _f2f_by_rank(roll.sv_attack, roll.dice)
+            den_fixed *= FACES ** roll.dice
         else:
-            no_hit = tuple(1 if r > 0 or not roll.hits_on_fail else 0 for r in range(CRIT + 1))
-            tables.append((tuple(int(r > 0) for r in range(CRIT + 1)), no_hit, 1))
-    dice = burst or a.burst
+            ok_t = tuple(int(r > 0) for r in range(CRIT + 1))
+            no_hit_t = tuple(int(r > 0 or not roll.hits_on_fail) for r in range(CRIT + 1))
+        fixed.append((roll.sv_dodge - ph0, ok_t, no_hit_t))
     p_dodge: list[list[Fraction | None]] = []
     p_no_hit: list[list[Fraction]] = []
     for ph in phs:
-        rank_rows = [_rank_table(ph + off) for off in offsets] if plan.dodges else \
-            [(0,) for _ in offsets]
+        # Per face: the product over the fixed rolls, gathered by the rank against the varied one.
+        ok_by_rank: dict[int, int] = {}
+        no_hit_by_rank: dict[int, int] = {}
+        for f in range(FACES if plan.dodges else 1):
+            ok = no_hit = 1
+            for offset, ok_t, no_hit_t in fixed:
+                r = _rank_table(ph + offset)[f] if plan.dodges else 0
+                ok *= ok_t[r]
+                no_hit *= no_hit_t[r]
+            r = _rank_table(ph + offset_varied)[f] if plan.dodges else 0
+            ok_by_rank[r] = ok_by_rank.get(r, 0) + ok
+            no_hit_by_rank[r] = no_hit_by_rank.get(r, 0) + no_hit
         row_dodge, row_no_hit = [], []
         for sv in svs:
-            cols = [t if t is not None else (*_f2f_by_rank(sv, dice), FACES ** dice) for t in tables]
-            den = len(rank_rows[0]) if rank_rows else 1
-            for c in cols:
-                den *= c[2]
-            ok_sum = nh_sum = 0
-            for f in range(len(rank_rows[0])):
-                ok = nh = 1
-                for ranks, (ok_t, nh_t, _) in zip(rank_rows, cols):
-                    r = ranks[f]
-                    ok *= ok_t[r]
-                    nh *= nh_t[r]
-                ok_sum += ok
-                nh_sum += nh
-            row_dodge.append(Fraction(ok_sum, den) if plan.dodges else None)
-            row_no_hit.append(Fraction(nh_sum, den))
+            ok_t, no_hit_t = _f2f_by_rank(sv, dice)
+            row_dodge.append(Fraction(sum(w * ok_t[r] for r, w in ok_by_rank.items()), den_fixed)
+                             if plan.dodges else None)
+            row_no_hit.append(Fraction(sum(w * no_hit_t[r] for r, w in no_hit_by_rank.items()),
+                                       den_fixed))
         p_dodge.append(row_dodge)
         p_no_hit.append(row_no_hit)
     return p_dodge, p_no_hit
