@@ -808,7 +808,7 @@ def evaluate(scenario: EldfallScenario) -> Result:
         "expected_hits": hits.mean(),
         "expected_wounds": wounds.mean(),
         "p_at_least_one_wound": 1 - wounds[0],
-        "expected_ap_lost": ap_lost.mean(),
+        "expected_stagger": ap_lost.mean(),
         "p_knocked_down": knocked[True],
     }
     distributions = {"wounds": wounds, "ap_lost": ap_lost, "knocked_down": knocked,
@@ -819,10 +819,10 @@ def evaluate(scenario: EldfallScenario) -> Result:
         second_hits, second_wounds = second.map(lambda o: o[0]), second.map(lambda o: o[1])
         distributions["second_model_hits"] = second_hits
         distributions["second_model_wounds"] = second_wounds
-        headline["second_model_expected_wounds"] = second_wounds.mean()
-        headline["second_model_p_at_least_one_wound"] = 1 - second_wounds[0]
+        headline["expected_second_model_wounds"] = second_wounds.mean()
+        headline["p_second_model_wounded"] = 1 - second_wounds[0]
     else:
-        for key in ("second_model_expected_wounds", "second_model_p_at_least_one_wound"):
+        for key in ("expected_second_model_wounds", "p_second_model_wounded"):
             headline[key] = None
             notes[key] = "No Attack has Sweep: the second model is not hit."
     trace = _scenario_trace(scenario, kernels)
@@ -838,11 +838,11 @@ SYSTEM_ID = "eldfall"
 HEADLINES = {
     "expected_wounds": "Expected number of Wounds the defender suffers, Burn included.",
     "p_at_least_one_wound": "Probability that the defender suffers at least one Wound.",
-    "expected_ap_lost": "Expected AP the defender loses to Stagger (one per landing Stagger Hit).",
+    "expected_stagger": "Expected AP the defender loses to Stagger (one per landing Stagger Hit).",
     "p_knocked_down": "Probability that at least one landing Knockdown Hit makes the defender Crouched.",
-    "second_model_expected_wounds": "Expected Wounds on the second model in a Sweep's reach "
+    "expected_second_model_wounds": "Expected Wounds on the second model in a Sweep's reach "
                                     "(null without Sweep).",
-    "second_model_p_at_least_one_wound": "Probability that the second model in a Sweep's reach "
+    "p_second_model_wounded": "Probability that the second model in a Sweep's reach "
                                          "suffers at least one Wound (null without Sweep).",
 }
 

@@ -243,8 +243,8 @@ def test_preset_sweep_one_dodges():
     # 1 - (8/20)^2 = 21/25, and is wounded on 8/20: 21/25 * 2/5 = 42/125.
     r = evaluate(preset("sweep-one-dodges"))
     assert r.distributions["second_model_hits"][1] == F(21, 25)
-    assert h["second_model_expected_wounds"] == F(42, 125)
-    assert h["second_model_p_at_least_one_wound"] == F(42, 125)
+    assert h["expected_second_model_wounds"] == F(42, 125)
+    assert h["p_second_model_wounded"] == F(42, 125)
 
 
 def test_presets_dodge_without_los():
@@ -359,7 +359,7 @@ def load_dist_certain(label):
 def test_nulls_carry_notes():
     r = evaluate(preset("ward-vs-burn"))
     assert r.headline["p_dodge_succeeds"] is None and "Ward" in r.notes["p_dodge_succeeds"]
-    assert r.headline["second_model_expected_wounds"] is None and "Sweep" in r.notes["second_model_expected_wounds"]
+    assert r.headline["expected_second_model_wounds"] is None and "Sweep" in r.notes["expected_second_model_wounds"]
     r = evaluate(preset("protective-barrier"))
     assert "does not react" in r.notes["p_dodge_succeeds"]
     zero = preset("dodge-vs-critical").replace(defender=Defender(ag=1, ag_mod=-1))
@@ -382,10 +382,10 @@ def test_stagger_and_knockdown_quantities():
                         defender=Defender(ag=12, arm=2))
     h = headline(s)
     # AP lost = landing Hits: as expected_hits of the dodge-vs-critical preset, 23/50.
-    assert h["expected_ap_lost"] == h["expected_hits"] == F(23, 50)
+    assert h["expected_stagger"] == h["expected_hits"] == F(23, 50)
     assert h["p_knocked_down"] == 1 - h["p_no_hit"] == 1 - F(1283, 2000)
     big = headline(s.replace(defender=s.defender.replace(size=4)))
-    assert big["expected_ap_lost"] == 0 and big["p_knocked_down"] == 0
+    assert big["expected_stagger"] == 0 and big["p_knocked_down"] == 0
 
 
 def test_trace_records_rulings_and_cites_every_step():

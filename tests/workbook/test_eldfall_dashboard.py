@@ -1,0 +1,182 @@
+"""The Eldfall Chronicles dashboard, headless: every panel shows the core's exact numbers, its own
+panels (with and without the Dodge, the second model of a Sweep, after the Dodge, one roll) agree
+with the core, controls and presets follow, the rulings panel compares readings exactly."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from rules_core import evaluate, get_system
+from rules_core.systems.eldfall import enumerate_rolls, without_reaction
+from workbook.app import Dashboard
+from workbook.eldfall import sample, worth_table
+from workbook.share import encode_query
+
+ELDFALL = get_system("eldfall")
+
+
+def shown_table(dash: Dashboard) -> dict[str, Fraction]:
+    return {row.key: Fraction(row.exact) for row in dash.tables["outcomes"].itertuples()}
+
+
+def shown_headline(dash: Dashboard) -> dict[str, Fraction | None]:
+    return {row.key: None if row.exact is None else Fraction(row.exact)
+            for row in dash.tables["headline"].itertuples()}
+
+
+def bars(fig, i: int) -> tuple[list[float], list[Fraction]]:
+    trace = fig.data[i]
+    return list(trace.y), [Fraction(c[0]) for c in trace.customdata]
+
+
+def as_list(dist, most: int) -> list[Fraction]:
+    return [dist[k] for k in range(most + 1)]
+
+
+def check_against_core(dash: Dashboard) -> None:
+    core = ELDFALL.evaluate(dash.scenario)
+    assert shown_table(dash) == dict(core.outcome_rows())
+    assert list(shown_table(dash)) == list(core.outcome_order)
+    assert shown_headline(dash) == dict(core.headline)
+    (output,) = dash._outcome_chart.outputs
+    assert output["data"]["application/vnd.plotly.v1+json"]["data"][0]["y"] == [
+        float(p) for _, p in core.outcome_rows()]
+    for step in core.trace:
+        assert step.rule.replace("'", "&#x27;") in dash._trace.value
+    # What the Dodge is worth: hits (traces 0, 1) and wounds (traces 2, 3), with and without.
+    other = evaluate(without_reaction(dash.scenario))
+    chart = dash.rendered["What the Dodge is worth"]
+    most_hits = len(chart.data[0].y) - 1
+    most_wounds = len(chart.data[2].y) - 1
+    for i, dist, most in ((0, core.hits, most_hits), (1, other.hits, most_hits),
+                          (2, core.distributions["wounds"], most_wounds),
+                          (3, other.distributions["wounds"], most_wounds)):
+        y, exact = bars(chart, i)
+        assert exact == as_list(dist, most) and y == [float(p) for p in exact]
+        assert sum(exact) == 1
+
+
+def test_the_first_preset_is_shown_exactly():
+    dash = Dashboard("eldfall", query="")
+    assert dash.preset.value == "dodge-vs-critical"
+    head = shown_headline(dash)
+    # Hand check (tests/core/test_eldfall.py): AG 12 dodges on 3/5; 23/50 Hits land; a Wound
+    # with probability 4269/20000. Without the Dodge one Hit lands on average.
+    assert (head["p_dodge_succeeds"], head["expected_hits"], head["p_at_least_one_wound"]) == (
+        Fraction(3, 5), Fraction(23, 50), Fraction(4269, 20000))
+    check_against_core(dash)
+    table = dash.rendered["What the Dodge is worth, exactly"]
+    row = table[table["Quantity"] == "Expected hits landing"].iloc[0]
+    assert row["With the Dodge"].startswith("23/50") and row["Without it"].startswith("1/1")
+    assert row["What it is worth"].startswith("-27/50")
+    assert "No Attack has Sweep" in dash.rendered["Second model (Sweep)"]
+    after = dash.rendered["After the Dodge"]
+    assert "May move up to 3″ and enter or cancel Crouched" in list(after["Outcome"])
+
+
+def test_every_preset_is_shown_exactly():
+    dash = Dashboard("eldfall", query="")
+    for preset in ELDFALL.presets:
+        dash.preset.value = preset.name
+        assert dash.scenario == preset.scenario
+        check_against_core(dash)
+
+
+def test_sweep_shows_the_second_model_beside_the_dodging_target():
+    dash = Dashboard("eldfall", query="preset=sweep-one-dodges")
+    core = evaluate(dash.scenario)
+    fig = dash.rendered["Second model (Sweep)"]
+    most = len(fig.data[1].y) - 1
+    # The second model does not dodge: a Hit on 21/25, a Wound on 42/125 (hand check in the core tests).
+    assert bars(fig, 1)[1] == as_list(core.distributions["second_model_hits"], most)
+    assert core.distributions["second_model_hits"][1] == Fraction(21, 25)
+    assert bars(fig, 0)[1] == as_list(core.hits, most)
+    most_w = len(fig.data[3].y) - 1
+    assert bars(fig, 3)[1] == as_list(core.distributions["second_model_wounds"], most_w)
+    assert shown_headline(dash)["expected_second_model_wounds"] == Fraction(42, 125)
+    # Untick Sweep: the second model's numbers become null with a note.
+    dash.form.control("attackers.0.sweep").value = False
+    assert shown_headline(dash)["expected_second_model_wounds"] is None
+    notes = {row.key: row.note for row in dash.tables["headline"].itertuples()}
+    assert "Sweep" in notes["expected_second_model_wounds"]
+    check_against_core(dash)
+
+
+def test_controls_follow_the_core():
+    dash = Dashboard("eldfall", query="")
+    dash.form.control("attackers.0.los").value = False
+    check_against_core(dash)
+    assert "halved" in dash._trace.value
+    dash.form.control("defender.acute_senses").value = True
+    check_against_core(dash)
+    dash.form.control("defender.reaction").value = "ward"
+    check_against_core(dash)
+    assert shown_headline(dash)["p_dodge_succeeds"] is None
+    table = dash.rendered["What the Dodge is worth, exactly"]
+    assert "With Ward" in table.columns
+    dash.form.control("defender.reaction").value = "none"
+    check_against_core(dash)
+    chart = dash.rendered["What the Dodge is worth"]
+    assert bars(chart, 0) == bars(chart, 1)          # nothing to compare: the same both sides
+    dash.form.control("defender.reaction").value = "dodge"
+    dash.form.control("defender.barrier").value = True
+    dash.form.button("attackers.add").click()
+    assert len(dash.scenario.attackers) == 2
+    dash.form.control("attackers.1.burn").value = 2
+    dash.form.control("attackers.1.stagger").value = True
+    dash.form.control("attackers.1.cover").value = "heavy"
+    check_against_core(dash)
+    assert shown_headline(dash)["expected_stagger"] > 0
+    assert dash.preset.value == ""
+
+
+def test_rulings_panel_compares_exactly():
+    dash = Dashboard("eldfall", query="")
+    dash.compare_on.value = True
+    dash.ruling_field.value = "dodge_resolution"
+    assert dash.ruling_value.value == "compared"
+    other = evaluate(dash.scenario.replace(dodge_resolution="compared"))
+    rows = {row.key: row for row in dash.tables["compare"].itertuples() if row.kind == "headline"}
+    assert Fraction(rows["p_dodge_succeeds"].b) == other.headline["p_dodge_succeeds"]
+    assert Fraction(rows["p_dodge_succeeds"].a) == Fraction(3, 5)
+    assert other.headline["p_dodge_succeeds"] < Fraction(3, 5)
+    dash.ruling_field.value = "post_dodge_move"
+    assert dash.ruling_value.value == "seed"
+    # Choosing the alternative on the form changes the result and the trace.
+    dash.form.control("dodge_resolution").value = "compared"
+    check_against_core(dash)
+    assert "compared" in dash._trace.value
+
+
+def test_one_roll_is_a_possible_roll_and_stable():
+    s = ELDFALL.preset("sweep-one-dodges").scenario.replace(
+        attackers=[ELDFALL.preset("sweep-one-dodges").scenario.attackers[0].replace(stk=1)])
+    dash = Dashboard("eldfall", scenario=s, query="")
+    shown = dash.rendered["One roll, step by step"]
+    r = sample(dash.result)
+    assert r.summary() in enumerate_rolls(s)
+    assert f"Wounds: {r.wounds}" in shown and "wb-eldfall-roll-step" in shown
+    assert sample(evaluate(s)).summary() == r.summary()   # the same scenario, the same faces
+
+
+def test_share_link_round_trip():
+    dash = Dashboard("eldfall", query="preset=no-los")
+    dash.form.control("defender.ag").value = 13
+    query = encode_query(ELDFALL, dash.scenario)
+    again = Dashboard("eldfall", query=query)
+    assert again.scenario == dash.scenario
+    check_against_core(again)
+
+
+@pytest.mark.parametrize("lang", ["en"])
+def test_worth_table_is_exact(lang):
+    result = evaluate(ELDFALL.preset("no-los").scenario)
+    table = worth_table(result, lang)
+    other = evaluate(without_reaction(result.scenario))
+    for key, name in (("p_no_hit", "P(no hit lands)"), ("expected_wounds", "Expected wounds")):
+        row = table[table["Quantity"] == name].iloc[0]
+        assert Fraction(row["With the Dodge"].split()[0]) == result.headline[key]
+        assert Fraction(row["Without it"].split()[0]) == other.headline[key]
+        assert Fraction(row["What it is worth"].split()[0]) == result.headline[key] - other.headline[key]
