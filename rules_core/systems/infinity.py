@@ -936,15 +936,28 @@ def dodge_grid(scenario: InfinityScenario, phs: Sequence[int], svs: Sequence[int
                ) -> tuple[list[list[Fraction | None]], list[list[Fraction]]]:
     """``(p_dodge_succeeds, p_no_hit)`` for every dodger PH in ``phs`` (rows) and every SV of
     attacker number ``attacker`` (0-based; it is made to attack, with Burst ``burst`` if given)
-    in ``svs`` (columns), the rest of the Order as in ``scenario``. Exact, without building
-    distributions: given the dodge face, P(dodge survives) and P(no hit) are products over the
-    rolls; the rolls that do not vary are multiplied once per face and PH, then summed by the
-    dodge's rank against the varied attacker. ``p_dodge_succeeds`` is None everywhere when the
-    trooper does not Dodge.
+    in ``svs`` (columns), the rest of the Order as in ``scenario``; ``p_dodge_succeeds`` is None
+    everywhere when the trooper does not Dodge. See :func:`dodge_grid_weights`.
 
     >>> s = InfinityScenario()
     >>> dodge_grid(s, [10], [15])[0][0][0] == dodge_headline(10, 15, 3)[0]
     True
+    """
+    den, dodge, no_hit = dodge_grid_weights(scenario, phs, svs, attacker=attacker, burst=burst)
+    p_no_hit = [[Fraction(w, den) for w in row] for row in no_hit]
+    if dodge is None:
+        return [[None for _ in row] for row in no_hit], p_no_hit
+    return [[Fraction(w, den) for w in row] for row in dodge], p_no_hit
+
+
+def dodge_grid_weights(scenario: InfinityScenario, phs: Sequence[int], svs: Sequence[int], *,
+                       attacker: int = 0, burst: int | None = None
+                       ) -> tuple[int, list[list[int]] | None, list[list[int]]]:
+    """The numbers of :func:`dodge_grid` as integer weights over one denominator:
+    ``(den, dodge, no_hit)`` (``dodge`` None when the trooper does not Dodge), for callers that
+    need many cells fast. Exact, without building distributions: given the dodge face,
+    P(dodge survives) and P(no hit) are products over the rolls; the rolls that do not vary are
+    multiplied once per face and PH, then summed by the dodge's rank against the varied attacker.
     """
     dice = burst or scenario.attackers[attacker].burst
     varied = scenario.replace(attackers=tuple(
@@ -964,8 +977,8 @@ def dodge_grid(scenario: InfinityScenario, phs: Sequence[int], svs: Sequence[int
             ok_t = tuple(int(r > 0) for r in range(CRIT + 1))
             no_hit_t = tuple(int(r > 0 or not roll.hits_on_fail) for r in range(CRIT + 1))
         fixed.append((roll.sv_dodge - ph0, ok_t, no_hit_t))
-    p_dodge: list[list[Fraction | None]] = []
-    p_no_hit: list[list[Fraction]] = []
+    p_dodge: list[list[int]] = []
+    p_no_hit: list[list[int]] = []
     for ph in phs:
         # Per face: the product over the fixed rolls, gathered by the rank against the varied one.
         ok_by_rank: dict[int, int] = {}
@@ -982,13 +995,11 @@ def dodge_grid(scenario: InfinityScenario, phs: Sequence[int], svs: Sequence[int
         row_dodge, row_no_hit = [], []
         for sv in svs:
             ok_t, no_hit_t = _f2f_by_rank(sv, dice)
-            row_dodge.append(Fraction(sum(w * ok_t[r] for r, w in ok_by_rank.items()), den_fixed)
-                             if plan.dodges else None)
-            row_no_hit.append(Fraction(sum(w * no_hit_t[r] for r, w in no_hit_by_rank.items()),
-                                       den_fixed))
+            row_dodge.append(sum(w * ok_t[r] for r, w in ok_by_rank.items()))
+            row_no_hit.append(sum(w * no_hit_t[r] for r, w in no_hit_by_rank.items()))
         p_dodge.append(row_dodge)
         p_no_hit.append(row_no_hit)
-    return p_dodge, p_no_hit
+    return den_fixed, (p_dodge if plan.dodges else None), p_no_hit
 
 
 # -- evaluation -----------------------------------------------------------------------------
