@@ -69,7 +69,7 @@ class OrderOutcome:
     def key(self) -> tuple:
         """Everything but the faces and the trace: what the exact results are compared on."""
         return (self.outcome, self.hits, self.crits, self.wounds, self.final,
-                tuple((r.label, r.wounds) for r in self.rolls))
+                tuple((r.label, r.hits, r.wounds) for r in self.rolls))
 
 
 def play(plan: OrderPlan, roller: Roller, *, explain: bool = True) -> OrderOutcome:

@@ -1026,6 +1026,10 @@ def evaluate(scenario: InfinityScenario) -> Result:
             label = roll_label(roll, False, k, c)
             weights[label] = weights.get(label, 0) + wt - (ok if (k, c) == (0, 0) else 0)
         distributions[roll.name] = Dist(weights)
+        hits_weights: dict[int, int] = {}
+        for (k, _), wt in numbers.roll_kept[j].items():
+            hits_weights[k] = hits_weights.get(k, 0) + wt
+        distributions[f"{roll.name}: hits"] = Dist(hits_weights)
         distributions[f"{roll.name}: wounds"] = _dist(numbers.roll_wounds[j])
     notes = {}
     if plan.dodges:

@@ -27,7 +27,8 @@ def assert_matches_enumeration(scenario: InfinityScenario, *, group: bool = True
     for j, roll in enumerate(plan.rolls):
         assert truth.map(lambda k: k[5][j][0]) == result.distributions[roll.name], roll.name
         assert set(result.distributions[roll.name].outcomes()) <= set(roll_labels(roll))
-        assert truth.map(lambda k: k[5][j][1]) == result.distributions[f"{roll.name}: wounds"]
+        assert truth.map(lambda k: k[5][j][1]) == result.distributions[f"{roll.name}: hits"]
+        assert truth.map(lambda k: k[5][j][2]) == result.distributions[f"{roll.name}: wounds"]
 
 
 CASES = {
