@@ -1,0 +1,306 @@
+"""The GURPS 4e scenario: who dodges, what comes in, and what the source leaves to rulings.
+
+Four situations share one set of fields:
+
+- ``attacks``: one foe's attacks on the dodger in one turn (one to four, in order);
+- ``sacrificial``: one attack aimed at a friend a step away, which the dodger tries to take
+  or, with a dodge and drop, to spoil for both (B375, B377);
+- ``smother``: the dodger throws himself on an explosive to spare a friend (B377, B415);
+- ``dive``: the dodger dives for cover from an explosion or area effect (B377, B414).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import field_validator, model_validator
+
+from ...scenario import FieldConflict, Part, Scenario, choice, flag, number, part, parts, ruling, text
+from . import sources as cite
+from .damage import DAMAGE_TYPES, DIVISORS, IMPALING_OR_PIERCING, LOCATIONS
+from .dice import MAX_LENGTH, NOTATION, parse_damage
+
+__all__ = ["Dodger", "Target", "Attack", "Cover", "Blast", "Friend", "GurpsScenario", "ENCUMBRANCE",
+           "POSTURES", "DamageType", "Divisor"]
+
+DamageType = Literal["pi-", "pi", "pi+", "pi++", "cut", "imp", "cr", "burn", "cor", "tox", "fat"]
+Divisor = Literal["1", "2", "3", "5", "10", "100", "0.5", "0.2", "0.1"]
+Location = Literal["torso", "vitals", "limb"]
+
+ENCUMBRANCE = {"none": 0, "light": 1, "medium": 2, "heavy": 3, "extra-heavy": 4}
+#: posture → (modifier to active defenses, modifier to ranged attacks at you) (B551).
+POSTURES = {"standing": (0, 0), "crouching": (0, -2), "kneeling": (-2, -2), "sitting": (-2, -2),
+            "crawling": (-3, -2), "lying": (-3, -2)}
+DOWN_POSTURES = ("crawling", "lying")
+
+
+def _dice(value: str) -> str:
+    """Validate damage dice text and store it in its canonical spelling."""
+    return str(parse_damage(value))
+
+
+def _dice_field(default: str, label: str, help: str, citation: str) -> str:
+    return text(default, max_length=MAX_LENGTH, allowed=NOTATION, label=label, help=help,
+                citation=citation)
+
+
+class Dodger(Part):
+    """The character who dodges, with every modifier to the Dodge roll."""
+
+    basic_speed: float = number(6.0, ge=1.0, le=20.0, step=0.25, label="Basic Speed",
+                                help="Dodge is Basic Speed with fractions dropped, + 3.", citation=cite.DODGE)
+    encumbrance: Literal["none", "light", "medium", "heavy", "extra-heavy"] = choice(
+        "none", label="Encumbrance", help="Each level is −1 to Dodge.", citation=cite.ENCUMBRANCE,
+        labels={"none": "None (0)", "light": "Light (1)", "medium": "Medium (2)", "heavy": "Heavy (3)",
+                "extra-heavy": "Extra-Heavy (4)"})
+    posture: Literal["standing", "crouching", "kneeling", "sitting", "crawling", "lying"] = choice(
+        "standing", label="Posture", citation=cite.POSTURE,
+        help="Kneeling or sitting −2, crawling or lying −3 to Dodge; any posture but standing is "
+             "−2 to ranged attacks at you.",
+        labels={"standing": "Standing", "crouching": "Crouching", "kneeling": "Kneeling",
+                "sitting": "Sitting", "crawling": "Crawling", "lying": "Lying down (prone)"})
+    defense: Literal["none", "plain", "retreat", "dodge_and_drop"] = choice(
+        "plain", label="Defense", citation=cite.DROP,
+        help="Retreat: +3, melee only. Dodge and drop: +3, ranged only, ends prone, applies to "
+             "all defenses against that foe this turn. None: no active defense (surprised).",
+        labels={"none": "No defense", "plain": "Dodge", "retreat": "Dodge with a retreat (+3)",
+                "dodge_and_drop": "Dodge and drop (+3)"})
+    acrobatic: bool = flag(False, label="Acrobatic dodge", citation=cite.ACROBATIC,
+                           help="Roll Acrobatics before each Dodge: +2 to it on a success, −2 on a failure.")
+    acrobatics: int = number(12, ge=3, le=30, label="Acrobatics skill",
+                             help="Effective Acrobatics skill for an acrobatic dodge.", citation=cite.ACROBATIC)
+    shield_db: int = number(0, ge=0, le=4, label="Shield DB",
+                            help="A ready shield's Defense Bonus adds to Dodge.", citation=cite.SHIELD)
+    modifier: int = number(0, ge=-10, le=10, label="Other Dodge modifiers",
+                           help="Any further situational modifier to the Dodge roll.", citation=cite.DODGE)
+    flying: bool = flag(False, label="Flying or swimming", citation=cite.FLYING,
+                        help="A flyer or swimmer does not end prone, and may dodge and drop only "
+                             "where a step takes it below concealing terrain.")
+    below_terrain: bool = flag(False, label="A step takes me below concealing terrain",
+                               help="For a flyer or swimmer: a dodge and drop is possible here.",
+                               citation=cite.FLYING)
+
+
+class Target(Part):
+    """The dodger's body: armor, hit location, Hit and Fatigue Points."""
+
+    dr: int = number(0, ge=0, le=100, label="DR", citation=cite.DAMAGE,
+                     help="Damage Resistance at the hit location (against a blast: the large-area "
+                          "DR, the average of torso DR and the least-protected location's, B400).")
+    flexible: bool = flag(False, label="Flexible armor", citation=cite.BLUNT,
+                          help="Flexible armor lets blunt trauma through when nothing penetrates.")
+    location: Location = choice("torso", label="Hit location", labels=LOCATIONS, citation=cite.LOCATION,
+                                help="Vitals: ×3 for impaling or piercing. Arm or leg: ×1 for pi+, "
+                                     "pi++ and imp, and no more injury than cripples the limb.")
+    hp: int = number(10, ge=1, le=100, label="HP", help="Hit Points (full).", citation=cite.MAJOR)
+    hp_left: int = number(10, ge=1, le=100, label="HP left",
+                          help="Hit Points left before this turn; below 1/3 of HP halves Dodge.",
+                          citation=cite.LOW_HP_FP)
+    fp: int = number(10, ge=1, le=100, label="FP", help="Fatigue Points (full).", citation=cite.FATIGUE)
+    fp_left: int = number(10, ge=1, le=100, label="FP left",
+                          help="Fatigue Points left; below 1/3 of FP halves Dodge; fatigue damage comes off them.",
+                          citation=cite.LOW_HP_FP)
+
+    @model_validator(mode="after")
+    def _left_within_full(self) -> "Target":
+        if self.hp_left > self.hp:
+            raise FieldConflict("hp_left", self.hp_left, f"at most the full HP ({self.hp})")
+        if self.fp_left > self.fp:
+            raise FieldConflict("fp_left", self.fp_left, f"at most the full FP ({self.fp})")
+        return self
+
+
+class Attack(Part):
+    """One attack from the foe: how its hits arrive and what each hit does."""
+
+    kind: Literal["ranged", "melee"] = choice("ranged", label="Attack", citation=cite.DROP,
+                                               help="A retreat works against melee, a dodge and drop against ranged attacks.",
+                                               labels={"ranged": "Ranged", "melee": "Melee"})
+    hits_by: Literal["roll", "fixed"] = choice(
+        "roll", label="Hits", citation=cite.RAPID_FIRE,
+        help="An attack roll (rapid fire: one hit plus one per full Recoil of margin, up to RoF), "
+             "or a fixed number of hits that reach the dodger.",
+        labels={"roll": "Attack roll", "fixed": "Fixed number of hits"})
+    skill: int = number(12, ge=3, le=30, label="Attacker's effective skill", citation=cite.SUCCESS,
+                        help="With every modifier except the rapid-fire bonus and the dodger's "
+                             "posture, which are applied here.")
+    rof: int = number(1, ge=1, le=50, label="RoF", help="Rate of fire: the most hits one attack can score.",
+                      citation=cite.RAPID_FIRE)
+    recoil: int = number(2, ge=1, le=20, label="Recoil", citation=cite.RAPID_FIRE,
+                         help="One extra hit per full Recoil by which the attack roll succeeds.")
+    hits: int = number(1, ge=1, le=50, label="Fixed hits", help="Hits that reach the dodger, with no attack roll.",
+                       citation=cite.RAPID_FIRE)
+    damage: str = _dice_field("2d+1", "Damage", "Damage dice per hit, e.g. 2d+1, 1d-1, 3d, 4d×2.", cite.DAMAGE)
+    damage_type: DamageType = choice("cut", label="Damage type", labels=DAMAGE_TYPES, citation=cite.WOUNDING,
+                                     help="Sets the wounding modifier and the minimum damage.")
+    divisor: Divisor = choice("1", label="Armor divisor", labels=DIVISORS, citation=cite.DIVISOR,
+                              help="Divides DR (rounding down); (0.5), (0.2), (0.1) multiply it, DR 0 counting as 1.")
+
+    @field_validator("damage")
+    @classmethod
+    def _check_damage(cls, value: str) -> str:
+        return _dice(value)
+
+
+class Cover(Part):
+    """Cover: dropped behind during a dodge and drop, or a step away when diving for cover."""
+
+    kind: Literal["none", "dr", "full"] = choice(
+        "none", label="Cover", citation=cite.COVER,
+        help="Cover with DR adds that DR against the hit; complete cover (a trench, a wall) blocks it.",
+        labels={"none": "No cover", "dr": "Cover with DR", "full": "Complete cover"})
+    dr: int = number(5, ge=0, le=200, label="Cover DR", help="DR of the cover (with 'Cover with DR').",
+                     citation=cite.COVER)
+
+
+class Blast(Part):
+    """An explosion or area effect (for diving for cover and throwing oneself on an explosive)."""
+
+    damage: str = _dice_field("4d", "Blast damage", "The explosive's listed damage, e.g. 4d or 8d.",
+                              cite.EXPLOSION)
+    damage_type: DamageType = choice("cr", label="Blast damage type", labels=DAMAGE_TYPES,
+                                     citation=cite.EXPLOSION, help="Usually crushing.")
+    spread: Literal["explosion", "area"] = choice(
+        "explosion", label="Effect", citation=cite.EXPLOSION,
+        help="An explosion's damage falls with distance (÷ 3 × yards, out to 2 yards per die); "
+             "an area or cone effect is the same throughout its area.",
+        labels={"explosion": "Explosion", "area": "Area or cone effect"})
+    distance: int = number(1, ge=0, le=60, label="Yards from the blast",
+                           help="The dodger's distance from the centre (0: on it).", citation=cite.EXPLOSION)
+
+    @field_validator("damage")
+    @classmethod
+    def _check_damage(cls, value: str) -> str:
+        return _dice(value)
+
+
+class Friend(Part):
+    """The friend the dodger protects (sacrificial dodge, throwing oneself on an explosive)."""
+
+    defends: bool = flag(True, label="Friend defends", citation=cite.SACRIFICIAL,
+                         help="If the sacrificial dodge fails, the friend still gets an active defense.")
+    defense: int = number(9, ge=0, le=30, label="Friend's Dodge",
+                          help="The friend's effective Dodge if the sacrificial dodge fails.",
+                          citation=cite.DODGE)
+    dr: int = number(0, ge=0, le=100, label="Friend's DR", help="The friend's DR.", citation=cite.DAMAGE)
+    flexible: bool = flag(False, label="Friend's armor is flexible", help="For blunt trauma.",
+                          citation=cite.BLUNT)
+    hp: int = number(10, ge=1, le=100, label="Friend's HP", help="The friend's full HP.", citation=cite.MAJOR)
+    distance: int = number(2, ge=1, le=60, label="Friend's yards from the explosive",
+                           help="How far the friend is from the explosive the dodger throws himself on.",
+                           citation=cite.EXPLOSION)
+
+
+class GurpsScenario(Scenario):
+    """A GURPS 4e dodge: the situation, the dodger, what comes in, and the rulings."""
+
+    system: Literal["gurps-4e"] = "gurps-4e"
+    situation: Literal["attacks", "sacrificial", "smother", "dive"] = choice(
+        "attacks", label="Situation", citation=cite.DROP,
+        help="A foe's attacks on you this turn; a sacrificial dodge for a friend a step away; "
+             "throwing yourself on an explosive; diving for cover from a blast.",
+        labels={"attacks": "Attacks on the dodger", "sacrificial": "Sacrificial dodge for a friend",
+                "smother": "Throw yourself on an explosive", "dive": "Dive for cover"})
+    dodger: Dodger = part(Dodger, label="Dodger", help="Who dodges, and how.", citation=cite.DODGE)
+    target: Target = part(Target, label="Dodger's body", help="Armor, hit location, HP and FP.",
+                          citation=cite.DAMAGE)
+    attacks: tuple[Attack, ...] = parts(lambda: (Attack(),), min_items=1, max_items=4,
+                                        label="Attacks this turn", citation=cite.DROP,
+                                        help="One foe's attacks in this turn, in order (a sacrificial "
+                                             "dodge uses the first, aimed at the friend).")
+    cover: Cover = part(Cover, label="Cover", citation=cite.COVER,
+                        help="Dropped behind (counts from the foe's next attack) or a step away (diving).")
+    blast: Blast = part(Blast, label="Blast", help="The explosion or area effect.", citation=cite.EXPLOSION)
+    friend: Friend = part(Friend, label="Friend", help="The friend the dodger protects.",
+                          citation=cite.SACRIFICIAL)
+
+    carry: Literal["both", "bonus_only", "prone_only"] = ruling(
+        "both", label="Dodge and drop against the foe's later attacks",
+        help="After a dodge and drop, do its +3 and the prone posture apply to the same foe's "
+             "later attacks this turn?",
+        citation=cite.DROP + "; " + cite.POSTURE,
+        options={"both": "Both: the +3 applies to every defense against that foe this turn (B377), "
+                         "and prone gives −3 to those defenses and −2 to his ranged attacks (B551)",
+                 "bonus_only": "+3 only: the +3 carries; being prone counts only from the foe's next turn",
+                 "prone_only": "Prone only: the +3 was for the attack that prompted the drop; later "
+                               "attacks face a prone target (−3 Dodge, −2 to hit)"})
+    crit_dodge: Literal["margin", "all"] = ruling(
+        "margin", label="Critical success on a Dodge against rapid fire", citation=cite.RAPID_DODGE,
+        help="Does a critical success on the Dodge avoid every hit of a rapid-fire attack?",
+        options={"margin": "By margin: like any success, one hit plus one per point of margin (B375 as written)",
+                 "all": "Every hit: a critical success avoids the whole burst"})
+    crit_hit: Literal["all", "first"] = ruling(
+        "all", label="Critical hit with rapid fire", citation=cite.CRIT_HIT,
+        help="When a rapid-fire attack roll is a critical hit, which of its hits allow no defense?",
+        options={"all": "All its hits: no defense against any of them",
+                 "first": "The first hit only: the others may be dodged as usual"})
+    smother_damage: Literal["contact", "maximum"] = ruling(
+        "contact", label="Throwing yourself on an explosive", citation=cite.CONTACT,
+        help="How much blast damage the dodger takes when the sacrificial dodge and drop succeeds.",
+        options={"contact": "Contact explosion: the listed damage, rolled, not divided (B377 says "
+                            "'treat the blast as a contact explosion')",
+                 "maximum": "Fully contained: the maximum possible damage (B415 on explosions "
+                            "covered on all sides)"})
+
+    @model_validator(mode="after")
+    def _situation_fits(self) -> "GurpsScenario":
+        defense, dodger = self.dodger.defense, self.dodger
+        if dodger.acrobatic and defense == "none" and self.situation in ("attacks", "sacrificial"):
+            raise FieldConflict("dodger.acrobatic", True, "false when the defense is 'none' (no Dodge to make acrobatic)")
+        dropping = (self.situation in ("smother", "dive")
+                    or (defense == "dodge_and_drop" and self.situation in ("attacks", "sacrificial")))
+        if dropping and dodger.posture in DOWN_POSTURES and not dodger.flying:
+            raise FieldConflict("dodger.posture", dodger.posture,
+                                "standing, crouching, kneeling or sitting: a dodge and drop needs you up")
+        needs_terrain = dropping and not (self.situation == "dive" and self.cover.kind == "none")
+        if needs_terrain and dodger.flying and not dodger.below_terrain:
+            raise FieldConflict("dodger.below_terrain", False,
+                                "true: flying or swimming, you may dodge and drop only where a step takes "
+                                "you below concealing terrain (diving for distance alone is always allowed)")
+        if self.situation in ("attacks", "sacrificial"):
+            self._check_attacks()
+            self._check_size()
+        if self.situation == "smother":
+            if self.blast.spread != "explosion":
+                raise FieldConflict("blast.spread", self.blast.spread, "'explosion': you throw yourself on an explosive")
+            if self.blast.distance > 1:
+                raise FieldConflict("blast.distance", self.blast.distance,
+                                    "0 or 1: the explosive must be no more than a step away")
+        return self
+
+    def _check_attacks(self) -> None:
+        defense = self.dodger.defense
+        attacks = self.attacks if self.situation == "attacks" else self.attacks[:1]
+        if self.situation == "sacrificial":
+            if len(self.attacks) != 1:
+                raise FieldConflict("attacks", len(self.attacks),
+                                    "one attack: a sacrificial dodge is against the attack aimed at the friend")
+            if defense in ("none", "retreat"):
+                raise FieldConflict("dodger.defense", defense,
+                                    "'plain' (sacrificial dodge) or 'dodge_and_drop' (sacrificial dodge and drop)")
+        for i, attack in enumerate(attacks):
+            if defense == "retreat" and attack.kind != "melee":
+                raise FieldConflict(f"attacks.{i}.kind", attack.kind,
+                                    "'melee' with a retreat: a retreat works only against melee attacks")
+            if defense == "dodge_and_drop" and attack.kind != "ranged":
+                raise FieldConflict(f"attacks.{i}.kind", attack.kind,
+                                    "'ranged' with a dodge and drop: it works only against ranged attacks")
+            if self.target.location == "vitals" and attack.damage_type not in IMPALING_OR_PIERCING:
+                raise FieldConflict(f"attacks.{i}.damage_type", attack.damage_type,
+                                    "impaling or piercing (imp, pi-, pi, pi+, pi++) against the vitals")
+        fatigue = {a.damage_type == "fat" for a in attacks}
+        if len(fatigue) > 1:
+            i = next(i for i, a in enumerate(attacks) if a.damage_type == "fat")
+            raise FieldConflict(f"attacks.{i}.damage_type", "fat",
+                                "not fat when other attacks this turn do HP damage (FP and HP are separate)")
+
+    def _check_size(self) -> None:
+        from .exact import SIZE_LIMIT, turn_size  # the estimate needs the damage pipeline
+
+        size = turn_size(self)
+        if size > SIZE_LIMIT:
+            attacks = self.attacks if self.situation == "attacks" else self.attacks[:1]
+            hits = sum(a.rof if a.hits_by == "roll" else a.hits for a in attacks)
+            raise FieldConflict("attacks", f"{len(attacks)} attack(s), up to {hits} hits in all",
+                                f"a turn small enough to compute exactly (this one is {size / SIZE_LIMIT:.1f} "
+                                "times the limit): fewer attacks, a lower RoF or fewer hits, or smaller damage")
