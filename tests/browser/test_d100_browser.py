@@ -85,6 +85,10 @@ def test_renders_in_english_with_the_exact_numbers(open_dashboard, timings):
     assert attack_chart_y(dash, 3) == [float(tally.landed_open)]
     assert "Successes against target 45" in dash.page.evaluate(_TEXT, ["wb-trace"])
     assert dash.python_errors() == [] and dash.console_errors() == [] and dash.notices() == []
+    # Lay the whole page out at its full height before the picture (charts resize on a new viewport).
+    dash.page.set_viewport_size({"width": 1280, "height": 4200})
+    dash.page.wait_for_function("""() => Array.from(document.querySelectorAll('.wb-dashboard .js-plotly-plot'))
+        .every(p => p.getBoundingClientRect().height > 100)""", timeout=20_000)
     dash.screenshot(SCREENSHOT)
     assert SCREENSHOT.stat().st_size > 20_000
 
