@@ -104,13 +104,14 @@ class Hit:
     def describe(self) -> str:
         """One line: the pipeline's arithmetic for this hit."""
         mult = wounding_modifier(self.damage_type, self.location)
-        parts = [f"{self.damage} {self.damage_type}"]
+        parts = [f"({self.damage} {self.damage_type}"]
         if self.spread > 1:
             parts.append(f"÷ {self.spread} (blast distance), round down")
         if self.cover_dr:
             parts.append(f"− cover DR {effective_dr(self.cover_dr, self.divisor)}")
         parts.append(f"− DR {effective_dr(self.dr, self.divisor)}"
-                     + (f" (DR {self.dr}, armor divisor {DIVISORS[self.divisor]})" if self.divisor != "1" else ""))
+                     + (f" [DR {self.dr}, armor divisor {DIVISORS[self.divisor]}]" if self.divisor != "1" else "")
+                     + ")")
         parts.append(f"× {_number(mult)} ({self.damage_type}, {LOCATIONS[self.location].split(' (')[0].lower()})")
         text = " ".join(parts) + ", round down, at least 1 if anything penetrates"
         if self.location == "limb" and self.damage_type != "fat":

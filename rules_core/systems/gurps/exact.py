@@ -22,6 +22,7 @@ from math import ceil, log2
 
 from ...dist import Dist
 from ...result import Result, TraceStep
+from ...scenario import fields_of
 from . import sources as cite
 from .damage import hit_injury
 from .dice import parse_damage
@@ -166,18 +167,38 @@ def sum_of_hits(by_hits: dict[int, int], injury: Dist, hp: int, wounds: bool) ->
 # -- the situations -------------------------------------------------------------------------------
 
 def _rulings_trace(scenario: GurpsScenario) -> list[TraceStep]:
-    return [TraceStep(f"Ruling {name}", f"{getattr(scenario, name)}", cite.RULINGS)
-            for name in ("carry", "crit_dodge", "crit_hit", "smother_damage")]
+    """Every ruling, with the reading chosen (only those the situation can touch)."""
+    relevant = {"attacks": ("carry", "crit_dodge", "crit_hit"), "sacrificial": ("crit_dodge", "crit_hit"),
+                "smother": ("smother_damage",), "dive": ()}[scenario.situation]
+    return [TraceStep(f"Ruling: {spec.label}", f"{getattr(scenario, spec.name)} — "
+                      f"{dict(spec.choices)[getattr(scenario, spec.name)]}", cite.RULINGS)
+            for spec in fields_of(GurpsScenario) if spec.name in relevant]
 
 
-def _dodge_trace(scenario: GurpsScenario, kind: str, dropped: bool, where: str) -> list[TraceStep]:
+def _dodge_trace(scenario: GurpsScenario, kind: str, dropped: bool, where: str = "") -> list[TraceStep]:
+    """The Dodge's modifiers against one attack (the base Dodge is traced once, apart)."""
     base = set(base_dodge(scenario).steps)
-    steps = [TraceStep(f"{where}: {step.rule}", step.detail, step.citation)
-             for step in dodge_score(scenario, kind, dropped).steps if step not in base]
+    steps = [step for step in dodge_score(scenario, kind, dropped).steps if step not in base]
     if scenario.dodger.acrobatic:
-        steps.append(TraceStep(f"{where}: acrobatic dodge", f"Acrobatics {scenario.dodger.acrobatics} rolled "
-                               "first: +2 to this Dodge on a success, −2 on a failure", cite.ACROBATIC))
-    return steps
+        steps.append(TraceStep("Acrobatic dodge", f"Acrobatics {scenario.dodger.acrobatics} rolled first: +2 "
+                               "to this Dodge on a success, −2 on a failure", cite.ACROBATIC))
+    return [TraceStep(f"{where}: {t.rule}" if where else t.rule, t.detail, t.citation) for t in steps]
+
+
+def _attack_trace(s: GurpsScenario, ctx: AttackContext, where: str) -> list[TraceStep]:
+    attack = s.attacks[ctx.index]
+    if attack.hits_by == "fixed":
+        steps = [TraceStep("Hits", f"{attack.hits} hit(s) reach the dodger (no attack roll)", cite.RAPID_FIRE)]
+    else:
+        steps = list(ctx.skill.steps)
+    if ctx.blocked:
+        steps = list(ctx.steps)
+    elif defense_option(s) == "none":
+        steps += [TraceStep("No defense", "the dodger makes no active defense", cite.DODGE), *ctx.steps]
+    else:
+        steps += [*_dodge_trace(s, attack.kind, ctx.dropped), *ctx.steps]
+    steps.append(TraceStep("Injury per hit", ctx.hit.describe(), cite.WOUNDING))
+    return [TraceStep(f"{where}: {t.rule}", t.detail, t.citation) for t in steps]
 
 
 def _headlines(rolled: Fraction, all_ok: Fraction, no_roll_why: str) -> tuple[dict, dict]:
@@ -303,12 +324,10 @@ def _evaluate_attacks(s: GurpsScenario) -> Result:
                        f"{defense_option(s)}", cite.DROP), *_rulings_trace(s), *base_dodge(s).steps]
     for i, by_state in enumerate(contexts):
         for dropped, ctx in by_state.items():
-            where = f"Attack {i + 1}" + (" after the dodge and drop" if dropped else "")
-            trace += [TraceStep(f"{where}: {t.rule}", t.detail, t.citation) for t in ctx.skill.steps]
-            trace += _dodge_trace(s, s.attacks[i].kind, dropped, where) + list(ctx.steps)
-            trace.append(TraceStep(f"{where}: injury per hit", ctx.hit.describe(), cite.WOUNDING))
-    trace.append(TraceStep("Dodging rapid fire", "a successful Dodge avoids one hit plus one per point of "
-                           "margin, at most the hits that arrived", cite.RAPID_DODGE))
+            trace += _attack_trace(s, ctx, f"Attack {i + 1}" + (" after the dodge and drop" if dropped else ""))
+    if any((a.rof if a.hits_by == "roll" else a.hits) > 1 for a in s.attacks):
+        trace.append(TraceStep("Dodging rapid fire", "a successful Dodge avoids one hit plus one per point of "
+                               "margin, at most the hits that arrived", cite.RAPID_DODGE))
     trace.append(TraceStep("Critical success and failure", "3-4 always succeed (critical), 5 at 15+, 6 at 16+; "
                            "18 fails critically, 17 at 15 or less, and any roll 10+ over the score",
                            cite.CRITICAL))

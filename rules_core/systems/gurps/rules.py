@@ -57,8 +57,9 @@ def base_dodge(scenario: GurpsScenario) -> Score:
     speed = floor(dodger.basic_speed)
     enc = ENCUMBRANCE[dodger.encumbrance]
     value = speed + 3 - enc
-    steps = [TraceStep("Dodge", f"Basic Speed {dodger.basic_speed:g} → {speed}, + 3, − {enc} "
-                       f"({dodger.encumbrance} encumbrance) = {value}", cite.DODGE + "; " + cite.ENCUMBRANCE)]
+    loss = f", − {enc} ({dodger.encumbrance} encumbrance)" if enc else ""
+    steps = [TraceStep("Dodge", f"Basic Speed {dodger.basic_speed:g}, fractions dropped: {speed}, + 3{loss} = {value}",
+                       cite.DODGE + ("; " + cite.ENCUMBRANCE if enc else ""))]
     low = [name for name, left, full in (("HP", target.hp_left, target.hp), ("FP", target.fp_left, target.fp))
            if 3 * left < full]
     if low:
@@ -111,7 +112,7 @@ def dodge_score(scenario: GurpsScenario, kind: str, dropped: bool) -> Score:
 def _attack_skill(scenario: GurpsScenario, index: int, prone_target: bool, posture: str | None) -> Score:
     attack = scenario.attacks[index]
     value = attack.skill
-    steps = [TraceStep(f"Attack {index + 1}", f"{attack.kind}, effective skill {value}", cite.SUCCESS)]
+    steps = [TraceStep("Attack roll", f"{attack.kind}, effective skill {value}", cite.SUCCESS)]
     bonus = rof_bonus(attack.rof)
     if bonus:
         value += bonus
