@@ -70,7 +70,8 @@ def _two_panels(traces: list[go.Bar], title: str, left: str, right: str, text) -
     axis_y = dict(_AXIS, tickformat=".0%", rangemode="tozero")
     return go.Figure(data=traces, layout=dict(
         title=dict(text=title), barmode="group", height=360, bargap=0.25,
-        margin=dict(l=60, r=20, t=70, b=60), plot_bgcolor="white", paper_bgcolor="white",
+        template={"layout": {"plot_bgcolor": "white", "paper_bgcolor": "white", "font": {"size": 12}}},
+        margin=dict(l=60, r=20, t=70, b=60),
         xaxis=dict(_AXIS, domain=[0, 0.47], dtick=1, title=dict(text=left)),
         yaxis=dict(axis_y, title=dict(text=text("Probability"))),
         xaxis2=dict(_AXIS, domain=[0.53, 1], dtick=1, title=dict(text=right)),

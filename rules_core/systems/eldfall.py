@@ -685,7 +685,7 @@ def _scenario_trace(scenario: EldfallScenario, kernels: Sequence[_AttackKernel])
         kinds = _face_kinds(value)
         cover = f", cover {COVER_MODS[a.cover]:+d}" if a.cover != "none" else ""
         trace.append(TraceStep(
-            f"Attack {i}", f"{attack_dice(a)} die/dice"
+            f"Attack {i}", f"{attack_dice(a)} {'die' if attack_dice(a) == 1 else 'dice'}"
             f"{' (reacting: STK 1)' if a.reacting else ''} against {a.attribute} {a.value}, "
             f"modifiers {a.mod:+d}{cover} → {value}: per die a Critical Hit "
             f"{_pct(Fraction(kinds.count('critical'), FACES))}, a Hit "
