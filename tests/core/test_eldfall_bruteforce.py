@@ -86,6 +86,10 @@ CASES = {
     "Sweep, critical ruling, sizes": EldfallScenario(
         attackers=(A(value=12, stk=1, pw=10, sweep=True, stagger=True, knockdown=True, size=1),),
         defender=D(ag=10, arm=2, size=3), second_model=SecondModel(arm=6, size=1), sweep_hit="critical"),
+    "two dice, no reaction, Barrier takes a Critical first": EldfallScenario(
+        attackers=(A(value=12, stk=2, pw=10, knockdown=True),), defender=D(arm=4, reaction="none", barrier=True)),
+    "two dice, failed Dodge, Barrier, Burn": EldfallScenario(
+        attackers=(A(value=11, stk=2, pw=9, burn=1),), defender=D(ag=3, arm=5, barrier=True)),
     "reacting attacker, compared, Barrier": EldfallScenario(
         attackers=(A(value=12, stk=4, reacting=True, pw=12, burn=1),), defender=D(ag=9, arm=3, barrier=True),
         dodge_resolution="compared"),
