@@ -315,8 +315,8 @@ def _ways(dice: int) -> tuple[tuple[int, int], ...]:
 
 
 class _Branch(Exception):
-    def __init__(self, options: tuple[tuple[int, int], ...], space: int):
-        self.options, self.space = options, space
+    def __init__(self, options: tuple[tuple[int, int], ...], dice: int):
+        self.options, self.dice = options, dice
 
 
 class _Replay:
@@ -328,23 +328,23 @@ class _Replay:
     def roll(self, dice: int, purpose: str) -> int:
         options = _ways(dice)
         if self.used == len(self.prefix):
-            raise _Branch(options, 6 ** dice)
+            raise _Branch(options, dice)
         total = options[self.prefix[self.used]][0]
         self.used += 1
         return total
 
 
 def enumerate_plays(scenario: GurpsScenario) -> Iterator[tuple[Play, Fraction]]:
-    """Every way the dice can fall, as (play, probability): each roll along the way contributes
-    (face combinations giving its total) / 6^dice. Exhaustive: for small cases only."""
+    """Every way the dice can fall, as (play, probability): the face combinations of every die
+    rolled along that way that give its totals, over 6^(those dice). Exhaustive: small cases only."""
 
-    def walk(prefix: tuple[int, ...], probability: Fraction) -> Iterator[tuple[Play, Fraction]]:
+    def walk(prefix: tuple[int, ...], ways: int, dice: int) -> Iterator[tuple[Play, Fraction]]:
         try:
             result = play(scenario, _Replay(prefix))
         except _Branch as branch:
-            for i, (_, ways) in enumerate(branch.options):
-                yield from walk(prefix + (i,), probability * Fraction(ways, branch.space))
+            for i, (_, count) in enumerate(branch.options):
+                yield from walk(prefix + (i,), ways * count, dice + branch.dice)
             return
-        yield result, probability
+        yield result, Fraction(ways, 6 ** dice)
 
-    yield from walk((), Fraction(1))
+    yield from walk((), 1, 0)
