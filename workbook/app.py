@@ -83,8 +83,9 @@ def system_views(system_id: str) -> tuple[View, ...]:
     return tuple(found)
 
 
-def _output(css: str, layout: dict[str, str] | None = None) -> widgets.Output:
-    out = widgets.Output(layout=widgets.Layout(**(layout or {})))
+def _output(css: str) -> widgets.Output:
+    # Never shrunk by the box around it: a flex column would squash a chart to nothing.
+    out = widgets.Output(layout=widgets.Layout(flex="0 0 auto"))
     out.add_class(css)
     return out
 
@@ -201,7 +202,8 @@ class Dashboard:
         controls.add_class("wb-controls")
         results = widgets.VBox([section(text("Headline numbers"), self._headline), self._notice,
                                 self._outcome_chart, self._at_least_chart],
-                               layout=widgets.Layout(flex="1 1 520px", padding="0 0 0 16px"))
+                               layout=widgets.Layout(flex="1 1 520px", padding="0 0 0 16px",
+                                                     overflow="visible"))
         results.add_class("wb-results")
         row = widgets.Box([controls, results],
                           layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))

@@ -1,0 +1,360 @@
+"""Browser tests: the dashboards served by Voilà, driven in a real Chromium.
+
+Fixtures (use them from any test module in this folder; every test here is marked ``browser``):
+
+``voila_server`` (session)
+    Voilà serving ``notebooks/`` on a free 127.0.0.1 port, idle kernels culled; ``.url`` is its
+    root, ``.log`` its log file. Started once per session with subprocess, ready when a static
+    file answers, stopped by its PID at the end.
+``browser`` (session)
+    Playwright's Chromium API driving Debian's ``/usr/bin/chromium`` (never a downloaded build).
+``open_dashboard`` (function)
+    ``open_dashboard("infinity-n4-dodge.ipynb", query="dodger.ph=12")`` opens a notebook in a
+    fresh page (requests to anything but 127.0.0.1 are aborted), waits until the outcome chart
+    and table are drawn, and returns a :class:`DashboardPage`.
+``timings`` (session)
+    ``timings.record("infinity-n4", "first render", seconds)``: printed at the end of the run
+    and merged into ``docs/browser-timings.md``. Report timings; do not assert them.
+
+:class:`DashboardPage` finds everything by the workbook's CSS classes (``wb-<dotted path>`` for
+a field, see ``workbook/app.py`` for the rest), waits with Playwright's ``wait_for_function``
+(never sleep-and-read), and reads numbers back as exact fractions:
+
+- ``set_slider(css, value)``, ``press_slider(css, key)``, ``select(css, label)``,
+  ``set_checkbox(css, on)``, ``click(css)``;
+- ``wait_for_table(expected)``, ``wait_for_headline(expected)``,
+  ``wait_for_chart(expected_y, css)`` — each returns the seconds it waited;
+- ``table()``, ``headline()``, ``chart_y(css)``, ``notices()``, ``share_link()``,
+  ``slider_value(css)``;
+- ``python_errors()`` (tracebacks or stderr on the page), ``console_errors()`` (browser
+  console errors, not counting the requests this harness aborts), ``screenshot(path)``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+RENDER_TIMEOUT_MS = 120_000  # a cold kernel renders in ~10 s; leave room on a busy machine
+UPDATE_TIMEOUT_MS = 20_000
+TIMINGS_DOC = ROOT / "docs" / "browser-timings.md"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+# -- the server ---------------------------------------------------------------------------------
+
+@dataclass
+class VoilaServer:
+    url: str
+    process: subprocess.Popen
+    log: Path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_until_serving(server: VoilaServer, timeout: float = 60.0) -> None:
+    """Poll a static file (a page request would start a kernel) until it answers."""
+    deadline = time.monotonic() + timeout
+    static = server.url + "voila/templates/lab/static/voila.js"
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"Voilà exited:\n{server.log.read_text()}")
+        try:
+            with urllib.request.urlopen(static, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"Voilà did not answer within {timeout} s:\n{server.log.read_text()}")
+
+
+@pytest.fixture(scope="session")
+def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
+    port = _free_port()
+    log = tmp_path_factory.mktemp("voila") / "voila.log"
+    command = [sys.executable, "-m", "voila", str(NOTEBOOKS), "--no-browser", f"--port={port}",
+               "--Voila.ip=127.0.0.1", "--show_tracebacks=True",
+               "--MappingKernelManager.cull_interval=30",
+               "--MappingKernelManager.cull_idle_timeout=120"]
+    with open(log, "wb") as sink:
+        process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=sink, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+    server = VoilaServer(f"http://127.0.0.1:{port}/", process, log)
+    try:
+        _wait_until_serving(server)
+        yield server
+    finally:
+        process.terminate()  # Voilà shuts its kernels down on SIGTERM
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)  # the group this fixture started
+            process.wait(timeout=10)
+
+
+# -- the browser ---------------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+_READ_TABLE = """([css, col]) => Object.fromEntries(Array.from(
+    document.querySelectorAll(`.${css} tr[data-key]`)).map(
+        row => [row.dataset.key, (row.querySelector(`td[data-col="${col}"]`) || {}).textContent || ""]))"""
+
+# Exact comparison of "n/d" texts as numbers: n1 * d2 == n2 * d1 in BigInt.
+_TABLE_EQUALS = """([css, col, expected]) => {
+    const same = (a, b) => {
+        if (!a || !b) return a === b;
+        const [n1, d1] = a.split('/'), [n2, d2] = b.split('/');
+        return BigInt(n1) * BigInt(d2) === BigInt(n2) * BigInt(d1);
+    };
+    const rows = document.querySelectorAll(`.${css} tr[data-key]`);
+    if (rows.length !== Object.keys(expected).length) return false;
+    for (const row of rows) {
+        const cell = row.querySelector(`td[data-col="${col}"]`);
+        if (!(row.dataset.key in expected) || !cell) return false;
+        if (!same(cell.textContent.trim(), expected[row.dataset.key])) return false;
+    }
+    return true;
+}"""
+
+_CHART_Y = """([css, trace]) => {
+    const plot = document.querySelector(`.${css} .js-plotly-plot`);
+    return plot && plot.data && plot.data[trace] ? Array.from(plot.data[trace].y) : null;
+}"""
+
+_CHART_EQUALS = """([css, trace, expected]) => {
+    const plot = document.querySelector(`.${css} .js-plotly-plot`);
+    if (!plot || !plot.data || !plot.data[trace]) return false;
+    const y = plot.data[trace].y;
+    return y.length === expected.length && expected.every((v, i) => Math.abs(y[i] - v) <= 1e-12);
+}"""
+
+
+# Every chart drawn at its box's current width (plotly redraws responsive charts on resize).
+_CHARTS_FIT = """() => Array.from(document.querySelectorAll('.wb-dashboard .js-plotly-plot')).every(
+    plot => plot._fullLayout && Math.abs(plot._fullLayout.width - plot.clientWidth) <= 2)"""
+
+
+def _exact(value: Fraction | None) -> str | None:
+    return None if value is None else f"{value.numerator}/{value.denominator}"
+
+
+def _fraction(text: str) -> Fraction | None:
+    return Fraction(text) if text.strip() else None
+
+
+@dataclass
+class DashboardPage:
+    """One opened dashboard (see the module's docstring for what it offers)."""
+
+    page: object
+    url: str
+    load_seconds: float = 0.0
+    console: list[tuple[str, str]] = field(default_factory=list)
+    aborted: list[str] = field(default_factory=list)
+
+    # -- acting ----------------------------------------------------------------------------
+    def set_slider(self, css: str, value: float) -> None:
+        """Type ``value`` into the slider's editable readout and press Enter."""
+        readout = self.page.locator(f".{css} .widget-readout")
+        readout.click()
+        self.page.keyboard.press("Control+A")
+        self.page.keyboard.type(str(value))
+        self.page.keyboard.press("Enter")
+
+    def press_slider(self, css: str, key: str = "ArrowRight") -> None:
+        """Focus the slider's handle and press an arrow key (moves it by one step)."""
+        self.page.locator(f".{css} .noUi-handle").press(key)
+
+    def slider_value(self, css: str) -> float:
+        return float(self.page.locator(f".{css} .noUi-handle").get_attribute("aria-valuenow"))
+
+    def select(self, css: str, label: str) -> None:
+        self.page.locator(f".{css} select").select_option(label=label)
+
+    def set_checkbox(self, css: str, on: bool) -> None:
+        self.page.locator(f".{css} input[type=checkbox]").set_checked(on)
+
+    def click(self, css: str) -> None:
+        self.page.locator(f".{css}").click()
+
+    # -- waiting ---------------------------------------------------------------------------
+    def _wait(self, script: str, arg: object) -> float:
+        start = time.perf_counter()
+        self.page.wait_for_function(script, arg=arg, timeout=UPDATE_TIMEOUT_MS, polling="raf")
+        return time.perf_counter() - start
+
+    def wait_for_table(self, expected: Mapping[str, Fraction], css: str = "wb-table") -> float:
+        """Wait until the table's rows (by ``data-key``) hold exactly ``expected``."""
+        return self._wait(_TABLE_EQUALS, [css, "exact", {k: _exact(v) for k, v in expected.items()}])
+
+    def wait_for_headline(self, expected: Mapping[str, Fraction | None]) -> float:
+        return self._wait(_TABLE_EQUALS, ["wb-headline", "exact",
+                                          {k: _exact(v) for k, v in expected.items()}])
+
+    def wait_for_chart(self, expected_y: Sequence[float], css: str = "wb-outcome-chart",
+                       trace: int = 0) -> float:
+        """Wait until the chart's trace has the ``expected_y`` values."""
+        return self._wait(_CHART_EQUALS, [css, trace, list(expected_y)])
+
+    # -- reading ---------------------------------------------------------------------------
+    def table(self, css: str = "wb-table") -> dict[str, Fraction | None]:
+        return {k: _fraction(v) for k, v in self.page.evaluate(_READ_TABLE, [css, "exact"]).items()}
+
+    def headline(self) -> dict[str, Fraction | None]:
+        return self.table("wb-headline")
+
+    def chart_y(self, css: str = "wb-outcome-chart", trace: int = 0) -> list[float] | None:
+        return self.page.evaluate(_CHART_Y, [css, trace])
+
+    def notices(self) -> list[str]:
+        texts = self.page.locator(".wb-notice").all_inner_texts()
+        return [t.strip() for t in texts if t.strip()]
+
+    def share_link(self) -> str:
+        return self.page.locator(".wb-share-link a").get_attribute("href")
+
+    def python_errors(self) -> list[str]:
+        """Tracebacks or stderr output shown on the page."""
+        stderr = self.page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').all_inner_texts()
+        body = self.page.locator("body").inner_text()
+        return stderr + (["Traceback in the page"] if "Traceback" in body else [])
+
+    def console_errors(self) -> list[str]:
+        """Browser console errors, except the failed loads of requests this harness aborted."""
+        return [text for kind, text in self.console
+                if kind == "error" and not (self.aborted and "net::ERR_FAILED" in text)]
+
+    def screenshot(self, path: Path | str, height: int = 1400) -> Path:
+        """What a reader sees at the top of the dashboard in a 1280 × ``height`` window, once
+        the charts have been laid out again for that size."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.page.set_viewport_size({"width": 1280, "height": height})
+        self.page.evaluate("document.querySelector('.wb-dashboard').scrollIntoView()")
+        self.page.wait_for_function(_CHARTS_FIT, timeout=UPDATE_TIMEOUT_MS, polling=100)
+        self.page.screenshot(path=str(path))
+        return path
+
+
+@pytest.fixture
+def open_dashboard(browser, voila_server):
+    contexts = []
+
+    def open_(notebook: str, query: str = "") -> DashboardPage:
+        context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        contexts.append(context)
+        page = context.new_page()
+        url = f"{voila_server.url}voila/render/{notebook}" + (f"?{query}" if query else "")
+        dash = DashboardPage(page, url)
+
+        def route(r):
+            if r.request.url.startswith("http://127.0.0.1:"):
+                r.continue_()
+            else:
+                dash.aborted.append(r.request.url)
+                r.abort()
+
+        page.route("**/*", route)
+        page.on("console", lambda m: dash.console.append((m.type, m.text)))
+        page.on("pageerror", lambda e: dash.console.append(("error", f"page error: {e}")))
+        start = time.perf_counter()
+        page.goto(url, timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_function(
+            """() => {
+                const plot = document.querySelector('.wb-outcome-chart .js-plotly-plot');
+                return plot && plot.data && document.querySelector('.wb-table td[data-col=exact]');
+            }""", timeout=RENDER_TIMEOUT_MS, polling=100)
+        dash.load_seconds = time.perf_counter() - start
+        return dash
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+# -- timings -------------------------------------------------------------------------------------
+
+class Timings:
+    """Measured seconds per (dashboard, step); merged into docs/browser-timings.md."""
+
+    HEADER = ("# Browser timings\n\nMeasured by the browser tests (`tests/browser/`) on the machine "
+              "that last ran them: Voilà serving `notebooks/` with a cold kernel per page, Debian "
+              "Chromium driven by Playwright. Reported, not asserted; the target for a control "
+              "change is 100 ms or less.\n\n| dashboard | step | time |\n| --- | --- | --- |\n")
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[str, str], float] = {}
+
+    def record(self, dashboard: str, step: str, seconds: float) -> None:
+        self.rows[(dashboard, step)] = seconds
+
+    @staticmethod
+    def text(seconds: float) -> str:
+        return f"{seconds:.2f} s" if seconds >= 1 else f"{seconds * 1000:.0f} ms"
+
+    def merged(self) -> dict[tuple[str, str], str]:
+        rows: dict[tuple[str, str], str] = {}
+        if TIMINGS_DOC.exists():
+            for line in TIMINGS_DOC.read_text().splitlines():
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if line.startswith("| ") and len(cells) == 3 and cells[0] not in ("dashboard", "---"):
+                    rows[(cells[0], cells[1])] = cells[2]
+        rows.update({key: self.text(s) for key, s in self.rows.items()})
+        return rows
+
+    def write(self) -> None:
+        body = "".join(f"| {d} | {s} | {t} |\n" for (d, s), t in sorted(self.merged().items()))
+        TIMINGS_DOC.parent.mkdir(parents=True, exist_ok=True)
+        TIMINGS_DOC.write_text(self.HEADER + body)
+
+
+_TIMINGS = Timings()
+
+
+@pytest.fixture(scope="session")
+def timings() -> Iterator[Timings]:
+    yield _TIMINGS
+    if _TIMINGS.rows:
+        _TIMINGS.write()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if _TIMINGS.rows:
+        terminalreporter.section("browser timings (reported, not asserted)")
+        for (dashboard, step), seconds in sorted(_TIMINGS.rows.items()):
+            terminalreporter.write_line(f"{dashboard}: {step}: {Timings.text(seconds)}")
