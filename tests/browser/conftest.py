@@ -11,7 +11,8 @@ Fixtures (use them from any test module in this folder; every test here is marke
 ``open_dashboard`` (function)
     ``open_dashboard("infinity-n4-dodge.ipynb", query="dodger.ph=12")`` opens a notebook in a
     fresh page (requests to anything but 127.0.0.1 are aborted), waits until the outcome chart
-    and table are drawn, and returns a :class:`DashboardPage`.
+    and table are drawn (or until the JavaScript condition ``ready`` holds, for a page that is
+    not a dashboard), and returns a :class:`DashboardPage`.
 ``timings`` (session)
     ``timings.record("infinity-n4", "first render", seconds)``: printed at the end of the run
     and merged into ``docs/browser-timings.md``. Report timings; do not assert them.
@@ -271,11 +272,18 @@ class DashboardPage:
         return path
 
 
+#: A dashboard is ready when its outcome chart is drawn and its table filled.
+_DASHBOARD_READY = """() => {
+    const plot = document.querySelector('.wb-outcome-chart .js-plotly-plot');
+    return Boolean(plot && plot.data && document.querySelector('.wb-table td[data-col=exact]'));
+}"""
+
+
 @pytest.fixture
 def open_dashboard(browser, voila_server):
     contexts = []
 
-    def open_(notebook: str, query: str = "") -> DashboardPage:
+    def open_(notebook: str, query: str = "", ready: str = _DASHBOARD_READY) -> DashboardPage:
         context = browser.new_context(viewport={"width": 1280, "height": 1000})
         contexts.append(context)
         page = context.new_page()
@@ -294,11 +302,7 @@ def open_dashboard(browser, voila_server):
         page.on("pageerror", lambda e: dash.console.append(("error", f"page error: {e}")))
         start = time.perf_counter()
         page.goto(url, timeout=RENDER_TIMEOUT_MS)
-        page.wait_for_function(
-            """() => {
-                const plot = document.querySelector('.wb-outcome-chart .js-plotly-plot');
-                return plot && plot.data && document.querySelector('.wb-table td[data-col=exact]');
-            }""", timeout=RENDER_TIMEOUT_MS, polling=100)
+        page.wait_for_function(ready, timeout=RENDER_TIMEOUT_MS, polling=100)
         dash.load_seconds = time.perf_counter() - start
         return dash
 
@@ -339,8 +343,10 @@ class Timings:
 
     def write(self) -> None:
         body = "".join(f"| {d} | {s} | {t} |\n" for (d, s), t in sorted(self.merged().items()))
+        load = "Load average (1 min) when last written: {:.1f} on {} cores.\n".format(
+            os.getloadavg()[0], os.cpu_count())
         TIMINGS_DOC.parent.mkdir(parents=True, exist_ok=True)
-        TIMINGS_DOC.write_text(self.HEADER + body)
+        TIMINGS_DOC.write_text(self.HEADER + body + "\n" + load)
 
 
 _TIMINGS = Timings()
