@@ -233,6 +233,10 @@ def test_diving_for_cover_by_hand():
     assert open_ground.outcomes["A yard farther from the blast"] == success
     assert max(injury.outcomes()) == 6 and injury[6] == (1 - success) * Fraction(1, 6 ** 6)  # only if caught
     assert open_ground.headline["expected_hits"] == 1
+    caught = open_ground.distributions["injury_if_caught"]  # ⌊6d ÷ 6⌋ at 2 yards
+    # totals 6..11 give 1: C(t − 1, 5) ways each, 1 + 6 + 21 + 56 + 126 + 252 = 462 = C(11, 6)
+    assert caught[6] == Fraction(1, 6 ** 6) and caught[1] == Fraction(462, 6 ** 6) and caught[0] == 0
+    assert trench.distributions["injury_if_caught"] == caught
 
 
 def test_out_of_reach_and_area_effects():

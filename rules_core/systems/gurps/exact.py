@@ -512,7 +512,8 @@ def _evaluate_dive(s: GurpsScenario) -> Result:
               TraceStep("Failure", "the dodger suffers the effect before making the step", cite.DIVE)]
     return Result(system=SYSTEM_ID, scenario=s, outcomes=outcomes, outcome_order=DIVE_OUTCOMES, hits=hits,
                   headline=headline, notes=notes, trace=tuple(trace),
-                  distributions={"injury": injury, "ends_prone": Dist.certain(ends_prone(s))})
+                  distributions={"injury": injury, "injury_if_caught": caught,
+                                 "ends_prone": Dist.certain(ends_prone(s))})
 
 
 _EVALUATE = {"attacks": _evaluate_attacks, "sacrificial": _evaluate_sacrificial, "smother": _evaluate_smother,
