@@ -1,0 +1,184 @@
+"""The GURPS 4e dashboard, headless: the page shows the core's exact numbers; moving Basic Speed,
+encumbrance, posture, the defense, the attack and the target changes them as the core says; the
+GURPS panels (the 3d6 bell with its success line, hits, injury, sacrificial dodge, diving for
+cover) agree with the core; a wrong dice notation is refused in place; the rulings panel
+compares two readings exactly."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from rules_core import evaluate, find_preset, get_system
+from rules_core.systems.gurps import Attack, Dodger, GurpsScenario
+from rules_core.systems.gurps.rolls import ROLL_3D6
+from workbook.app import Dashboard
+from workbook.gurps import as_situation, dodge_scores
+
+GURPS = get_system("gurps-4e")
+
+
+def shown_table(dash: Dashboard) -> dict[str, Fraction]:
+    return {row.key: Fraction(row.exact) for row in dash.tables["outcomes"].itertuples()}
+
+
+def shown_headline(dash: Dashboard) -> dict[str, Fraction | None]:
+    return {row.key: None if row.exact is None else Fraction(row.exact)
+            for row in dash.tables["headline"].itertuples()}
+
+
+def exact_bars(trace) -> dict:
+    return {x: Fraction(c[0]) for x, c in zip(trace.x, trace.customdata)}
+
+
+def check_against_core(dash: Dashboard, scenario: GurpsScenario) -> None:
+    """Every number on the page is the core's for ``scenario`` (built by the test, not read back)."""
+    assert dash.scenario == scenario
+    core = evaluate(scenario)
+    assert shown_table(dash) == dict(core.outcome_rows())
+    assert shown_headline(dash) == dict(core.headline)
+    injury = dash.rendered["Injury"]
+    assert exact_bars(injury.data[0]) == {v: core.distributions["injury"][v] for v in injury.data[0].x}
+    assert sum(exact_bars(injury.data[0]).values()) == 1
+
+
+@pytest.fixture
+def dash() -> Dashboard:
+    return Dashboard("gurps-4e", query="")
+
+
+def test_opens_on_the_seed_example(dash):
+    seed = find_preset("gurps-4e/sword-2d1-cut-vs-dr3").scenario
+    check_against_core(dash, seed)
+    assert dash.preset.value == "sword-2d1-cut-vs-dr3"
+    # The seed's injury distribution, by hand: ⌊1.5 × (2d − 2)⌋ with 2d's ways 1..6..1 over 36.
+    by_hand = {0: 1, 1: 2, 3: 3, 4: 4, 6: 5, 7: 6, 9: 5, 10: 4, 12: 3, 13: 2, 15: 1}
+    assert {v: p for v, p in exact_bars(dash.rendered["Injury"].data[0]).items() if p} == \
+           {v: Fraction(w, 36) for v, w in by_hand.items()}
+    assert "No active defense" in dash.rendered["Dodge roll (3d6)"]
+
+
+def test_the_players_controls_move_the_numbers(dash):
+    dash.preset.value = "rapid-fire-dodge-and-drop"
+    base = find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario
+    check_against_core(dash, base)
+    dash.form.control("dodger.basic_speed").value = 7.5
+    dash.form.control("dodger.encumbrance").value = "light"
+    dash.form.control("dodger.posture").value = "kneeling"
+    dodger = base.dodger.replace(basic_speed=7.5, encumbrance="light", posture="kneeling")
+    check_against_core(dash, base.replace(dodger=dodger))
+    dash.form.control("dodger.acrobatic").value = True
+    dash.form.control("attacks.0.rof").value = 6
+    dash.form.control("attacks.0.damage").value = "4d-1"
+    dash.form.control("attacks.0.divisor").value = "2"
+    dash.form.control("target.dr").value = 9
+    dash.form.control("target.flexible").value = True
+    scenario = base.replace(dodger=dodger.replace(acrobatic=True), target=base.target.replace(dr=9, flexible=True),
+                            attacks=(base.attacks[0].replace(rof=6, damage="4d-1", divisor="2"),))
+    check_against_core(dash, scenario)
+    assert dash.preset.value == ""
+
+
+def test_the_bell_shows_the_3d6_and_the_success_line(dash):
+    dash.preset.value = "drop-behind-cover"
+    fig = dash.rendered["Dodge roll (3d6)"]
+    bars = {}
+    for trace in fig.data:
+        bars.update(exact_bars(trace))
+    assert bars == {t: ROLL_3D6[t] for t in range(3, 19)}
+    # Dodge 9 + 3 against the first shot; 9 + 3 − 3 against the later ones (ruling carry = both).
+    assert dodge_scores(dash.scenario) == [("attack 1", 12), ("later attacks, after the drop", 9)]
+    lines = sorted(shape.x0 for shape in fig.layout.shapes)
+    assert lines == [9.5, 12.5]
+    success = {t for trace in fig.data if trace.name in ("Success", "Critical success") for t in trace.x}
+    assert success == set(range(3, 13))
+    assert "74.07%" in fig.layout.title.text  # 160 of 216
+
+
+def test_hits_landing_and_dodged(dash):
+    dash.preset.value = "rapid-fire-dodge-and-drop"
+    core = evaluate(find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario)
+    landing, dodged = dash.rendered["Hits landing and dodged"].data
+    assert exact_bars(landing) == {k: core.hits[k] for k in landing.x}
+    assert exact_bars(dodged) == {k: core.distributions["hits_dodged"][k] for k in dodged.x}
+
+
+def test_a_wrong_dice_notation_is_refused_in_place(dash):
+    dash.preset.value = "rapid-fire-dodge-and-drop"
+    before = dash.result
+    dash.form.control("attacks.0.damage").value = "3d8+2"
+    assert "six-sided" in dash.form.error and "attacks.0.damage" in dash.form.error
+    assert dash.result is before
+    dash.form.control("attacks.0.damage").value = " 3D + 2 "
+    assert dash.form.error is None and dash.scenario.attacks[0].damage == "3d+2"
+
+
+def test_a_refused_combination_names_its_field(dash):
+    dash.form.control("dodger.defense").value = "dodge_and_drop"  # the seed's sword is a melee attack
+    assert "attacks.0.kind" in dash.form.error and "ranged" in dash.form.error
+
+
+def test_sacrificial_section(dash):
+    # From the rapid-fire preset, the panel is a what-if: the same dodger, the burst aimed at a friend.
+    dash.preset.value = "rapid-fire-dodge-and-drop"
+    base = find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario
+    protect = evaluate(base.replace(situation="sacrificial"))
+    smother = evaluate(base.replace(situation="smother"))
+    table = dash.rendered["Sacrificial dodge: numbers"].set_index("key")
+    protect_col, smother_col = table.columns[1], table.columns[2]
+    assert "what-if" in protect_col and "what-if" in smother_col
+    for key in ("p_dodge_succeeds", "p_friend_hit", "expected_injury"):
+        assert table.loc[key, protect_col].split()[0] == f"{protect.headline[key].numerator}/{protect.headline[key].denominator}"
+        assert table.loc[key, smother_col].split()[0] == f"{smother.headline[key].numerator}/{smother.headline[key].denominator}"
+    who = dash.rendered["Sacrificial dodge"].data[0]
+    assert [Fraction(c[0]) for c in who.customdata] == [p for _, p in protect.outcome_rows()]
+    # Choosing the situation makes it the main result, and the panel shows it as it is.
+    dash.form.control("situation").value = "sacrificial"
+    check_against_core(dash, base.replace(situation="sacrificial"))
+    assert "what-if" not in dash.rendered["Sacrificial dodge: numbers"].columns[1]
+
+
+def test_dive_section(dash):
+    dash.preset.value = "dive-into-a-trench"
+    trench = find_preset("gurps-4e/dive-into-a-trench").scenario
+    check_against_core(dash, trench)
+    table = dash.rendered["Diving for cover: what cover is worth"].set_index("key")
+    for column, kind in zip(table.columns[1:], ("none", "dr", "full")):
+        core = evaluate(trench.replace(cover=trench.cover.replace(kind=kind)))
+        p = core.headline["p_no_hit"]
+        assert table.loc["p_no_hit", column].split()[0] == f"{p.numerator}/{p.denominator}"
+    diving, caught = dash.rendered["Diving for cover"].data
+    core = evaluate(trench)
+    assert exact_bars(caught) == {v: core.distributions["injury_if_caught"][v] for v in caught.x}
+    assert exact_bars(diving) == {v: core.distributions["injury"][v] for v in diving.x}
+
+
+def test_what_if_explains_when_it_cannot_be():
+    lying = GurpsScenario(dodger=Dodger(posture="lying"), attacks=(Attack(),))
+    scenario, why = as_situation(lying, "dive")
+    assert scenario is None and "dodger.posture" in why
+    dash = Dashboard("gurps-4e", scenario=lying, query="")
+    assert "Not possible" in dash.rendered["Diving for cover"]
+
+
+def test_rulings_panel_compares_two_readings(dash):
+    dash.preset.value = "drop-behind-cover"
+    dash.compare_on.value = True
+    dash.ruling_field.value = "carry"
+    dash.ruling_value.value = "prone_only"
+    scenario = find_preset("gurps-4e/drop-behind-cover").scenario
+    a, b = evaluate(scenario), evaluate(scenario.replace(carry="prone_only"))
+    rows = {row.key: row for row in dash.tables["compare"].itertuples() if row.kind == "headline"}
+    for key in ("p_dodge_succeeds", "expected_injury", "p_down"):
+        assert Fraction(rows[key].a) == a.headline[key] and Fraction(rows[key].b) == b.headline[key]
+        assert Fraction(rows[key].difference) == b.headline[key] - a.headline[key]
+    assert a.headline["p_down"] != b.headline["p_down"]
+
+
+def test_every_preset_renders_every_panel(dash):
+    for preset in GURPS.presets:
+        dash.preset.value = preset.name
+        check_against_core(dash, preset.scenario)
+        assert not dash.notices
+        assert set(dash.rendered) == {v.title for v in dash.views}
