@@ -56,8 +56,8 @@ from .controls import ScenarioForm
 from .share import decode_query, read_query, share_url
 from .text import LANGUAGE_NAMES, translator
 from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart,
-                    compare_table, figure_bundle, headline_table, outcome_chart, outcome_table,
-                    table_html, trace_html)
+                    compare_table, figure_bundle, headline_table, notice_html, outcome_chart,
+                    outcome_table, table_html, trace_html)
 
 __all__ = ["View", "Dashboard", "dashboard", "system_views"]
 
@@ -94,6 +94,12 @@ def _html(css: str, value: str = "") -> widgets.HTML:
     box = widgets.HTML(value)
     box.add_class(css)
     return box
+
+
+def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
+    """A titled block of the page."""
+    return widgets.VBox([widgets.HTML(f"<h4 style='margin:8px 0 2px'>{html.escape(title)}</h4>"),
+                         *children])
 
 
 def _show_in(out: widgets.Output, thing: Rendered, text: Callable[[str], str]) -> None:
@@ -183,10 +189,6 @@ class Dashboard:
         self._trace = _html("wb-trace")
         self._share = _html("wb-share-link")
 
-        def section(title: str, *children: widgets.Widget) -> widgets.VBox:
-            return widgets.VBox([widgets.HTML(f"<h4 style='margin:8px 0 2px'>{html.escape(title)}</h4>"),
-                                 *children])
-
         self.help_toggle = widgets.Checkbox(value=False, description=text("Show help and sources"),
                                             indent=False, layout=widgets.Layout(width="auto"))
         self.help_toggle.add_class("wb-help-toggle")
@@ -200,7 +202,7 @@ class Dashboard:
                                                      max_height="88vh", overflow="auto",
                                                      flex_flow="column"))
         controls.add_class("wb-controls")
-        results = widgets.VBox([section(text("Headline numbers"), self._headline), self._notice,
+        results = widgets.VBox([_section(text("Headline numbers"), self._headline), self._notice,
                                 self._outcome_chart, self._at_least_chart],
                                layout=widgets.Layout(flex="1 1 520px", padding="0 0 0 16px",
                                                      overflow="visible"))
@@ -209,10 +211,10 @@ class Dashboard:
                           layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
         rows = [header, widgets.HBox(top, layout=widgets.Layout(flex_flow="row wrap",
                                                                 align_items="center")),
-                self._preset_info, row, section(text("Outcome table"), self._table)]
-        rows += [section(text(v.title), self._view_boxes[v.title]) for v in self.views]
+                self._preset_info, row, _section(text("Outcome table"), self._table)]
+        rows += [_section(text(v.title), self._view_boxes[v.title]) for v in self.views]
         rows.append(self._build_rulings())
-        rows += [section(text("Trace of the rules applied"), self._trace), self._share]
+        rows += [_section(text("Trace of the rules applied"), self._trace), self._share]
         self.widget.children = [r for r in rows if r is not None]
         for w in old:
             w.close()
@@ -285,9 +287,7 @@ class Dashboard:
 
     def _set_notices(self, *extra: str) -> None:
         self.notices = [n for n in (self._link_notice, *extra) if n]
-        self._notice.value = "".join(
-            f'<div class="wb-notice-text" style="color:#a00;margin:4px 0">{html.escape(n)}</div>'
-            for n in self.notices)
+        self._notice.value = notice_html(*self.notices)
 
     def _show(self, scenario: Scenario) -> None:
         """Evaluate ``scenario`` and refresh every panel (the form's change callback)."""
@@ -335,11 +335,18 @@ class Dashboard:
             return
         name, alt = self.ruling_field.value, self.ruling_value.value
         current = getattr(self.scenario, name)
+        if alt == current and len(self.ruling_value.options) > 1:
+            self._set_ruling_options(name)  # the form took the alternative: compare with another
+            return
         text = self.text
         try:
             other = self.system.evaluate(self.scenario.replace(**{name: alt}))
-        except ValueError as err:
-            self._ruling_help.value = f'<div class="wb-notice-text" style="color:#a00">{html.escape(str(err))}</div>'
+        except ValueError as err:  # the alternative reading refused with these fields
+            self._ruling_help.value = notice_html(str(err))
+            self._compare_chart.outputs = ()
+            self._compare_table.value = ""
+            self.figures.pop("compare", None)
+            self.tables.pop("compare", None)
             return
         names = (f"{current} ({text('current')})", str(alt))
         self.figures["compare"] = compare_chart(self.result, other, self.lang, names=names,
