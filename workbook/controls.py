@@ -30,7 +30,8 @@ keeps its last valid scenario.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import ipywidgets as widgets
@@ -39,6 +40,7 @@ from rules_core import ScenarioError, System, get_system
 from rules_core.scenario import FieldSpec, Part, Scenario, fields_of, parse
 
 from .text import translator
+from .views import notice_html
 
 __all__ = ["ScenarioForm", "css_class", "refusal"]
 
@@ -110,11 +112,8 @@ class _Field:
     def set(self, value: Any) -> None:
         self.input.value = value
 
-    def inputs(self):
-        yield dotted(self.path), self.input
-
-    def helps(self):
-        yield self.help
+    def nodes(self):
+        yield self
 
     def close(self) -> None:
         for w in (self.input, self.help, self.widget):
@@ -127,10 +126,11 @@ class _Group:
     def __init__(self, form: ScenarioForm, cls: type[Part], path: Path, data: dict[str, Any],
                  title: str | None = None, help: str = ""):
         self.cls, self.path = cls, path
+        specs = fields_of(cls)
         self.children = {spec.name: _build(form, spec, (*path, spec.name), data[spec.name])
-                         for spec in fields_of(cls)}
+                         for spec in specs}
         ungrouped, groups = [], {}
-        for spec in fields_of(cls):
+        for spec in specs:
             box = self.children[spec.name].widget
             if spec.group:
                 groups.setdefault(spec.group, []).append(box)
@@ -153,13 +153,10 @@ class _Group:
         for name, child in self.children.items():
             child.set(data[name])
 
-    def inputs(self):
+    def nodes(self):
+        yield self
         for child in self.children.values():
-            yield from child.inputs()
-
-    def helps(self):
-        for child in self.children.values():
-            yield from child.helps()
+            yield from child.nodes()
 
     def close(self) -> None:
         for child in self.children.values():
@@ -225,13 +222,10 @@ class _List:
         else:
             self._rebuild(data)
 
-    def inputs(self):
+    def nodes(self):
+        yield self
         for item in self.items:
-            yield from item.inputs()
-
-    def helps(self):
-        for item in self.items:
-            yield from item.helps()
+            yield from item.nodes()
 
     def close(self) -> None:
         for item in self.items:
@@ -257,17 +251,6 @@ def _titled(title: str, help: str, children: list[widgets.Widget], css: str) -> 
                                              margin="4px 0"))
     box.add_class(css)
     return box
-
-
-class _Quiet:
-    def __init__(self, form: ScenarioForm):
-        self.form = form
-
-    def __enter__(self):
-        self.form._quiet_depth += 1
-
-    def __exit__(self, *exc):
-        self.form._quiet_depth -= 1
 
 
 class ScenarioForm:
@@ -309,8 +292,14 @@ class ScenarioForm:
             return self.system.default_scenario()
         return parse(self.system.scenario_cls, scenario)
 
-    def _quiet(self) -> _Quiet:
-        return _Quiet(self)
+    @contextmanager
+    def _quiet(self) -> Iterator[None]:
+        """Widget changes inside make no change notifications (one follows at the end)."""
+        self._quiet_depth += 1
+        try:
+            yield
+        finally:
+            self._quiet_depth -= 1
 
     @property
     def scenario(self) -> Scenario:
@@ -333,27 +322,31 @@ class ScenarioForm:
         """Show (or hide) each field's help text and citation under it; they are always in the
         field's tooltip."""
         self.help_shown = on
-        for box in self._root.helps():
-            box.layout.display = "" if on else "none"
+        for field in self._fields():
+            field.help.layout.display = "" if on else "none"
+
+    def _fields(self) -> list[_Field]:
+        return [node for node in self._root.nodes() if isinstance(node, _Field)]
 
     def control(self, path: str) -> widgets.Widget:
         """The input widget of the field at dotted ``path`` (e.g. ``"attackers.0.burst"``)."""
-        for name, widget in self._root.inputs():
-            if name == path:
-                return widget
+        for field in self._fields():
+            if dotted(field.path) == path:
+                return field.input
         raise KeyError(f"no control {path!r}; controls: {', '.join(self.paths())}")
 
     def paths(self) -> list[str]:
         """Dotted paths of every field control, in display order."""
-        return [name for name, _ in self._root.inputs()]
+        return [dotted(field.path) for field in self._fields()]
 
     def button(self, path: str) -> widgets.Button:
         """A list's button: ``"<list path>.add"`` or ``"<list path>.<i>.remove"``."""
-        for lst in _lists(self._root):
-            if path == dotted((*lst.path, "add")):
-                return lst.add
-            if path in lst.buttons:
-                return lst.buttons[path]
+        for node in self._root.nodes():
+            if isinstance(node, _List):
+                if path == dotted((*node.path, "add")):
+                    return node.add
+                if path in node.buttons:
+                    return node.buttons[path]
         raise KeyError(f"no button {path!r}")
 
     def _changed(self) -> None:
@@ -364,8 +357,7 @@ class ScenarioForm:
             scenario = parse(self.system.scenario_cls, data)
         except ScenarioError as err:
             self.error = refusal(err)
-            self.notice.value = (f'<div class="wb-notice-text" style="color:#a00">'
-                                 f'{html.escape(self.error)}</div>')
+            self.notice.value = notice_html(self.error)
             return
         self.error = None
         self.notice.value = ""
@@ -392,15 +384,3 @@ def refusal(err: ScenarioError) -> str:
         else:
             parts.append(str(problem))
     return "; ".join(parts)
-
-
-def _lists(node) -> list[_List]:
-    found = []
-    if isinstance(node, _List):
-        found.append(node)
-        for item in node.items:
-            found.extend(_lists(item))
-    elif isinstance(node, _Group):
-        for child in node.children.values():
-            found.extend(_lists(child))
-    return found

@@ -31,7 +31,7 @@ from .text import headline_label, translator
 
 __all__ = ["View", "distribution_views", "exact_text", "percent_text", "outcome_table", "headline_table", "outcome_chart",
            "at_least_chart", "distribution_chart", "trace_html", "compare_table",
-           "compare_chart", "table_html", "headline_html", "figure_bundle", "is_probability",
+           "compare_chart", "table_html", "headline_html", "notice_html", "figure_bundle", "is_probability",
            "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
 
 # A small template of our own: plotly's named templates cost ~13 ms per figure to copy.
@@ -313,6 +313,12 @@ def headline_html(result: Result, lang: str = "en", *, system: System | None = N
     text = translator(_system(result, system), lang)
     return table_html(headline_table(result, lang, system=system), HEADLINE_COLUMNS,
                       "wb-headline-grid", text)
+
+
+def notice_html(*messages: str) -> str:
+    """Messages for the reader (a refused link or combination), escaped, one block each."""
+    return "".join(f'<div class="wb-notice-text" style="color:#a00;margin:4px 0">{html.escape(m)}</div>'
+                   for m in messages if m)
 
 
 def figure_bundle(fig: go.Figure) -> dict[str, Any]:

@@ -188,10 +188,13 @@ def test_rulings_panel_compares_the_two_readings():
                                    for k in strict.outcome_order]
     assert "wb-rulings" in dash.widget.children[-3]._dom_classes
     assert dash.widget.children[-3].children[1].layout.display == "flex"
-    # The panel follows the form: with the ruling itself switched, the alternative is "current".
+    # The panel follows the form: when the form takes the alternative reading, the panel
+    # compares it with the other one.
     dash.form.control("reading").value = "lenient"
+    assert dash.ruling_value.value == "strict"
     table = dash.tables["compare"].set_index("key")
-    assert (table["difference_value"] == 0).all()
+    assert Fraction(table.loc["p_dodge_succeeds", "a"]) == lenient.headline["p_dodge_succeeds"]
+    assert Fraction(table.loc["p_dodge_succeeds", "b"]) == strict.headline["p_dodge_succeeds"]
 
 
 def test_language_switch_translates_every_text():
