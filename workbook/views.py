@@ -29,10 +29,10 @@ from rules_core.result import one_in
 
 from .text import headline_label, translator
 
-__all__ = ["View", "distribution_views", "exact_text", "percent_text", "outcome_table", "headline_table", "outcome_chart",
-           "at_least_chart", "distribution_chart", "trace_html", "compare_table",
-           "compare_chart", "table_html", "headline_html", "notice_html", "figure_bundle", "is_probability",
-           "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
+__all__ = ["View", "distribution_views", "exact_text", "percent_text", "is_probability",
+           "outcome_table", "headline_table", "compare_table", "outcome_chart", "at_least_chart",
+           "distribution_chart", "compare_chart", "trace_html", "table_html", "headline_html",
+           "notice_html", "figure_bundle", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
 
 # A small template of our own: plotly's named templates cost ~13 ms per figure to copy.
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
