@@ -138,7 +138,7 @@ _READ_TABLE = """([css, col]) => Object.fromEntries(Array.from(
 # Exact comparison of "n/d" texts as numbers: n1 * d2 == n2 * d1 in BigInt.
 _TABLE_EQUALS = """([css, col, expected]) => {
     const same = (a, b) => {
-        if (!a || !b) return a === b;
+        if (!a || !b) return !a && !b;  // an empty cell is a null value (a headline with a note)
         const [n1, d1] = a.split('/'), [n2, d2] = b.split('/');
         return BigInt(n1) * BigInt(d2) === BigInt(n2) * BigInt(d1);
     };
@@ -224,6 +224,7 @@ class DashboardPage:
         return self._wait(_TABLE_EQUALS, [css, "exact", {k: _exact(v) for k, v in expected.items()}])
 
     def wait_for_headline(self, expected: Mapping[str, Fraction | None]) -> float:
+        """Wait until the headline rows hold exactly ``expected`` (None: an empty cell)."""
         return self._wait(_TABLE_EQUALS, ["wb-headline", "exact",
                                           {k: _exact(v) for k, v in expected.items()}])
 

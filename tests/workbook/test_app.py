@@ -12,6 +12,7 @@ from rules_core import get_system
 from rules_core.systems.infinity import dodge_headline, resolve_face_to_face
 from workbook.app import Dashboard, View, dashboard
 from workbook.views import distribution_chart
+from dashboard_checks import check_against_core, shown_headline
 from workbook_fake import FAKE, FakeScenario, Shooter
 
 INF = get_system("infinity-n4")
@@ -29,38 +30,6 @@ def headline_oracle(sv_d: int, sv_a: int, burst: int) -> dict[str, Fraction]:
     total = 20 ** (1 + burst)
     return {"p_dodge_succeeds": Fraction(dodged, total), "p_no_hit": Fraction(no_hit, total),
             "expected_hits": Fraction(hits, total)}
-
-
-def shown_table(dash: Dashboard) -> dict[str, Fraction]:
-    """The outcome table as exact fractions, by the untranslated label."""
-    return {row.key: Fraction(row.exact) for row in dash.tables["outcomes"].itertuples()}
-
-
-def shown_headline(dash: Dashboard) -> dict[str, Fraction | None]:
-    return {row.key: None if row.exact is None else Fraction(row.exact)
-            for row in dash.tables["headline"].itertuples()}
-
-
-def chart_y(dash: Dashboard, name: str) -> list[float]:
-    """What the browser receives for a chart: the y values in its Output's plotly bundle."""
-    box = {"outcome": dash._outcome_chart, "at_least": dash._at_least_chart}[name]
-    (output,) = box.outputs
-    return output["data"]["application/vnd.plotly.v1+json"]["data"][0]["y"]
-
-
-def check_against_core(dash: Dashboard) -> None:
-    """Every panel shows the core's exact numbers for the scenario on the page."""
-    core = INF.evaluate(dash.scenario)
-    assert shown_table(dash) == dict(core.outcome_rows())
-    assert list(shown_table(dash)) == list(core.outcome_order)
-    assert shown_headline(dash) == dict(core.headline)
-    for key, value in core.headline.items():
-        if value is not None:
-            assert f'data-key="{key}"' in dash._headline.value
-            assert f">{value.numerator}/{value.denominator}<" in dash._headline.value
-    assert f">{core.outcome_rows()[0][1].numerator}/" in dash._table.value
-    assert chart_y(dash, "outcome") == [float(p) for _, p in core.outcome_rows()]
-    assert chart_y(dash, "at_least") == [float(p) for _, p in core.p_at_least_hits()]
 
 
 def check_common_headline(dash: Dashboard, burst: int) -> None:
