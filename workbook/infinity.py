@@ -22,7 +22,7 @@ from rules_core import Result, get_system
 from rules_core.result import one_in
 from rules_core.systems._infinity_order import roll_once
 from rules_core.systems.infinity import (
-    DODGED, InfinityScenario, dodge_grid_weights, final_state_order, plan_order)
+    DODGED, InfinityScenario, dodge_grid_weights, final_state_order, plan_order, success_value)
 
 from .text import translator
 from .views import View, distribution_chart, exact_text, percent_text
@@ -130,7 +130,8 @@ def wounds_chart(result: Result, lang: str = "en") -> go.Figure:
                              xtitle=text("Wounds (failed Saving Rolls)"), system=get_system(result.system))
     wounds = result.scenario.dodger.wounds
     fig.add_vline(x=wounds - 0.5, line_dash="dot", line_color="#aa3333",
-                  annotation_text=text("Null from here") + f" (W {wounds})")
+                  annotation_text=text("Null from here") + f" (W {wounds})",
+                  annotation_position="top right", annotation_yshift=12)
     return fig
 
 
@@ -163,8 +164,7 @@ def heatmap(result: Result, lang: str = "en") -> go.Figure:
     text = _text(result, lang)
     scenario: InfinityScenario = result.scenario
     first = scenario.attackers[0]
-    current_sv = plan_order(scenario.replace(attackers=(first.replace(attacks=True),
-                                                        *scenario.attackers[1:]))).rolls[0].sv_attack
+    current_sv, _ = success_value(first.value, [first.mod])
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=(text("P(dodge succeeds)"), text("P(no hit)")))
     for burst in BURSTS:

@@ -1,11 +1,11 @@
 """The Infinity N4 Dodge Order, written once on concrete dice faces.
 
 :func:`play` takes an :class:`~rules_core.systems.infinity.OrderPlan` and a *roller* that hands
-out d20 faces one at a time (the dodge die, then every attacker's dice, then the Saving Rolls
-the hits call for, then the Guts die if one is rolled) and returns the :class:`OrderOutcome`
-with the trace of what happened. The same function serves three uses, so they cannot disagree:
+out d20 faces one at a time (the dodge die; then, roll by roll, the attacker's dice and the
+Saving Rolls its hits call for; then the Guts die if one is rolled) and returns the
+:class:`OrderOutcome` with the trace of what happened. The same function serves three uses, so they cannot disagree:
 
-- :func:`play_faces`: one Order on faces you give (the seed's worked examples);
+- :func:`play_faces`: one Order on faces you give (the rulebook's worked examples);
 - :func:`roll_once`: one random Order, to step through;
 - :func:`enumerate_order`: every possible roll, exhaustively — the truth the fast path in
   :mod:`rules_core.systems.infinity` is tested against.
@@ -200,7 +200,7 @@ def enumerate_order(scenario: InfinityScenario | OrderPlan, *, group: bool = Tru
         try:
             outcome = play(plan, roller, explain=False)
         except _NeedDie as need:
-            if group and need.classify is not None:
+            if group:
                 classes: dict[Hashable, list[int]] = {}
                 for face in range(1, FACES + 1):
                     classes.setdefault(need.classify(face), []).append(face)

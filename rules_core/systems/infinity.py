@@ -222,7 +222,6 @@ def dodge_headline(sv_dodger: int, sv_attacker: int, burst: int) -> tuple[Fracti
     return dodged, 1 - hit, hits
 
 
-
 # -- saving rolls, on concrete faces ---------------------------------------------------------
 
 SAVES_PER_HIT = {"N": 1, "AP": 1, "DA": 2, "EXP": 3}
@@ -319,7 +318,7 @@ class Dodger(Part):
                          help="In silhouette contact with an enemy at the start of the Order (a CC "
                               "attacker makes the dodger Engaged anyway).")
     immobilized: Literal["no", "IMM-A", "IMM-B"] = choice(
-        "no", label="Immobilized", citation=CITE_DODGE, group="States and Guts",
+        "no", label="Immobilized", citation=f"{CITE_DODGE}; {CITE_IMM_B}", group="States and Guts",
         help="A successful dodge cancels IMM-A. A trooper in IMM-B cannot Dodge.",
         labels={"no": "No", "IMM-A": "IMM-A", "IMM-B": "IMM-B (cannot Dodge)"})
 
@@ -684,16 +683,6 @@ def plan_order(s: InfinityScenario) -> OrderPlan:
 
 # -- fast exact path: condition on the dodge die's face ------------------------------------------
 
-def _mul(a: Sequence[int], b: Sequence[int]) -> list[int]:
-    """Product of two polynomials with integer coefficients (a convolution of weights)."""
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
-
-
 def _power(poly: Sequence[int], n: int) -> list[int]:
     """``poly`` to the ``n``-th power (non-negative coefficients), by Kronecker substitution.
 
@@ -707,8 +696,8 @@ def _power(poly: Sequence[int], n: int) -> list[int]:
 def _pack(poly: Sequence[int], bits: int) -> int:
     """The polynomial as one integer, ``bits`` per coefficient (lowest degree lowest).
 
-    >>> _unpack(_pack([1, 2], 8) * _pack([3, 4], 8), 8, 3) == _mul([1, 2], [3, 4]) == [3, 10, 8]
-    True
+    >>> _unpack(_pack([1, 2], 8) * _pack([3, 4], 8), 8, 3)   # (1 + 2x)(3 + 4x)
+    [3, 10, 8]
     """
     packed = 0
     for c in reversed(poly):
@@ -824,7 +813,6 @@ class OrderNumbers:
     roll_ok: list[int]
     roll_kept: list[dict[tuple[int, int], int]]
     roll_wounds: list[list[int]]
-    roll_dens: list[tuple[int, int]]
 
 
 def order_numbers(plan: OrderPlan) -> OrderNumbers:
@@ -885,7 +873,7 @@ def order_numbers(plan: OrderPlan) -> OrderNumbers:
             roll_kept[j][key] = roll_kept[j].get(key, 0) + count * wt
         roll_wounds[j] = _add(roll_wounds[j], g.wounds, count)
     return OrderNumbers(faces, den, wden, ok_sum, hits_sum, crits_sum, no_guts_sum, wounds_sum,
-                        roll_ok, roll_kept, roll_wounds, dens)
+                        roll_ok, roll_kept, roll_wounds)
 
 
 def _dist(weights: Sequence[int]) -> Dist:
@@ -1090,15 +1078,15 @@ SYSTEM = System(
     headlines=HEADLINES,
     presets=(
         Preset("zhanshi-dodges-to-engage", "Zhanshi dodges to engage a Fusilier",
-               "The seed's first example: a Zhanshi (PH 10) dodges in ARO a Fusilier shooting at BS 12 "
+               "The rulebook's first Dodge example: a Zhanshi (PH 10) dodges in ARO a Fusilier shooting at BS 12 "
                "with +3 for range (SV 15), Burst 3, and on a success moves into contact (Engaged). "
-               "Not in the seed, assumed: a Combi Rifle (DAM 13, N) and the Zhanshi's ARM 1, BTS 0, "
+               "Not in the example, assumed: a Combi Rifle (DAM 13, N) and the Zhanshi's ARM 1, BTS 0, "
                "W 1, WIP 13.",
                InfinityScenario(dodger=Dodger(**_ZHANSHI), attackers=(_FUSILIER,),
                                 after_dodge="engage"),
                citation=CITE_DODGE + ", first example"),
         Preset("zhanshi-mine-and-fusilier", "Zhanshi dodges a mine and a Fusilier",
-               "The seed's second example: the Zhanshi's Dodge ARO triggers a mine it has no LoF to "
+               "The rulebook's second Dodge example: the Zhanshi's Dodge ARO triggers a mine it has no LoF to "
                "while the Fusilier shoots (SV 15, Burst 3). Read as the example does (ruling "
                "'stacking'), the mine costs −6 PH: the same die avoids it only on 1..4, and the "
                "Zhanshi moves only if it succeeds against both. Assumed: AP Mine DAM 13 (N4 Weapon "
@@ -1106,9 +1094,9 @@ SYSTEM = System(
                InfinityScenario(dodger=Dodger(**_ZHANSHI), attackers=(_FUSILIER,),
                                 template=Template(kind="deployable", lof=False, damage=13, ammo="AP"),
                                 minus_three="stacking"),
-               citation=CITE_DODGE_EXAMPLE),
+               citation=f"{CITE_DODGE_EXAMPLE}; {CITE_MINES}"),
         Preset("zhanshi-vs-fusilier", "Zhanshi dodges a Fusilier",
-               "The seed's first example, the Face to Face Roll alone: a Zhanshi (PH 10) dodges a "
+               "The rulebook's first Dodge example, the Face to Face Roll alone: a Zhanshi (PH 10) dodges a "
                "Fusilier shooting at BS 12 with +3 for range (SV 15), Burst 3.",
                InfinityScenario(dodger=Dodger(ph=10),
                                 attackers=(Attacker(attribute="BS", value=12, mod=3, burst=3),)),
