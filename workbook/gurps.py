@@ -29,10 +29,11 @@ from rules_core.systems.gurps.rolls import ROLL_3D6, TOTALS, success_roll, succe
 from rules_core.systems.gurps.rules import attack_context, defense_option, points_left, sacrificial_context
 
 from .text import headline_label, translator
-from .views import View, exact_text, percent_text
+from .views import View, exact_text, percent_text, table_html
 
 __all__ = ["SYSTEM_ID", "VIEWS", "dodge_scores", "dodge_bell", "hits_chart", "injury_chart", "as_situation",
-           "sacrificial_chart", "sacrificial_table", "dive_chart", "dive_table"]
+           "sacrificial_chart", "sacrificial_numbers", "sacrificial_table", "dive_chart", "cover_numbers",
+           "dive_table"]
 
 SYSTEM_ID = "gurps-4e"
 
@@ -221,9 +222,10 @@ def sacrificial_chart(result: Result, lang: str = "en") -> go.Figure | str:
         names.append(text("On the explosive: injury") + (f" ({text('what-if')})" if why_smother else ""))
     both = protect is not None and smother is not None
     axis_y = dict(_AXIS, tickformat=".0%", rangemode="tozero")
-    layout = dict(title=dict(text=text("Sacrificial dodge")), template=_TEMPLATE, height=380, barmode="group",
-                  margin=dict(l=60, r=20, t=60, b=90), legend=dict(orientation="h", y=-0.3),
-                  xaxis=dict(_AXIS, domain=[0, 0.47] if both else [0, 1], title=dict(text=names[0])),
+    layout = dict(title=dict(text=text("Sacrificial dodge")), template=_TEMPLATE, height=420, barmode="group",
+                  margin=dict(l=60, r=20, t=100, b=90), legend=dict(orientation="h", y=1.18, x=0),
+                  xaxis=dict(_AXIS, domain=[0, 0.47] if both else [0, 1], title=dict(text=names[0]),
+                             tickangle=-20),
                   yaxis=dict(axis_y, title=dict(text=text("Probability"))))
     if smother is not None:
         layout |= dict(xaxis2=dict(_AXIS, domain=[0.53, 1] if both else [0, 1], title=dict(text=names[-1])),
@@ -238,8 +240,16 @@ def _cell(key: str, value: Fraction | None) -> str | None:
     return f"{exact_text(value)} ({shown})"
 
 
-def sacrificial_table(result: Result, lang: str = "en") -> pd.DataFrame | str:
-    """The sacrificial numbers, exactly: protecting a friend and throwing oneself on the explosive."""
+def _table(frame: pd.DataFrame | str, lang: str, result: Result) -> str:
+    """A frame as an HTML table whose rows carry ``data-key`` (the key column is not shown)."""
+    if isinstance(frame, str):
+        return frame
+    return table_html(frame, {c: c for c in frame.columns if c != "key"}, "wb-gurps-grid", _text(result, lang))
+
+
+def sacrificial_numbers(result: Result, lang: str = "en") -> pd.DataFrame:
+    """The sacrificial numbers, exactly: protecting a friend and throwing oneself on the explosive
+    (one row per headline quantity, ``key`` its name)."""
     text = _text(result, lang)
     columns = {}
     for situation, name in (("sacrificial", "Protecting a friend"), ("smother", "On the explosive")):
@@ -267,9 +277,14 @@ def dive_chart(result: Result, lang: str = "en") -> go.Figure | str:
                                                  legend=dict(orientation="h", y=-0.25)))
 
 
-def dive_table(result: Result, lang: str = "en") -> pd.DataFrame | str:
+def sacrificial_table(result: Result, lang: str = "en") -> str:
+    """:func:`sacrificial_numbers` as the page shows it."""
+    return _table(sacrificial_numbers(result, lang), lang, result)
+
+
+def cover_numbers(result: Result, lang: str = "en") -> pd.DataFrame | str:
     """What cover a step away is worth: the dive's numbers with no cover, with the cover's DR,
-    and with complete cover (the blast and the dodger as set)."""
+    and with complete cover (the blast and the dodger as set); a note when no dive is possible."""
     text = _text(result, lang)
     dive, why = _in(result, "dive")
     if dive is None:
@@ -286,6 +301,11 @@ def dive_table(result: Result, lang: str = "en") -> pd.DataFrame | str:
                 for name, r in columns.items()}}
             for key in ("p_dodge_succeeds", "p_no_hit", "expected_injury", "p_down", "p_major_wound")]
     return pd.DataFrame(rows)
+
+
+def dive_table(result: Result, lang: str = "en") -> str:
+    """:func:`cover_numbers` as the page shows it."""
+    return _table(cover_numbers(result, lang), lang, result)
 
 
 VIEWS = (

@@ -14,7 +14,7 @@ from rules_core import evaluate, find_preset, get_system
 from rules_core.systems.gurps import Attack, Dodger, GurpsScenario
 from rules_core.systems.gurps.rolls import ROLL_3D6
 from workbook.app import Dashboard
-from workbook.gurps import as_situation, dodge_scores
+from workbook.gurps import as_situation, cover_numbers, dodge_scores, sacrificial_numbers
 
 GURPS = get_system("gurps-4e")
 
@@ -125,7 +125,8 @@ def test_sacrificial_section(dash):
     base = find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario
     protect = evaluate(base.replace(situation="sacrificial"))
     smother = evaluate(base.replace(situation="smother"))
-    table = dash.rendered["Sacrificial dodge: numbers"].set_index("key")
+    table = sacrificial_numbers(dash.result).set_index("key")
+    assert 'data-key="p_friend_hit"' in dash.rendered["Sacrificial dodge: numbers"]
     protect_col, smother_col = table.columns[1], table.columns[2]
     assert "what-if" in protect_col and "what-if" in smother_col
     for key in ("p_dodge_succeeds", "p_friend_hit", "expected_injury"):
@@ -136,14 +137,14 @@ def test_sacrificial_section(dash):
     # Choosing the situation makes it the main result, and the panel shows it as it is.
     dash.form.control("situation").value = "sacrificial"
     check_against_core(dash, base.replace(situation="sacrificial"))
-    assert "what-if" not in dash.rendered["Sacrificial dodge: numbers"].columns[1]
+    assert "what-if" not in sacrificial_numbers(dash.result).columns[1]
 
 
 def test_dive_section(dash):
     dash.preset.value = "dive-into-a-trench"
     trench = find_preset("gurps-4e/dive-into-a-trench").scenario
     check_against_core(dash, trench)
-    table = dash.rendered["Diving for cover: what cover is worth"].set_index("key")
+    table = cover_numbers(dash.result).set_index("key")
     for column, kind in zip(table.columns[1:], ("none", "dr", "full")):
         core = evaluate(trench.replace(cover=trench.cover.replace(kind=kind)))
         p = core.headline["p_no_hit"]

@@ -1,0 +1,124 @@
+"""The GURPS 4e dashboard in a real browser: it opens on the seed's sword example with the core's
+exact numbers, follows Basic Speed, the defense option, the damage dice typed in, a preset, the
+situation (diving for cover), shows the 3d6 bell with its success line and the injury chart as
+the core computes them, and compares two rulings."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from rules_core import evaluate, get_system
+from rules_core.systems.gurps import GurpsScenario
+from rules_core.systems.gurps.rolls import ROLL_3D6
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = "gurps-4e.ipynb"
+SCREENSHOT = ROOT / "docs" / "img" / "gurps-4e.png"
+GURPS = get_system("gurps-4e")
+SEED = GURPS.presets[0].scenario
+BURST = GURPS.preset("rapid-fire-dodge-and-drop")
+BELL = "wb-view-dodge-roll-3d6"
+INJURY = "wb-view-injury"
+
+_TEXT = """([css]) => { const el = document.querySelector(`.${css}`); return el ? el.innerText : null; }"""
+_LINES = """([css]) => { const plot = document.querySelector(`.${css} .js-plotly-plot`);
+    return plot && plot.layout && plot.layout.shapes ? plot.layout.shapes.map(s => s.x0) : null; }"""
+
+
+def option(label: str) -> str:
+    """A dropdown option as the page shows it (ipywidgets writes spaces as no-break spaces)."""
+    return label.replace(" ", "\xa0")
+
+
+def injury_y(s: GurpsScenario) -> list[float]:
+    injury = evaluate(s).distributions["injury"]
+    return [float(injury[v]) for v in range(max(injury.outcomes()) + 1)]
+
+
+def wait_for_scenario(dash, s: GurpsScenario) -> None:
+    core = evaluate(s)
+    dash.wait_for_table(dict(core.outcome_rows()))
+    dash.wait_for_headline(dict(core.headline))
+    dash.wait_for_chart([float(p) for _, p in core.outcome_rows()])
+    dash.wait_for_chart(injury_y(s), INJURY)
+
+
+def type_text(dash, css: str, value: str) -> None:
+    box = dash.page.locator(f".{css} input")
+    box.fill(value)
+    box.press("Enter")
+
+
+def test_opens_on_the_seed_with_exact_numbers(open_dashboard, timings):
+    dash = open_dashboard(NOTEBOOK)
+    timings.record("gurps-4e", "page request → chart and table rendered (cold kernel)", dash.load_seconds)
+    wait_for_scenario(dash, SEED)
+    core = evaluate(SEED)
+    assert dash.table() == dict(core.outcome_rows()) and dash.headline() == dict(core.headline)
+    # The seed, by hand: 2d+1 cut against DR 3 averages 29/4 injury; 10 HP go down on 10/36.
+    assert dash.headline()["expected_injury"] == Fraction(29, 4)
+    assert dash.headline()["p_down"] == Fraction(10, 36)
+    assert "No active defense" in dash.page.evaluate(_TEXT, [BELL])
+    assert "(2d+1 cut − DR 3) × 1.5" in dash.page.evaluate(_TEXT, ["wb-trace"])
+    assert dash.python_errors() == [] and dash.console_errors() == [] and dash.notices() == []
+    # The burst preset for the picture: the bell, the hits and the injury below the numbers.
+    dash.select("wb-preset", option(BURST.title))
+    wait_for_scenario(dash, BURST.scenario)
+    dash.screenshot(SCREENSHOT)
+    assert SCREENSHOT.stat().st_size > 20_000
+
+
+def test_controls_situation_and_rulings(open_dashboard, timings):
+    dash = open_dashboard(NOTEBOOK, query="preset=rapid-fire-dodge-and-drop")
+    s = BURST.scenario
+    wait_for_scenario(dash, s)
+    # The bell: every 3d6 total, the success line after Dodge 9 + 3 = 12.
+    heights = [float(ROLL_3D6[t]) for t in range(3, 13)]  # successes, as one trace, 3..12
+    dash.wait_for_chart([float(ROLL_3D6[t]) for t in (3, 4)], BELL, 0)  # critical successes first
+    dash.wait_for_chart(heights[2:], BELL, 1)
+    assert dash.page.evaluate(_LINES, [BELL]) == [12.5]
+    # Basic Speed typed: 6 → 8 (Dodge 11 + 3 = 14).
+    s = s.replace(dodger=s.dodger.replace(basic_speed=8.0))
+    dash.set_slider("wb-dodger-basic_speed", 8)
+    timings.record("gurps-4e", "Basic Speed typed + Enter → outcome chart updated",
+                   dash.wait_for_chart([float(p) for _, p in evaluate(s).outcome_rows()]))
+    wait_for_scenario(dash, s)
+    dash.page.wait_for_function(f"() => ({_LINES})(['{BELL}'])?.[0] === 14.5", timeout=20_000)
+    # Plain Dodge instead of the dodge and drop.
+    s = s.replace(dodger=s.dodger.replace(defense="plain"))
+    dash.select("wb-dodger-defense", option("Dodge"))
+    wait_for_scenario(dash, s)
+    # Damage dice typed in; a wrong notation is refused in place and the numbers stay.
+    s = s.replace(attacks=(s.attacks[0].replace(damage="4d-1"),))
+    type_text(dash, "wb-attacks-0-damage", "4d-1")
+    start = dash.page.evaluate("performance.now()")
+    wait_for_scenario(dash, s)
+    timings.record("gurps-4e", "damage dice typed + Enter → every panel updated",
+                   (dash.page.evaluate("performance.now()") - start) / 1000)
+    type_text(dash, "wb-attacks-0-damage", "4d8")
+    dash.page.wait_for_function("() => document.body.innerText.includes('six-sided')", timeout=20_000)
+    wait_for_scenario(dash, s)
+    type_text(dash, "wb-attacks-0-damage", "4d-1")
+    # Diving for cover from the blast set under "Blast" (4d, a yard away, no cover).
+    s = s.replace(situation="dive")
+    dash.select("wb-situation", option("Dive for cover"))
+    wait_for_scenario(dash, s)
+    assert dash.headline()["p_dodge_succeeds"] == evaluate(s).headline["p_dodge_succeeds"]
+    # The rulings panel: the carry ruling on the three-shot preset.
+    cover = GURPS.preset("drop-behind-cover")
+    dash.select("wb-preset", option(cover.title))
+    wait_for_scenario(dash, cover.scenario)
+    dash.click("wb-rulings-toggle")
+    dash.page.wait_for_function(
+        "() => document.querySelectorAll('.wb-compare-table tr[data-key]').length > 0", timeout=20_000)
+    other = evaluate(cover.scenario.replace(carry="bonus_only"))  # the first alternative offered
+    rows = dash.page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '.wb-compare-table tr[data-key][data-kind=headline]')].map(r => [r.dataset.key,
+        r.querySelector('td[data-col=b]').textContent.trim()]))""")
+    assert Fraction(rows["p_down"]) == other.headline["p_down"]
+    assert dash.python_errors() == [] and dash.console_errors() == [] and dash.notices() == []
