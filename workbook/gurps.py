@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import html
 from fractions import Fraction
+from functools import lru_cache
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from rules_core import Dist, Result, ScenarioError, get_system
+from rules_core import Result, ScenarioError, get_system
 from rules_core.result import one_in
 from rules_core.systems.gurps import GurpsScenario, dodge_score
 from rules_core.systems.gurps.rolls import ROLL_3D6, TOTALS, success_roll, success_weight
@@ -111,17 +112,20 @@ def dodge_bell(result: Result, lang: str = "en") -> go.Figure | str:
         chance = made * Fraction(success_weight(score + 2), 216) + (1 - made) * Fraction(success_weight(score - 2), 216)
     for later_what, later in scores[1:]:
         lines.append((later, f"{text(later_what.capitalize())}: {later}", _COLORS[2]))
-    fig = go.Figure(data=traces, layout=_layout(
+    return go.Figure(data=traces, layout=_layout(
         f"{text('3d6 against Dodge')} {score} ({text(against)}): {text('succeeds')} {percent_text(chance)} "
         f"= {exact_text(chance)}", text("3d6 total"), text("Probability"),
-        xaxis=dict(dtick=1, range=[2.4, 18.6]), barmode="stack",
-        legend=dict(orientation="h", y=-0.25)))
-    for i, (value, label, color) in enumerate(lines):
-        x = min(max(value, 2), 18) + 0.5
-        fig.add_vline(x=x, line_dash="dash", line_color=color)
-        fig.add_annotation(x=x, y=1 - 0.09 * i, xref="x", yref="paper", text=label, showarrow=False,
-                           xanchor="left", font=dict(color=color), bgcolor="rgba(255,255,255,0.8)")
-    return fig
+        xaxis=dict(dtick=1, range=[2.4, 18.6]), barmode="stack", legend=dict(orientation="h", y=-0.25),
+        **_marks([(min(max(value, 2), 18) + 0.5, label, color) for value, label, color in lines])))
+
+
+def _marks(lines: list[tuple[float, str, str]]) -> dict:
+    """Dashed vertical lines at x, each labelled at the top (one below the other)."""
+    return dict(shapes=[dict(type="line", x0=x, x1=x, y0=0, y1=1, yref="paper", line=dict(color=color, dash="dash"))
+                        for x, _, color in lines],
+                annotations=[dict(x=x, y=1 - 0.09 * i, xref="x", yref="paper", text=label, showarrow=False,
+                                  xanchor="left", font=dict(color=color), bgcolor="rgba(255,255,255,0.8)")
+                             for i, (x, label, color) in enumerate(lines)])
 
 
 # -- hits and injury -------------------------------------------------------------------------------
@@ -155,12 +159,10 @@ def injury_chart(result: Result, lang: str = "en") -> go.Figure:
     if major is not None:
         title += f"; P({text('major wound')}) {percent_text(major)}"
     colors = [_COLORS[4] if v >= left else _COLORS[2] for v in values]
-    fig = go.Figure(data=[_bar(values, [injury[v] for v in values], text("Injury"), colors)],
-                    layout=_layout(title, f"{text('Injury')} ({pool})", text("Probability"), showlegend=False))
-    fig.add_vline(x=left - 0.5, line_dash="dash", line_color=_COLORS[4])
-    fig.add_annotation(x=left - 0.5, y=1, xref="x", yref="paper", showarrow=False, xanchor="left",
-                       text=f"{pool} {text('left')} {left}: {text('down')}", font=dict(color=_COLORS[4]))
-    return fig
+    return go.Figure(data=[_bar(values, [injury[v] for v in values], text("Injury"), colors)],
+                     layout=_layout(title, f"{text('Injury')} ({pool})", text("Probability"), showlegend=False,
+                                    **_marks([(left - 0.5, f"{pool} {text('left')} {left}: {text('down')}",
+                                               _COLORS[4])])))
 
 
 # -- sacrificial dodge and diving for cover ------------------------------------------------------
@@ -186,13 +188,19 @@ def as_situation(scenario: GurpsScenario, situation: str) -> tuple[GurpsScenario
         return None, "; ".join(f"{p.field}: {p.allowed}" for p in err.problems)
 
 
+@lru_cache(maxsize=16)
+def _evaluate(scenario: GurpsScenario) -> Result:
+    """The result of a what-if scenario (a chart and its table both show it: computed once)."""
+    return get_system(scenario.system).evaluate(scenario)
+
+
 def _in(result: Result, situation: str) -> tuple[Result | None, str]:
     if result.scenario.situation == situation:
         return result, ""
     scenario, why = as_situation(result.scenario, situation)
     if scenario is None:
         return None, why
-    return get_system(result.system).evaluate(scenario), "what-if"
+    return _evaluate(scenario), "what-if"
 
 
 _SACRIFICIAL_KEYS = ("p_dodge_succeeds", "p_no_hit", "expected_injury", "p_down", "p_major_wound",
@@ -293,7 +301,7 @@ def cover_numbers(result: Result, lang: str = "en") -> pd.DataFrame | str:
     columns = {}
     for kind, name in (("none", "No cover"), ("dr", f"Cover DR {s.cover.dr}"), ("full", "Complete cover")):
         try:
-            columns[text(name)] = get_system(result.system).evaluate(s.replace(cover=s.cover.replace(kind=kind)))
+            columns[text(name)] = _evaluate(s.replace(cover=s.cover.replace(kind=kind)))
         except ScenarioError:  # e.g. a flyer who cannot get below concealing terrain
             columns[text(name)] = None
     rows = [{"key": key, text("Quantity"): text(headline_label(key)),

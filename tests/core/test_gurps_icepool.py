@@ -14,6 +14,7 @@ from rules_core import evaluate
 from rules_core.systems.gurps import Attack, Dodger, GurpsScenario, Target
 from rules_core.systems.gurps.damage import Hit, hit_injury
 from rules_core.systems.gurps.dice import parse_damage
+from rules_core.systems.gurps.rules import rof_bonus
 
 WOUND = {"pi-": Fraction(1, 2), "pi": 1, "pi+": Fraction(3, 2), "pi++": 2, "cut": Fraction(3, 2), "imp": 2,
          "cr": 1, "burn": 1, "cor": 1, "tox": 1, "fat": 1}
@@ -116,7 +117,6 @@ def test_rapid_fire_against_a_dodge_against_icepool(skill, rof, recoil, speed, d
     s = GurpsScenario(dodger=Dodger(basic_speed=speed, defense="dodge_and_drop" if drop else "plain"),
                       target=Target(dr=6, hp=12, hp_left=12),
                       attacks=(Attack(skill=skill, rof=rof, recoil=recoil, damage="3d+2", damage_type="pi+"),))
-    from rules_core.systems.gurps.rules import rof_bonus
     dodge = int(speed) + 3 + (3 if drop else 0)
     landed = icepool_landed(skill + rof_bonus(rof), rof, recoil, dodge)
     injury = landed @ icepool_injury(3, 2, 1, "pi+", dr=6)

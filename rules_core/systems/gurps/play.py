@@ -25,7 +25,6 @@ from typing import Protocol
 from ...result import TraceStep
 from . import sources as cite
 from .damage import injury
-from .dice import parse_damage
 from .rolls import success_roll
 from .rules import (attack_context, blast_hit, blast_reaches, defense_option, dodge_score, ends_prone,
                     friend_hit, hits_avoided, hits_scored, major_wound, points_left, sacrificial_context,
