@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench install clean
+.PHONY: run test bench docs-media install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ test: $(TSTAMP)
 ## Benchmarks; writes docs/benchmarks.md.
 bench: $(TSTAMP)
 	$(BIN)/python benchmarks/run.py --write docs/benchmarks.md
+
+## Refresh the dashboard screenshots and browser timings in docs/ (a browser test run).
+docs-media: $(TSTAMP)
+	@$(BIN)/python tools/ensure_chromium.py
+	WORKBOOK_UPDATE_DOCS=1 $(BIN)/python -m pytest tests/browser -q
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -28,7 +28,8 @@ a field, see ``workbook/app.py`` for the rest), waits with Playwright's ``wait_f
 - ``table()``, ``headline()``, ``chart_y(css)``, ``notices()``, ``share_link()``,
   ``slider_value(css)``;
 - ``python_errors()`` (tracebacks or stderr on the page), ``console_errors()`` (browser
-  console errors, not counting the requests this harness aborts), ``screenshot(path)``.
+  console errors, not counting the requests this harness aborts), ``screenshot(path)`` (into
+  test-artifacts/, or to ``path`` itself with WORKBOOK_UPDATE_DOCS=1).
 """
 
 from __future__ import annotations
@@ -54,7 +55,20 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 RENDER_TIMEOUT_MS = 120_000  # a cold kernel renders in ~10 s; leave room on a busy machine
 UPDATE_TIMEOUT_MS = 20_000
-TIMINGS_DOC = ROOT / "docs" / "browser-timings.md"
+#: Test runs save screenshots and timings under test-artifacts/ (not tracked). With
+#: WORKBOOK_UPDATE_DOCS=1 (``make docs-media``) they go where the tests name them in docs/ instead,
+#: so a plain ``make test`` never rewrites a tracked file.
+ARTIFACTS = ROOT / "test-artifacts"
+UPDATE_DOCS = os.environ.get("WORKBOOK_UPDATE_DOCS") == "1"
+
+
+def output_path(path: Path | str) -> Path:
+    """Where a picture or report meant for ``path`` (in docs/) is written by this run."""
+    path = Path(path)
+    return path if UPDATE_DOCS else ARTIFACTS / path.name
+
+
+TIMINGS_DOC = output_path(ROOT / "docs" / "browser-timings.md")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -264,7 +278,7 @@ class DashboardPage:
     def screenshot(self, path: Path | str, height: int = 1400) -> Path:
         """What a reader sees at the top of the dashboard in a 1280 × ``height`` window, once
         the charts have been laid out again for that size."""
-        path = Path(path)
+        path = output_path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         self.page.set_viewport_size({"width": 1280, "height": height})
         self.page.evaluate("document.querySelector('.wb-dashboard').scrollIntoView()")
