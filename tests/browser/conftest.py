@@ -15,7 +15,8 @@ Fixtures (use them from any test module in this folder; every test here is marke
     not a dashboard), and returns a :class:`DashboardPage`.
 ``timings`` (session)
     ``timings.record("infinity-n4", "first render", seconds)``: printed at the end of the run
-    and merged into ``docs/browser-timings.md``. Report timings; do not assert them.
+    and merged into ``test-artifacts/browser-timings.md`` (``docs/`` with WORKBOOK_UPDATE_DOCS=1).
+    Report timings; do not assert them.
 
 :class:`DashboardPage` finds everything by the workbook's CSS classes (``wb-<dotted path>`` for
 a field, see ``workbook/app.py`` for the rest), waits with Playwright's ``wait_for_function``
@@ -329,7 +330,7 @@ def open_dashboard(browser, voila_server):
 # -- timings -------------------------------------------------------------------------------------
 
 class Timings:
-    """Measured seconds per (dashboard, step); merged into docs/browser-timings.md."""
+    """Measured seconds per (dashboard, step); merged into TIMINGS_DOC."""
 
     HEADER = ("# Browser timings\n\nMeasured by the browser tests (`tests/browser/`) on the machine "
               "that last ran them: Voilà serving `notebooks/` with a cold kernel per page, Debian "
