@@ -315,6 +315,10 @@ def parse(model: type[Part], data: Any) -> Any:
                 continue
             name = ".".join(str(p) for p in path) or "(top level)"
             given = _given(data, path)
+            if e["type"] == "value_error" and isinstance(given, dict):
+                # a cross-field check that did not name its field: say what it said, not the data
+                problems.append(Problem(name, "(this combination of fields)", str(conflict)))
+                continue
             if e["type"] == "extra_forbidden":
                 known = ", ".join(s.name for s in fields_of(_owner(model, path[:-1]) or model))
                 problems.append(Problem(name, given, f"no such field; known fields: {known}"))

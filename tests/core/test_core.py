@@ -166,3 +166,31 @@ def test_importing_the_core_pulls_in_no_ui_library():
 def test_public_api():
     assert rules_core.evaluate is rules_core.registry.evaluate
     assert callable(rules_core.find_preset)
+
+
+def test_cross_field_checks_say_what_is_wrong_without_dumping_the_data():
+    from typing import Literal
+
+    from pydantic import model_validator
+
+    from rules_core.scenario import FieldConflict, Scenario, number, parse
+
+    class Pair(Scenario):
+        system: Literal["pair"] = "pair"
+        low: int = number(1, ge=0, le=5, label="Low", help="the lower bound")
+        high: int = number(2, ge=0, le=5, label="High", help="the upper bound")
+
+        @model_validator(mode="after")
+        def ordered(self):
+            if self.low > self.high + 1:
+                raise FieldConflict("low", self.low, f"at most High + 1 = {self.high + 1}")
+            if self.low > self.high:
+                raise ValueError("Low may not exceed High")
+            return self
+
+    with pytest.raises(ScenarioError) as err:
+        parse(Pair, {"system": "pair", "low": 3, "high": 2})
+    assert str(err.value) == ("invalid pair scenario: field '(top level)': got '(this combination "
+                              "of fields)'; allowed: Low may not exceed High")
+    with pytest.raises(ScenarioError, match=r"field 'low': got 5; allowed: at most High \+ 1 = 3"):
+        parse(Pair, {"system": "pair", "low": 5, "high": 2})
