@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules_core import System
+from fractions import Fraction
 
-__all__ = ["translator", "headline_label", "LANGUAGE_NAMES", "WORKBOOK_TEXT"]
+from rules_core import System
+from rules_core.result import one_in
+
+__all__ = ["translator", "headline_label", "one_in_text", "LANGUAGE_NAMES", "WORKBOOK_TEXT"]
 
 #: Names of languages in their own words, for the language switch.
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "de": "Deutsch", "fr": "Français",
@@ -26,6 +29,9 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "Exact": "Точно",
         "Percent": "Процент",
         "1 in N": "1 из N",
+        "1 in {n}": "1 из {n}",
+        "always": "всегда",
+        "never": "никогда",
         "Quantity": "Величина",
         "Value": "Значение",
         "Note": "Примечание",
@@ -93,3 +99,12 @@ def headline_label(key: str) -> str:
     if words[0] == "p" and len(words) > 1:
         return f"P({' '.join(words[1:])})"
     return " ".join(words).capitalize()
+
+
+def one_in_text(p: Fraction, lang: str = "en") -> str:
+    """The "1 in N" wording of ``p`` in ``lang`` (``1 из 10.6`` in Russian)."""
+    words = one_in(p)
+    table = WORKBOOK_TEXT.get(lang, {})
+    if words.startswith("1 in "):
+        return table.get("1 in {n}", "1 in {n}").format(n=words[len("1 in "):])
+    return table.get(words, words)

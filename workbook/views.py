@@ -27,7 +27,7 @@ from plotly.io._base_renderers import PlotlyRenderer
 from rules_core import Dist, Result, System, systems
 from rules_core.result import one_in
 
-from .text import headline_label, translator
+from .text import headline_label, one_in_text, translator
 
 __all__ = ["View", "distribution_views", "exact_text", "percent_text", "is_probability",
            "outcome_table", "headline_table", "compare_table", "outcome_chart", "at_least_chart",
@@ -106,9 +106,9 @@ def _system(result: Result, system: System | None) -> System | None:
     return system if system is not None else systems().get(result.system)
 
 
-def _prob_row(p: Fraction) -> dict[str, Any]:
+def _prob_row(p: Fraction, lang: str) -> dict[str, Any]:
     return {"exact": exact_text(p), "probability": float(p), "percent": float(p) * 100,
-            "percent_text": percent_text(p), "one_in": one_in(p)}
+            "percent_text": percent_text(p), "one_in": one_in_text(p, lang)}
 
 
 def _frame(rows: list[dict[str, Any]], columns: list[str], floats: Sequence[str]) -> pd.DataFrame:
@@ -122,7 +122,7 @@ def outcome_table(result: Result, lang: str = "en", *, system: System | None = N
     """One row per outcome in ``result.outcome_order``: outcome (translated), exact ``"n/d"``,
     probability (float), percent (float), percent_text and one_in; ``key`` is the untranslated label."""
     text = translator(_system(result, system), lang)
-    rows = [{"key": label, "outcome": text(label), **_prob_row(p)} for label, p in result.outcome_rows()]
+    rows = [{"key": label, "outcome": text(label), **_prob_row(p, lang)} for label, p in result.outcome_rows()]
     return _frame(rows, ["key", "outcome", "exact", "probability", "percent", "percent_text",
                          "one_in"], floats=("probability", "percent"))
 
@@ -141,7 +141,7 @@ def headline_table(result: Result, lang: str = "en", *, system: System | None = 
             row.update(exact=exact_text(value), value=float(value), shown=f"{float(value):.4g}")
             if is_probability(key):
                 row.update(percent=float(value) * 100, percent_text=percent_text(value),
-                           one_in=one_in(value), shown=percent_text(value))
+                           one_in=one_in_text(value, lang), shown=percent_text(value))
         rows.append(row)
     return _frame(rows, ["key", "name", "exact", "value", "percent", "percent_text", "one_in",
                          "shown", "note"], floats=("value", "percent"))

@@ -156,3 +156,17 @@ def test_views_declared_by_a_system_module_are_found(monkeypatch):
 def test_view_css_slug():
     assert View("Wounds per hit (N4)", str).css == "wb-view-wounds-per-hit-n4"
     assert View("!!!", str).css == "wb-view-panel"
+
+
+def test_one_in_wording_follows_the_language():
+    from workbook.text import one_in_text
+    from workbook.views import outcome_table
+
+    assert one_in_text(Fraction(9, 20), "ru") == "1 из 2.22"
+    assert one_in_text(Fraction(1), "ru") == "всегда" and one_in_text(Fraction(0), "ru") == "никогда"
+    assert one_in_text(Fraction(47, 500)) == "1 in 10.6"
+    from rules_core import evaluate, find_preset
+
+    result = evaluate(find_preset("d100-homebrew/burst-3-vs-dodge-45").scenario)
+    ru = outcome_table(result, "ru")
+    assert all(not text.startswith("1 in") for text in ru["one_in"])
