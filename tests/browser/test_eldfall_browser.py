@@ -24,22 +24,6 @@ SECOND = "wb-view-second-model-sweep"
 
 _TEXT = """([css]) => { const el = document.querySelector(`.${css}`); return el ? el.innerText : null; }"""
 
-_HEADLINE_IS = """(expected) => {
-    const rows = document.querySelectorAll('.wb-headline tr[data-key]');
-    if (rows.length !== Object.keys(expected).length) return false;
-    for (const row of rows) {
-        const cell = row.querySelector('td[data-col=exact]');
-        if (!(row.dataset.key in expected) || !cell) return false;
-        const want = expected[row.dataset.key], got = cell.textContent.trim();
-        if (want === null ? got !== "" : got === "") return false;
-        if (want !== null) {
-            const [n1, d1] = got.split('/'), [n2, d2] = want.split('/');
-            if (BigInt(n1) * BigInt(d2) !== BigInt(n2) * BigInt(d1)) return false;
-        }
-    }
-    return true;
-}"""
-
 
 def expected(s: EldfallScenario):
     result = evaluate(s)
@@ -57,10 +41,6 @@ def worth_y(s: EldfallScenario) -> list[list[float]]:
             [float(w[k]) for k in range(most_w + 1)], [float(w0[k]) for k in range(most_w + 1)]]
 
 
-def wait_for_headline(dash, headline) -> float:
-    exact = {k: None if v is None else f"{v.numerator}/{v.denominator}" for k, v in headline.items()}
-    return dash._wait(_HEADLINE_IS, exact)
-
 
 def option(label: str) -> str:
     """A dropdown option as the page shows it (ipywidgets writes spaces as no-break spaces)."""
@@ -70,7 +50,7 @@ def option(label: str) -> str:
 def wait_for_scenario(dash, s: EldfallScenario) -> None:
     table, heights, headline = expected(s)
     dash.wait_for_table(table)
-    wait_for_headline(dash, headline)
+    dash.wait_for_headline(headline)
     dash.wait_for_chart(heights)
     for trace, y in enumerate(worth_y(s)):
         dash.wait_for_chart(y, WORTH, trace)

@@ -11,6 +11,7 @@ import pytest
 
 from rules_core import get_system
 from rules_core.systems.d100 import analyse
+from dashboard_checks import check_against_core as check_common, shown_headline, shown_table
 from workbook.app import Dashboard
 from workbook.d100 import FATES, attack_rows
 
@@ -18,23 +19,9 @@ D100 = get_system("d100-homebrew")
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
 
-def shown_table(dash: Dashboard) -> dict[str, Fraction]:
-    return {row.key: Fraction(row.exact) for row in dash.tables["outcomes"].itertuples()}
-
-
-def shown_headline(dash: Dashboard) -> dict[str, Fraction | None]:
-    return {row.key: None if row.exact is None else Fraction(row.exact)
-            for row in dash.tables["headline"].itertuples()}
-
-
 def check_against_core(dash: Dashboard) -> None:
+    check_common(dash)  # table, headline and both charts against the core
     core = D100.evaluate(dash.scenario)
-    assert shown_table(dash) == dict(core.outcome_rows())
-    assert list(shown_table(dash)) == list(core.outcome_order)
-    assert shown_headline(dash) == dict(core.headline)
-    (output,) = dash._outcome_chart.outputs
-    assert output["data"]["application/vnd.plotly.v1+json"]["data"][0]["y"] == [
-        float(p) for _, p in core.outcome_rows()]
     for step in core.trace:
         assert dash.text(step.citation).replace("'", "&#x27;") in dash._trace.value
     # the system's own panels: each attack's hits by fate, exactly as the analysis has them

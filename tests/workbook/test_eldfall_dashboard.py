@@ -10,20 +10,12 @@ import pytest
 
 from rules_core import evaluate, get_system
 from rules_core.systems.eldfall import enumerate_rolls, without_reaction
+from dashboard_checks import check_against_core as check_common, shown_headline, shown_table
 from workbook.app import Dashboard
 from workbook.eldfall import sample, worth_table
 from workbook.share import encode_query
 
 ELDFALL = get_system("eldfall")
-
-
-def shown_table(dash: Dashboard) -> dict[str, Fraction]:
-    return {row.key: Fraction(row.exact) for row in dash.tables["outcomes"].itertuples()}
-
-
-def shown_headline(dash: Dashboard) -> dict[str, Fraction | None]:
-    return {row.key: None if row.exact is None else Fraction(row.exact)
-            for row in dash.tables["headline"].itertuples()}
 
 
 def bars(fig, i: int) -> tuple[list[float], list[Fraction]]:
@@ -36,13 +28,8 @@ def as_list(dist, most: int) -> list[Fraction]:
 
 
 def check_against_core(dash: Dashboard) -> None:
+    check_common(dash)  # table, headline and both charts against the core
     core = ELDFALL.evaluate(dash.scenario)
-    assert shown_table(dash) == dict(core.outcome_rows())
-    assert list(shown_table(dash)) == list(core.outcome_order)
-    assert shown_headline(dash) == dict(core.headline)
-    (output,) = dash._outcome_chart.outputs
-    assert output["data"]["application/vnd.plotly.v1+json"]["data"][0]["y"] == [
-        float(p) for _, p in core.outcome_rows()]
     for step in core.trace:
         assert step.rule.replace("'", "&#x27;") in dash._trace.value
     # What the Dodge is worth: hits (traces 0, 1) and wounds (traces 2, 3), with and without.
