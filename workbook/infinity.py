@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 from fractions import Fraction
+from functools import lru_cache
 from math import gcd
 from random import Random
 
@@ -157,6 +158,26 @@ def _cells(grid: list[list[int]] | None, den: int) -> tuple[np.ndarray, np.ndarr
     return z, exact
 
 
+@lru_cache(maxsize=16)
+def _heat_cells(scenario: InfinityScenario) -> tuple[tuple[tuple[np.ndarray, np.ndarray], ...], ...]:
+    """For each Burst: the (colours, exact texts) of both maps. The cells depend on neither
+    axis, so :func:`heatmap` asks with the dodger's PH and the first attacker's value and MODs
+    fixed; moving those sliders then only moves the cross."""
+    cells = []
+    for burst in BURSTS:
+        den, dodge, no_hit = dodge_grid_weights(scenario, HEAT_PH, HEAT_SV, burst=burst)
+        cells.append((_cells(dodge, den), _cells(no_hit, den)))
+    return tuple(cells)
+
+
+def _axis_free(scenario: InfinityScenario) -> InfinityScenario:
+    """``scenario`` with the heatmap's two axes set to fixed values (a cache key)."""
+    first, *rest = scenario.attackers
+    return scenario.model_copy(update={
+        "dodger": scenario.dodger.model_copy(update={"ph": 0}),
+        "attackers": (first.model_copy(update={"value": 0, "mod": 0}), *rest)})
+
+
 def heatmap(result: Result, lang: str = "en") -> go.Figure:
     """P(dodge succeeds) and P(no hit) over the dodger's PH × the first attacker's Success Value,
     the rest of the Order as it is; the slider sets that attacker's Burst. Exact values in the
@@ -167,10 +188,8 @@ def heatmap(result: Result, lang: str = "en") -> go.Figure:
     current_sv, _ = success_value(first.value, [first.mod])
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=(text("P(dodge succeeds)"), text("P(no hit)")))
-    for burst in BURSTS:
-        den, dodge, no_hit = dodge_grid_weights(scenario, HEAT_PH, HEAT_SV, burst=burst)
-        for col, grid in ((1, dodge), (2, no_hit)):
-            z, exact = _cells(grid, den)
+    for burst, maps in zip(BURSTS, _heat_cells(_axis_free(scenario))):
+        for col, (z, exact) in zip((1, 2), maps):
             fig.add_trace(go.Heatmap(
                 x=list(HEAT_SV), y=list(HEAT_PH), visible=burst == first.burst, z=z,
                 customdata=exact, zmin=0, zmax=1, colorscale="Viridis", showscale=col == 2,

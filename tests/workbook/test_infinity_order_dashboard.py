@@ -109,6 +109,24 @@ def test_heatmap_cells_slider_and_marker():
     assert all(list(t.x) == [15] and list(t.y) == [10] for t in crosses)
 
 
+def test_heatmap_cells_follow_every_field_but_its_axes():
+    """The cells are reused while only the axes move (PH, the first attacker's value and MODs)
+    and recomputed when anything else changes: each time they equal the core's grid."""
+    def cells(scenario):
+        visible = [t for t in heatmap(evaluate(scenario)).data if t.type == "heatmap" and t.visible]
+        return [[Fraction(c) for c in row] for row in visible[0].customdata]
+
+    first = MINE.attackers[0]
+    for scenario in (MINE,
+                     MINE.replace(dodger=MINE.dodger.replace(ph=13)),
+                     MINE.replace(attackers=(first.replace(value=9, mod=-3), *MINE.attackers[1:])),
+                     MINE.replace(dodger=MINE.dodger.replace(mod=-4)),
+                     MINE.replace(minus_three="single")):
+        dodge, _ = dodge_grid(scenario, HEAT_PH, HEAT_SV, burst=scenario.attackers[0].burst)
+        assert cells(scenario) == dodge
+    assert cells(MINE.replace(dodger=MINE.dodger.replace(mod=-4))) != cells(MINE)
+
+
 def test_heatmap_without_a_dodge_shows_only_no_hit():
     scenario = MINE.replace(dodger=MINE.dodger.replace(dodges=False))
     fig = heatmap(evaluate(scenario))
