@@ -127,11 +127,13 @@ def part(default_factory: Any, *, label: str, help: str, citation: str = "",
 
 
 def parts(default_factory: Any, *, min_items: int, max_items: int, label: str, help: str,
-          citation: str = "", group: str | None = None) -> Any:
-    """A tuple of nested blocks, between ``min_items`` and ``max_items`` long."""
+          citation: str = "", group: str | None = None, item_label: str | None = None) -> Any:
+    """A tuple of nested blocks, between ``min_items`` and ``max_items`` long; ``item_label``
+    names one of them ("Attacker" for "Attackers"; the list's label when not given)."""
     return Field(default_factory=default_factory, min_length=min_items, max_length=max_items,
                  description=help,
-                 json_schema_extra=_extra("parts", label, help, citation, group=group))
+                 json_schema_extra=_extra("parts", label, help, citation, group=group,
+                                          item_label=item_label))
 
 
 # -- reading declarations back ----------------------------------------------------------------
@@ -284,6 +286,9 @@ class ScenarioError(ValueError):
 
 _MISSING = object()
 
+#: What a :class:`Problem` says was given when a cross-field check refused the whole combination.
+COMBINATION = "(this combination of fields)"
+
 
 def _given(data: Any, path: tuple[Any, ...]) -> Any:
     for step in path:
@@ -317,7 +322,7 @@ def parse(model: type[Part], data: Any) -> Any:
             given = _given(data, path)
             if e["type"] == "value_error" and isinstance(given, dict):
                 # a cross-field check that did not name its field: say what it said, not the data
-                problems.append(Problem(name, "(this combination of fields)", str(conflict)))
+                problems.append(Problem(name, COMBINATION, str(conflict)))
                 continue
             if e["type"] == "extra_forbidden":
                 known = ", ".join(s.name for s in fields_of(_owner(model, path[:-1]) or model))

@@ -37,7 +37,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from rules_core import ScenarioError, System, get_system
-from rules_core.scenario import FieldSpec, Part, Scenario, fields_of, parse
+from rules_core.scenario import COMBINATION, FieldSpec, Part, Scenario, fields_of, parse
 
 from .text import translator
 from .views import notice_html
@@ -172,7 +172,8 @@ class _List:
         self.items: list[_Group] = []
         self.buttons: dict[str, widgets.Button] = {}
         self.body = widgets.VBox()
-        self.add = widgets.Button(description=form.text("Add") + " " + form.text(spec.label).lower(),
+        self.item_label = spec.extra.get("item_label") or spec.label
+        self.add = widgets.Button(description=_add_label(form, self.item_label),
                                   icon="plus", layout=widgets.Layout(width="auto"))
         self.add.add_class(css_class(path, "add"))
         self.add.on_click(lambda _b: self._resize(self.value() + [spec.part_cls().to_data()]))
@@ -192,7 +193,7 @@ class _List:
         for i, item_data in enumerate(data):
             path = (*self.path, i)
             item = _Group(form, spec.part_cls, path, item_data,
-                          title=f"{form.text(spec.label)} {i + 1}")
+                          title=f"{form.text(self.item_label)} {i + 1}")
             remove = widgets.Button(description=form.text("Remove"), icon="minus",
                                     disabled=len(data) <= spec.min_items,
                                     layout=widgets.Layout(width="auto"))
@@ -232,6 +233,16 @@ class _List:
             item.close()
         for w in (*self.buttons.values(), self.add, self.body, self.widget):
             w.close()
+
+
+def _add_label(form: ScenarioForm, item: str) -> str:
+    """"Add attacker": the whole phrase translated where the system has it (a language may
+    inflect the noun), else "Add" and the item's name."""
+    phrase = f"Add {item.lower()}"
+    translated = form.text(phrase)
+    if translated != phrase or form.lang == "en":
+        return translated
+    return form.text("Add") + " " + form.text(item).lower()
 
 
 def _build(form: ScenarioForm, spec: FieldSpec, path: Path, value: Any):
@@ -379,8 +390,8 @@ def refusal(err: ScenarioError) -> str:
     field, value and what is allowed."""
     parts = []
     for problem in err.problems:
-        if isinstance(problem.given, dict):  # the whole scenario: a cross-field validator's message
-            parts.append(problem.allowed.removeprefix("Value error, "))
+        if problem.given == COMBINATION:  # a cross-field validator's own message
+            parts.append(problem.allowed)
         else:
             parts.append(str(problem))
     return "; ".join(parts)

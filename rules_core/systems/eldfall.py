@@ -182,7 +182,7 @@ class EldfallScenario(Scenario):
 
     system: Literal["eldfall"] = "eldfall"
     attackers: tuple[Attacker, ...] = parts(
-        lambda: (Attacker(),), min_items=1, max_items=4, label="Attackers", citation=CITE_DODGE,
+        lambda: (Attacker(),), min_items=1, max_items=4, label="Attackers", item_label="Attacker", citation=CITE_DODGE,
         help="Each attacking model's Attack, in the order they resolve; the defender makes one "
              "AG roll per Attack.")
     defender: Defender = part(Defender, label="Defender", citation=CITE_DODGE,

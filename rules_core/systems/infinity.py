@@ -417,7 +417,7 @@ class InfinityScenario(Scenario):
     dodger: Dodger = part(Dodger, label="Dodger", help="The trooper who declares Dodge.",
                           citation=CITE_DODGE)
     attackers: tuple[Attacker, ...] = parts(
-        lambda: (Attacker(),), min_items=1, max_items=3, label="Attackers",
+        lambda: (Attacker(),), min_items=1, max_items=3, label="Attackers", item_label="Attacker",
         help="Enemy troopers in the Order (several AROs, a Coordinated Order): one dodge die "
              "against each one's Burst.", citation=CITE_DODGE)
     template: Template = part(Template, label="Template or mine",

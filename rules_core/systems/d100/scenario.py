@@ -129,7 +129,7 @@ class D100Scenario(Scenario):
                                     "smaller). Parry needs +10 advance per Size; 4 or more: no Parry.",
                                citation=CITE_SIZE, group="Opponent")
     attacks: tuple[Attack, ...] = parts(
-        lambda: (Attack(),), min_items=1, max_items=MAX_ATTACKS, label="Attacks",
+        lambda: (Attack(),), min_items=1, max_items=MAX_ATTACKS, label="Attacks", item_label="Attack",
         help="The opponent's attacks this Turn that hit, in the order they are made.",
         citation=CITE_LEFTOVERS, group="Opponent")
     successes: Literal["margin", "tens_digits"] = ruling(

@@ -204,6 +204,7 @@ PHRASES: dict[str, str] = {
     "Opponent": "Противник",
     "Attacks": "Атаки",
     "Attack": "Атака",
+    "Add attack": "Добавить атаку",
     "Rulings": "Трактовки правил",
     "Dodge": "Уклонение",
     "Parry": "Парирование",
