@@ -205,7 +205,7 @@ class GurpsScenario(Scenario):
     target: Target = part(Target, label="Dodger's body", help="Armor, hit location, HP and FP.",
                           citation=cite.DAMAGE)
     attacks: tuple[Attack, ...] = parts(lambda: (Attack(),), min_items=1, max_items=4,
-                                        label="Attacks this turn", citation=cite.DROP,
+                                        label="Attacks this turn", item_label="Attack", citation=cite.DROP,
                                         help="One foe's attacks in this turn, in order (a sacrificial "
                                              "dodge uses the first, aimed at the friend).")
     cover: Cover = part(Cover, label="Cover", citation=cite.COVER,
