@@ -186,6 +186,11 @@ def _literal_values(annotation: Any) -> tuple[str, ...]:
     return ()
 
 
+def _bound(info: Any, kind: type, attribute: str) -> Any:
+    """The value of the first ``kind`` constraint (Ge, Le, MinLen, MaxLen) on a field, or None."""
+    return next((getattr(m, attribute) for m in info.metadata if isinstance(m, kind)), None)
+
+
 def fields_of(model: type[Part]) -> tuple[FieldSpec, ...]:
     """The declared fields of a scenario or part class, in declaration order."""
     specs = []
@@ -201,12 +206,7 @@ def fields_of(model: type[Part]) -> tuple[FieldSpec, ...]:
                       citation=extra.get("citation", ""), group=extra.get("group"), extra=extra,
                       default=info.get_default(call_default_factory=True))
         if declared == "number":
-            lo = hi = None
-            for m in info.metadata:
-                if isinstance(m, annotated_types.Ge):
-                    lo = m.ge
-                elif isinstance(m, annotated_types.Le):
-                    hi = m.le
+            lo, hi = _bound(info, annotated_types.Ge, "ge"), _bound(info, annotated_types.Le, "le")
             kind = "int" if annotation is int else "float"
             specs.append(FieldSpec(kind=kind, minimum=lo, maximum=hi, step=extra.get("step"),
                                    unit=extra.get("unit"), **common))
@@ -223,12 +223,8 @@ def fields_of(model: type[Part]) -> tuple[FieldSpec, ...]:
             specs.append(FieldSpec(kind="part", part_cls=annotation, **common))
         elif declared == "parts":
             (item,) = [a for a in typing.get_args(annotation) if a is not Ellipsis]
-            lo = hi = None
-            for m in info.metadata:
-                if isinstance(m, annotated_types.MinLen):
-                    lo = m.min_length
-                elif isinstance(m, annotated_types.MaxLen):
-                    hi = m.max_length
+            lo = _bound(info, annotated_types.MinLen, "min_length")
+            hi = _bound(info, annotated_types.MaxLen, "max_length")
             specs.append(FieldSpec(kind="parts", part_cls=item, min_items=lo, max_items=hi, **common))
         else:  # pragma: no cover - guarded by the helpers above
             raise TypeError(f"unknown field kind {declared!r}")
