@@ -134,3 +134,20 @@ def test_the_page_query_and_url_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("SERVER_NAME", "127.0.0.1")
     monkeypatch.setenv("SCRIPT_NAME", "/voila/render/y.ipynb")
     assert page_url() == "https://127.0.0.1/voila/render/y.ipynb"
+
+
+@pytest.mark.parametrize("system_id", sorted(__import__("rules_core").systems()))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_systems_share_link_opens_the_same_scenario(system_id, data):
+    from rules_core import ScenarioError, load_scenario
+    from strategies import scenario_strategy
+
+    system = get_system(system_id)
+    try:
+        scenario = load_scenario(data.draw(scenario_strategy(system_id)))
+    except ScenarioError:
+        return  # a combination the rules refuse is never on screen, so never shared
+    for lang in system.languages:
+        shared = decode_query(system, encode_query(system, scenario, lang))
+        assert shared.notice == "" and shared.scenario == scenario

@@ -1,0 +1,2 @@
+"""Shared test set-up: this folder is on ``sys.path`` (pytest's rootdir conftest), so any test
+module can ``from strategies import scenario_strategy``."""
