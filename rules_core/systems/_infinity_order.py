@@ -26,6 +26,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from ..dist import Dist
+from ..enumerate import enumerate_rule
 from ..result import TraceStep
 from .infinity import (
     CITE_DODGE_MOVE, CITE_F2F, CITE_GUTS, CITE_ROLLS, CITE_SAVES, CITE_WOUNDS, CRIT, DODGED, FACES,
@@ -177,43 +178,19 @@ def roll_once(scenario: InfinityScenario | OrderPlan, rng: random.Random) -> Ord
     return play(_plan(scenario), lambda _what, _classify: rng.randint(1, FACES))
 
 
-class _NeedDie(Exception):
-    def __init__(self, classify):
-        self.classify = classify
-
-
 def enumerate_order(scenario: InfinityScenario | OrderPlan, *, group: bool = True,
                     summary: Callable[[OrderOutcome], Hashable] = OrderOutcome.key) -> Dist:
-    """Exact distribution of ``summary(outcome)`` over every possible roll of the Order."""
+    """Exact distribution of ``summary(outcome)`` over every possible roll of the Order. With
+    ``group``, the faces a die's own rule treats alike (``classify``) are walked once, weighted."""
     plan = _plan(scenario)
-    found: dict[Hashable, dict[int, int]] = {}  # key -> {dice rolled: weight over 20**dice}
 
-    def explore(prefix: list[int], weight: int) -> None:
-        position = iter(prefix)
+    def branches(classify) -> list[tuple[int, int, int]]:
+        if not group:
+            return [(face, 1, 1) for face in range(1, FACES + 1)]
+        classes: dict[Hashable, list[int]] = {}
+        for face in range(1, FACES + 1):
+            classes.setdefault(classify(face), []).append(face)
+        return [(faces[0], len(faces), 1) for faces in classes.values()]
 
-        def roller(_what: str, classify) -> int:
-            face = next(position, None)
-            if face is None:
-                raise _NeedDie(classify)
-            return face
-
-        try:
-            outcome = play(plan, roller, explain=False)
-        except _NeedDie as need:
-            if group:
-                classes: dict[Hashable, list[int]] = {}
-                for face in range(1, FACES + 1):
-                    classes.setdefault(need.classify(face), []).append(face)
-                branches = [(faces[0], len(faces)) for faces in classes.values()]
-            else:
-                branches = [(face, 1) for face in range(1, FACES + 1)]
-            for face, count in branches:
-                explore(prefix + [face], weight * count)
-            return
-        by_depth = found.setdefault(summary(outcome), {})
-        by_depth[len(prefix)] = by_depth.get(len(prefix), 0) + weight
-
-    explore([], 1)
-    deepest = max(depth for by_depth in found.values() for depth in by_depth)
-    return Dist((key, sum(w * FACES ** (deepest - depth) for depth, w in by_depth.items()))
-                for key, by_depth in found.items())
+    return enumerate_rule(lambda ask: play(plan, lambda _what, classify: ask(classify), explain=False),
+                          branches, summary, sides=FACES)

@@ -26,6 +26,7 @@ from math import comb, factorial
 from typing import Literal
 
 from ..dist import Dist
+from ..enumerate import enumerate_rule
 from ..registry import Preset, Source, System
 from ..result import Result, TraceStep
 from ..scenario import Part, Scenario, choice, flag, number, part, parts, ruling
@@ -393,12 +394,6 @@ def resolve(scenario: EldfallScenario, dice: Dice, *, explain: bool = True) -> R
                       second_wounds, tuple(trace))
 
 
-class _OutOfDice(Exception):
-    def __init__(self, n: int):
-        super().__init__(n)
-        self.n = n
-
-
 @cache
 def _multisets(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Every multiset of ``n`` d20 faces with the number of ordered rolls it stands for."""
@@ -413,27 +408,9 @@ def enumerate_rolls(scenario: EldfallScenario) -> Dist:
     the rules call for taking every multiset of faces (weighted by the ordered rolls it stands
     for). Returns the distribution of :meth:`Resolution.summary`. Exponential in the number of
     dice: for small cases and tests."""
-    finished: list[tuple[tuple, int, int]] = []  # (summary, dice rolled, ordered rolls)
-    pending: list[tuple[tuple[tuple[int, ...], ...], int, int]] = [((), 0, 1)]
-    while pending:
-        groups, rolled, ways = pending.pop()
-        supply = iter(groups)
-
-        def dice(_label: str, n: int) -> tuple[int, ...]:
-            group = next(supply, None)
-            if group is None:
-                raise _OutOfDice(n)
-            return group
-
-        try:
-            outcome = resolve(scenario, dice, explain=False)
-        except _OutOfDice as need:
-            pending.extend((groups + (faces,), rolled + need.n, ways * w)
-                           for faces, w in _multisets(need.n))
-            continue
-        finished.append((outcome.summary(), rolled, ways))
-    depth = max(n for _, n, _ in finished)
-    return Dist((key, ways * FACES ** (depth - n)) for key, n, ways in finished)
+    return enumerate_rule(lambda ask: resolve(scenario, lambda _label, n: ask(n), explain=False),
+                          lambda n: [(faces, ways, n) for faces, ways in _multisets(n)],
+                          Resolution.summary, sides=FACES)
 
 
 def roll_once(scenario: EldfallScenario, rng: random.Random) -> Resolution:
