@@ -16,12 +16,13 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Protocol
 
+from ...enumerate import enumerate_rule
 from ...result import TraceStep
 from . import sources as cite
 from .damage import injury
@@ -313,37 +314,20 @@ def _ways(dice: int) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(counts.items()))
 
 
-class _Branch(Exception):
-    def __init__(self, options: tuple[tuple[int, int], ...], dice: int):
-        self.options, self.dice = options, dice
+class _Asker:
+    """A :class:`Roller` that asks :func:`rules_core.enumerate.enumerate_rule` for each total."""
 
-
-class _Replay:
-    """Gives the totals of a fixed prefix of choices, then stops at the next roll."""
-
-    def __init__(self, prefix: tuple[int, ...]):
-        self.prefix, self.used = prefix, 0
+    def __init__(self, ask: Callable[[int], int]):
+        self.ask = ask
 
     def roll(self, dice: int, purpose: str) -> int:
-        options = _ways(dice)
-        if self.used == len(self.prefix):
-            raise _Branch(options, dice)
-        total = options[self.prefix[self.used]][0]
-        self.used += 1
-        return total
+        return self.ask(dice)
 
 
 def enumerate_plays(scenario: GurpsScenario) -> Iterator[tuple[Play, Fraction]]:
-    """Every way the dice can fall, as (play, probability): the face combinations of every die
-    rolled along that way that give its totals, over 6^(those dice). Exhaustive: small cases only."""
-
-    def walk(prefix: tuple[int, ...], ways: int, dice: int) -> Iterator[tuple[Play, Fraction]]:
-        try:
-            result = play(scenario, _Replay(prefix))
-        except _Branch as branch:
-            for i, (_, count) in enumerate(branch.options):
-                yield from walk(prefix + (i,), ways * count, dice + branch.dice)
-            return
-        yield result, Fraction(ways, 6 ** dice)
-
-    yield from walk((), 1, 0)
+    """Every way the dice can fall, as (play, probability): each roll takes every total its dice
+    can show, weighted by the face combinations that give it. Exhaustive: small cases only."""
+    plays = enumerate_rule(lambda ask: play(scenario, _Asker(ask)),
+                           lambda dice: [(total, ways, dice) for total, ways in _ways(dice)],
+                           lambda result: result, sides=6)
+    yield from plays.items()
