@@ -23,11 +23,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from rules_core import Dist, Result, get_system
-from rules_core.result import one_in
 from rules_core.systems.eldfall import Resolution, resolve, random_dice, without_reaction
 
 from .text import headline_label, translator
-from .views import View, exact_text, percent_text
+from .views import View, exact_bar, exact_text, percent_text
 
 __all__ = ["SYSTEM_ID", "VIEWS", "reaction_name", "without", "worth_chart", "worth_table",
            "second_model_chart", "after_dodge_table", "sample", "one_roll_html"]
@@ -56,13 +55,8 @@ def without(result: Result) -> Result:
 
 def _bars(dist: Dist, most: int, name: str, color: str, axis: str, show_legend: bool) -> go.Bar:
     ks = list(range(most + 1))
-    probs = [dist[k] for k in ks]
-    return go.Bar(x=ks, y=[float(p) for p in probs], name=name, marker_color=color,
-                  xaxis=f"x{axis}", yaxis=f"y{axis}", legendgroup=name, showlegend=show_legend,
-                  text=[percent_text(p) for p in probs], textposition="outside",
-                  customdata=[[exact_text(p), one_in(p)] for p in probs],
-                  hovertemplate="%{x}: %{customdata[0]} = %{text}<br>%{customdata[1]}<extra>"
-                                + html.escape(name) + "</extra>")
+    return exact_bar(ks, [dist[k] for k in ks], name, color, xaxis=f"x{axis}", yaxis=f"y{axis}",
+                     legendgroup=name, showlegend=show_legend)
 
 
 def _two_panels(traces: list[go.Bar], title: str, left: str, right: str, text) -> go.Figure:

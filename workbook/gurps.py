@@ -24,13 +24,12 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from rules_core import Result, ScenarioError, get_system
-from rules_core.result import one_in
 from rules_core.systems.gurps import GurpsScenario, dodge_score
 from rules_core.systems.gurps.rolls import ROLL_3D6, TOTALS, success_roll, success_weight
 from rules_core.systems.gurps.rules import attack_context, defense_option, points_left, sacrificial_context
 
 from .text import headline_label, translator
-from .views import View, exact_text, percent_text, table_html
+from .views import View, exact_bar, exact_text, percent_text, table_html
 
 __all__ = ["SYSTEM_ID", "VIEWS", "dodge_scores", "dodge_bell", "hits_chart", "injury_chart", "as_situation",
            "sacrificial_chart", "sacrificial_numbers", "sacrificial_table", "dive_chart", "cover_numbers",
@@ -56,10 +55,7 @@ def _layout(title: str, xtitle: str, ytitle: str, **more) -> dict:
 
 
 def _bar(x: list, probs: list[Fraction], name: str, color, **more) -> go.Bar:
-    return go.Bar(x=x, y=[float(p) for p in probs], name=name, marker_color=color,
-                  customdata=[[exact_text(p), percent_text(p), one_in(p)] for p in probs],
-                  hovertemplate="%{x}: %{customdata[0]} = %{customdata[1]}<br>%{customdata[2]}<extra>"
-                                + html.escape(name) + "</extra>", **more)
+    return exact_bar(x, probs, name, color, labels=False, **more)
 
 
 def _note(text: str) -> str:

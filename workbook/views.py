@@ -147,19 +147,28 @@ def headline_table(result: Result, lang: str = "en", *, system: System | None = 
                          "shown", "note"], floats=("value", "percent"))
 
 
+def exact_bar(x: Sequence[Any], probs: Sequence[Fraction], name: str, color: Any, *,
+              labels: bool = True, **more: Any) -> go.Bar:
+    """Bars of exact probabilities: ``y`` the floats, ``customdata`` rows ``[n/d, percent,
+    "1 in N"]`` shown on hover; ``labels`` prints the percent above each bar; ``more`` goes to
+    ``go.Bar`` (axes of a subplot, legend group, ...). System views build their bars with it."""
+    percents = [percent_text(p) for p in probs]
+    shown = {"text": percents, "textposition": "outside"} if labels else {}
+    return go.Bar(x=list(x), y=[float(p) for p in probs], name=name, marker_color=color,
+                  customdata=[[exact_text(p), pc, one_in(p)] for p, pc in zip(probs, percents)],
+                  hovertemplate="%{x}: %{customdata[0]} = %{customdata[1]}<br>%{customdata[2]}<extra>"
+                                + html.escape(name) + "</extra>", **shown, **more)
+
+
 def _bar(x: Sequence[Any], probs: Sequence[Fraction], name: str, color: str,
          signed: bool = False) -> go.Bar:
-    """Bars of exact values: ``y`` the floats, hover the exact ``n/d`` (and "1 in N");
-    ``signed`` for differences, labelled in percentage points."""
-    if signed:
-        texts = [f"{float(p) * 100:+.2f} pp" for p in probs]
-        custom = [[exact_text(p), ""] for p in probs]
-    else:
-        texts = [percent_text(p) for p in probs]
-        custom = [[exact_text(p), one_in(p)] for p in probs]
+    """:func:`exact_bar`, or for ``signed`` differences bars labelled in percentage points."""
+    if not signed:
+        return exact_bar(x, probs, name, color)
     return go.Bar(x=list(x), y=[float(p) for p in probs], name=name, marker_color=color,
-                  text=texts, textposition="outside", customdata=custom,
-                  hovertemplate="%{x}<br>%{customdata[0]} = %{text}<br>%{customdata[1]}<extra></extra>")
+                  text=[f"{float(p) * 100:+.2f} pp" for p in probs], textposition="outside",
+                  customdata=[[exact_text(p)] for p in probs],
+                  hovertemplate="%{x}<br>%{customdata[0]} = %{text}<extra></extra>")
 
 
 def _figure(traces: Sequence[go.BaseTraceType], title: str, xtitle: str, ytitle: str, *,

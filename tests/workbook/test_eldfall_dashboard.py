@@ -10,7 +10,7 @@ import pytest
 
 from rules_core import evaluate, get_system
 from rules_core.systems.eldfall import enumerate_rolls, without_reaction
-from dashboard_checks import check_against_core as check_common, shown_headline, shown_table
+from dashboard_checks import check_against_core as check_common, shown_headline
 from workbook.app import Dashboard
 from workbook.eldfall import sample, worth_table
 from workbook.share import encode_query

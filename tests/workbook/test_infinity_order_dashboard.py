@@ -15,7 +15,7 @@ from rules_core.systems._infinity_order import roll_once
 from rules_core.systems.infinity import (
     Attacker, InfinityScenario, dodge_grid, f2f_headline, final_state_order, plan_order)
 from workbook.app import Dashboard
-from workbook.infinity import HEAT_PH, HEAT_SV, VIEWS, attack_rows, heatmap
+from workbook.infinity import HEAT_PH, HEAT_SV, VIEWS, heatmap
 
 MINE = find_preset("infinity-n4/zhanshi-mine-and-fusilier").scenario
 TITLES = [v.title for v in VIEWS]

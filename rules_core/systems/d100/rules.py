@@ -16,8 +16,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
-from .scenario import (CITE_DODGE, CITE_LEAP, CITE_LEAP_BUDGET, CITE_LEFTOVERS, CITE_ONE_PER_ATTACK,
-                       CITE_PARRY, CITE_SIZE, CITE_STRAY, D100Scenario)
+from .scenario import (CITE_LEAP, CITE_LEAP_BUDGET, CITE_LEFTOVERS, CITE_ONE_PER_ATTACK, CITE_PARRY,
+                       CITE_SIZE, D100Scenario)
 from .text import say
 
 FACES = 100

@@ -461,7 +461,7 @@ def _evaluate_smother(s: GurpsScenario) -> Result:
                             f"{s.friend.distance} yard(s) from it")
     trace += [TraceStep("Success", "a contact explosion on the dodger: "
                         + ("the listed damage, rolled, not divided" if s.smother_damage == "contact"
-                           else "the maximum possible damage") + f"; the friend is spared", cite.CONTACT),
+                           else "the maximum possible damage") + "; the friend is spared", cite.CONTACT),
               TraceStep("Failure", f"the blast goes off with the dodger {s.blast.distance} and the friend "
                         f"{s.friend.distance} yard(s) away", cite.EXPLOSION),
               TraceStep("Injury on the dodger (contact)", blast_hit(s, 0).describe(), cite.WOUNDING)]
