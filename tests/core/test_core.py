@@ -208,3 +208,19 @@ def test_enumerate_rule_follows_the_rules_own_branching():
     pairs = [((a, b), 1 if a == b else 2, 2) for a in range(1, 7) for b in range(a, 7)]
     doubles = enumerate_rule(lambda ask: len(set(ask(2))) == 1, lambda _n: pairs, bool, sides=6)
     assert doubles[True] == Fraction(1, 6)
+
+
+def test_every_ruling_and_headline_is_written_down():
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    common = (docs / "quantities.md").read_text(encoding="utf-8")
+    assert all(f"`{key}`" in common for key in COMMON_HEADLINES)
+    for system in systems().values():
+        doc = (docs / "rulings" / f"{system.id}.md").read_text(encoding="utf-8")
+        for spec in system.rulings():
+            assert spec.name in doc, f"{system.id}: ruling {spec.name} not in its rulings document"
+            for value, _ in spec.choices:
+                assert value in doc, f"{system.id}: {spec.name} = {value} not in its rulings document"
+        for key in system.headlines:
+            assert key in doc, f"{system.id}: headline {key} not defined in its rulings document"
