@@ -115,9 +115,11 @@ def test_dodge_headline_equals_full_distribution(burst):
 def test_seed_zhanshi_vs_fusilier():
     # Infinity N4 wiki, Dodge, Examples: Zhanshi PH 10 vs Fusilier BS 12 + 3 range = SV 15, B3.
     # By hand: the Zhanshi keeps a success only with a face d <= 10 that beats all three dice.
-    # d < 10: each Fusilier die must fail (16..20: 5 faces) or roll below d (d-1 faces):
-    #   sum_{d=1..9} (d + 4)^3 = 5^3 + ... + 13^3 = 8281 - 100 = 8181... computed exactly below;
-    # d = 10 (critical): every Fusilier die must not be critical (19 faces of 20).
+    # d < 10: each Fusilier die must fail (16..20: 5 faces) or roll below d (d-1 faces), so
+    #   sum_{d=1..9} (d + 4)^3 = 5^3 + ... + 13^3 = (1^3 + ... + 13^3) - (1^3 + ... + 4^3)
+    #   = 91^2 - 10^2 = 8181 rolls;
+    # d = 10 (critical): no Fusilier die may be critical (19 faces of 20): 19^3 = 6859 rolls.
+    # (8181 + 6859) / 20^4 = 15040 / 160000 = 47/500.
     by_hand = Fraction(sum((d - 1 + 5) ** 3 for d in range(1, 10)) + 19 ** 3, 20 ** 4)
     assert by_hand == Fraction(47, 500)
     result = evaluate(find_preset("infinity-n4/zhanshi-vs-fusilier").scenario)
