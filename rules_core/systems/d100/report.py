@@ -10,7 +10,7 @@ from fractions import Fraction
 from ...dist import Dist
 from ...result import Result, TraceStep
 from ...scenario import fields_of
-from .rules import (FACES, Analysis, Plan, Resolution, State, after_roll, analyse, decide, make_plan,
+from .rules import (FACES, Analysis, TestRules, Plan, Resolution, State, after_roll, analyse, decide, make_plan,
                     no_roll, why_not, start, success_counts)
 from .scenario import (CITE_DODGE, CITE_LEAP, CITE_LEAP_BUDGET, CITE_LEFTOVERS, CITE_ONE_PER_ATTACK,
                        CITE_PARRY, CITE_RULINGS, CITE_STRAY, CITE_TESTS, SYSTEM_ID,
