@@ -6,12 +6,12 @@ Fraction(47, 500)
 """
 
 from .dist import Dist
-# Load the package of system modules first, so that binding the name ``systems`` to the
-# registry function below is final (a later first import of the package would rebind it).
-from . import systems as _system_modules  # noqa: F401
-from .registry import Preset, Source, System, evaluate, find_preset, get_system, load_scenario, systems
+from .play import Headline, Play, enumerate_play, play_once, sample
+from .registry import Preset, Source, System, all_systems, evaluate, find_preset, get_system, load_scenario
+from .roller import Dice, DiceError, FacesRoller, RandomRoller, Roller
 from .result import COMMON_HEADLINES, Result, TraceStep
 from .scenario import ScenarioError
 
 __all__ = ["Dist", "Preset", "Source", "System", "evaluate", "find_preset", "get_system",
-           "load_scenario", "systems", "COMMON_HEADLINES", "Result", "TraceStep", "ScenarioError"]
+           "load_scenario", "all_systems", "Play", "Headline", "enumerate_play", "sample", "play_once",
+           "Dice", "DiceError", "Roller", "RandomRoller", "FacesRoller", "COMMON_HEADLINES", "Result", "TraceStep", "ScenarioError"]

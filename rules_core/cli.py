@@ -16,7 +16,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from .registry import evaluate, find_preset, get_system, load_scenario, systems
+from .registry import evaluate, find_preset, get_system, load_scenario, all_systems
 from .scenario import ScenarioError
 
 __all__ = ["main"]
@@ -69,7 +69,7 @@ def _cmd_schema(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
 def _cmd_presets(args: argparse.Namespace, stdin: TextIO) -> list[dict[str, Any]]:
     return [{"preset": f"{s.id}/{p.name}", "title": p.title, "description": p.description,
              "citation": p.citation}
-            for s in systems().values() for p in s.presets]
+            for s in all_systems().values() for p in s.presets]
 
 
 def _parser() -> argparse.ArgumentParser:

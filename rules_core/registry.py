@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from .play import Headline, Play
 from .result import Result
+from .roller import Roller
 from .scenario import FieldSpec, Scenario, ScenarioError, Problem, fields_of, parse
 
-__all__ = ["Source", "Preset", "System", "systems", "get_system", "load_scenario", "evaluate",
+__all__ = ["Source", "Preset", "System", "all_systems", "get_system", "load_scenario", "evaluate",
            "find_preset"]
 
 
@@ -42,8 +44,11 @@ class Preset:
 class System:
     """One game system's evasion rules.
 
-    ``headlines`` defines each system-specific headline quantity the results carry
-    (beyond the common ones), as ``name -> definition``.
+    - ``evaluate(scenario) -> Result``: the fast exact path;
+    - ``play(scenario, roller) -> Play``: the rule on one concrete roll, with every die drawn
+      from ``roller`` (:mod:`rules_core.play` enumerates, samples and steps through it);
+    - ``headlines``: each system-specific headline quantity the results carry (beyond the
+      common ones), as ``name -> Headline``: its definition in words and on one play.
     """
 
     id: str
@@ -51,8 +56,9 @@ class System:
     scenario_cls: type[Scenario]
     evaluate: Callable[[Any], Result]
     sources: tuple[Source, ...]
+    play: Callable[[Any, Roller], Play] | None = None
     presets: tuple[Preset, ...] = ()
-    headlines: Mapping[str, str] = field(default_factory=dict)
+    headlines: Mapping[str, Headline] = field(default_factory=dict)
     summary: str = ""
     #: Languages the system's texts exist in, the first the default.
     languages: tuple[str, ...] = ("en",)
@@ -88,8 +94,8 @@ class System:
 
 
 @cache
-def systems() -> Mapping[str, System]:
-    """Every system in ``rules_core.systems``, by id (each module there defines ``SYSTEM``)."""
+def all_systems() -> Mapping[str, System]:
+    """Every system in ``rules_core.systems``, by id (each package there defines ``SYSTEM``)."""
     package = importlib.import_module(f"{__package__}.systems")
 
     found: dict[str, System] = {}
@@ -105,7 +111,7 @@ def systems() -> Mapping[str, System]:
 
 def get_system(system_id: str) -> System:
     """The system with this id; ``ScenarioError`` naming the known ids otherwise."""
-    known = systems()
+    known = all_systems()
     if system_id not in known:
         raise ScenarioError("scenario", [Problem("system", system_id, "one of " + ", ".join(
             repr(k) for k in known))])
@@ -120,7 +126,7 @@ def load_scenario(data: Any) -> Scenario:
         raise ScenarioError("scenario", [Problem("(top level)", data, "a JSON object")])
     if "system" not in data:
         raise ScenarioError("scenario", [Problem("system", "(missing)", "one of " + ", ".join(
-            repr(k) for k in systems()))])
+            repr(k) for k in all_systems()))])
     return parse(get_system(data["system"]).scenario_cls, data)
 
 
@@ -135,6 +141,6 @@ def find_preset(ref: str) -> Preset:
     system_id, sep, name = ref.partition("/")
     if not sep:
         raise KeyError(f"preset {ref!r} should be SYSTEM/NAME, e.g. infinity-n4/zhanshi-vs-fusilier")
-    if system_id not in systems():
-        raise KeyError(f"no system {system_id!r}; systems: {', '.join(systems())}")
-    return systems()[system_id].preset(name)
+    if system_id not in all_systems():
+        raise KeyError(f"no system {system_id!r}; systems: {', '.join(all_systems())}")
+    return all_systems()[system_id].preset(name)

@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from rules_core import systems
+from rules_core import all_systems
 from rules_core.scenario import FieldSpec, fields_of
 
 __all__ = ["value_strategy", "data_strategy", "scenario_strategy"]
@@ -37,4 +37,4 @@ def data_strategy(cls) -> st.SearchStrategy[dict[str, Any]]:
 
 
 def scenario_strategy(system_id: str) -> st.SearchStrategy[dict[str, Any]]:
-    return data_strategy(systems()[system_id].scenario_cls).map(lambda d: {"system": system_id, **d})
+    return data_strategy(all_systems()[system_id].scenario_cls).map(lambda d: {"system": system_id, **d})

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from rules_core import System, systems
+from rules_core import System, all_systems
 
 __all__ = ["Entry", "notebooks_folder", "dashboards", "index"]
 
@@ -49,7 +49,7 @@ def dashboards(folder: Path | str | None = None) -> list[Entry]:
     """Every notebook in ``folder`` except the index: registered systems' dashboards first
     (in registry order), then any other notebook."""
     folder = Path(folder) if folder is not None else notebooks_folder()
-    known = dict(systems())
+    known = dict(all_systems())
     found = [p.name for p in sorted(folder.glob("*.ipynb")) if p.name != INDEX]
     entries = [Entry(name, _owner(Path(name).stem, known)) for name in found]
     order = list(known)

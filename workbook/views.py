@@ -24,7 +24,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.io._base_renderers import PlotlyRenderer
 
-from rules_core import Dist, Result, System, systems
+from rules_core import Dist, Result, System, all_systems
 from rules_core.result import one_in
 
 from .text import headline_label, one_in_text, translator
@@ -103,7 +103,7 @@ def is_probability(key: str) -> bool:
 
 
 def _system(result: Result, system: System | None) -> System | None:
-    return system if system is not None else systems().get(result.system)
+    return system if system is not None else all_systems().get(result.system)
 
 
 def _prob_row(p: Fraction, lang: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 import rules_core
-from rules_core import COMMON_HEADLINES, Dist, ScenarioError, evaluate, load_scenario, systems
+from rules_core import COMMON_HEADLINES, Dist, ScenarioError, evaluate, load_scenario, all_systems
 from rules_core.result import one_in
 from rules_core.scenario import fields_of
 from rules_core.systems.infinity import InfinityScenario
@@ -62,7 +62,7 @@ def test_one_in_wording():
 # -- scenarios ------------------------------------------------------------------------------------
 
 def test_every_field_is_declared_with_range_label_help_and_citation():
-    for system in systems().values():
+    for system in all_systems().values():
         pending = [system.scenario_cls]
         while pending:
             cls = pending.pop()
@@ -79,7 +79,7 @@ def test_every_field_is_declared_with_range_label_help_and_citation():
 
 
 def test_scenario_json_round_trip_for_every_preset():
-    for system in systems().values():
+    for system in all_systems().values():
         for preset in system.presets:
             data = json.loads(preset.scenario.to_json())
             assert data["system"] == system.id
@@ -127,15 +127,15 @@ def test_booleans_and_strings_are_not_coerced_into_numbers_silently():
 # -- results and registry -------------------------------------------------------------------------
 
 def test_registry_ids_are_the_stable_ones():
-    assert set(systems()) <= STABLE_IDS
-    assert "infinity-n4" in systems()
-    for system in systems().values():
+    assert set(all_systems()) <= STABLE_IDS
+    assert "infinity-n4" in all_systems()
+    for system in all_systems().values():
         assert system.sources and system.presets, system.id
         assert system.default_scenario().system == system.id
 
 
 def test_every_preset_evaluates_with_common_headlines_and_a_cited_trace():
-    for system in systems().values():
+    for system in all_systems().values():
         for preset in system.presets:
             result = evaluate(preset.scenario)
             for key in COMMON_HEADLINES:
@@ -153,7 +153,7 @@ def test_every_preset_evaluates_with_common_headlines_and_a_cited_trace():
 
 def test_importing_the_core_pulls_in_no_ui_library():
     code = ("import sys, rules_core\n"
-            "for s in rules_core.systems().values():\n"
+            "for s in rules_core.all_systems().values():\n"
             "    [rules_core.evaluate(p.scenario) for p in s.presets]\n"
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
             "('ipywidgets', 'plotly', 'pandas', 'IPython', 'ipykernel', 'jupyter_client', "
@@ -216,7 +216,7 @@ def test_every_ruling_and_headline_is_written_down():
     docs = Path(__file__).resolve().parents[2] / "docs"
     common = (docs / "quantities.md").read_text(encoding="utf-8")
     assert all(f"`{key}`" in common for key in COMMON_HEADLINES)
-    for system in systems().values():
+    for system in all_systems().values():
         doc = (docs / "rulings" / f"{system.id}.md").read_text(encoding="utf-8")
         for spec in system.rulings():
             assert spec.name in doc, f"{system.id}: ruling {spec.name} not in its rulings document"

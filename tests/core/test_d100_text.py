@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from rules_core.systems.d100 import text as text_module
-from rules_core import evaluate, systems
+from rules_core import evaluate, all_systems
 from rules_core.scenario import fields_of
 from rules_core.systems.d100 import SYSTEM, D100Scenario, resolve
 from rules_core.systems.d100.report import resolution_trace
@@ -193,7 +193,7 @@ def test_translating_a_text_equals_rendering_its_russian_template(scenario):
 
 
 def test_the_registered_system_translates_through_its_hook():
-    system = systems()["d100-homebrew"]
+    system = all_systems()["d100-homebrew"]
     assert system.languages == ("en", "ru")
     assert system.text("Leap into Cover", "ru") == "Отскок в Укрытие"
 

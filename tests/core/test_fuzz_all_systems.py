@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from rules_core import ScenarioError, evaluate, load_scenario, systems
+from rules_core import ScenarioError, evaluate, load_scenario, all_systems
 from rules_core.scenario import FieldSpec, fields_of
 from strategies import scenario_strategy
 
-SYSTEM_IDS = sorted(systems())
+SYSTEM_IDS = sorted(all_systems())
 
 
 def number_paths(cls, data: dict[str, Any], prefix: str = "") -> list[tuple[str, FieldSpec]]:
@@ -85,7 +85,7 @@ def bad_value(spec: FieldSpec, pick: int) -> Any:
 @given(data=st.data())
 def test_invalid_fields_are_named(system_id, data):
     raw = data.draw(scenario_strategy(system_id))
-    cls = systems()[system_id].scenario_cls
+    cls = all_systems()[system_id].scenario_cls
     path, spec = data.draw(st.sampled_from(number_paths(cls, raw)))
     value = bad_value(spec, data.draw(st.integers(0, 3)))
     set_path(raw, path, value)

@@ -136,7 +136,7 @@ def test_the_page_query_and_url_come_from_the_environment(monkeypatch):
     assert page_url() == "https://127.0.0.1/voila/render/y.ipynb"
 
 
-@pytest.mark.parametrize("system_id", sorted(__import__("rules_core").systems()))
+@pytest.mark.parametrize("system_id", sorted(__import__("rules_core").all_systems()))
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_systems_share_link_opens_the_same_scenario(system_id, data):

@@ -1,0 +1,264 @@
+"""One concrete roll, played by the rule: :class:`Play`, and what is built on it.
+
+Every system writes its rule once, as ``play(scenario, roller) -> Play`` (in its ``play.py``):
+all the dice it needs come from the :class:`~rules_core.roller.Roller`, and the
+:class:`Play` says what happened — the outcome label, the hits landing, each evasion roll
+made, every system quantity, and the trace of steps with their citations. On that one function:
+
+- :func:`enumerate_play` — the exact distribution of plays, walking every roll the rule asks
+  for: the truth each system's fast ``evaluate`` is proven equal to;
+- :func:`sample` — ``n`` seeded random plays (Monte Carlo);
+- :func:`play_once` — one play, random or on typed faces, with its trace (the "Roll" panels).
+
+Headline quantities are defined once, on a play (:class:`Headline`): a probability of an event
+or the expectation of a value, optionally given an event. :func:`headlines_of` computes them
+from a distribution of plays — which is how the tests check every headline of ``evaluate``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product
+from math import factorial, lcm
+from typing import TYPE_CHECKING, Any
+
+from .dist import Dist
+from .result import TraceStep
+from .roller import Dice, FacesRoller, RandomRoller, Rolled, Roller
+
+if TYPE_CHECKING:  # the registry imports this module
+    from .registry import System
+    from .scenario import Scenario
+
+__all__ = ["Play", "Headline", "probability", "expectation", "COMMON_HEADLINE_DEFINITIONS",
+           "headlines_of", "enumerate_play", "sample", "play_once"]
+
+
+@dataclass(frozen=True)
+class Play:
+    """What one concrete roll came to.
+
+    - ``outcome``: one of the result's outcome labels;
+    - ``hits``: hits landing on the defender;
+    - ``evasions``: each evasion roll the defender made, in order: passed or not;
+    - ``quantities``: every further quantity the system's headlines and distributions read
+      (wounds, injury, final state …), by name — read them as ``play["wounds"]``;
+    - ``trace`` and ``rolled``: the steps with citations and the dice that fell. They do not take
+      part in equality, so plays that came to the same thing merge in a distribution.
+    """
+
+    outcome: str
+    hits: int
+    evasions: tuple[bool, ...] = ()
+    quantities: Mapping[str, Hashable] | tuple[tuple[str, Hashable], ...] = ()
+    trace: tuple[TraceStep, ...] = field(default=(), compare=False)
+    rolled: tuple[Rolled, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        items = self.quantities.items() if isinstance(self.quantities, Mapping) else self.quantities
+        object.__setattr__(self, "quantities", tuple(sorted(items)))
+        object.__setattr__(self, "evasions", tuple(self.evasions))
+        object.__setattr__(self, "trace", tuple(self.trace))
+
+    def __getitem__(self, name: str) -> Hashable:
+        for key, value in self.quantities:
+            if key == name:
+                return value
+        raise KeyError(f"this play has no quantity {name!r}; it has "
+                       f"{', '.join(k for k, _ in self.quantities) or 'none'}")
+
+    @property
+    def dodged(self) -> bool | None:
+        """Every evasion roll made passed (``None`` when none was made)."""
+        return all(self.evasions) if self.evasions else None
+
+    def bare(self) -> Play:
+        """The same play without its trace and dice (what distributions are keyed on)."""
+        return Play(self.outcome, self.hits, self.evasions, self.quantities)
+
+
+# -- headline definitions ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Headline:
+    """A headline quantity defined on one play.
+
+    ``kind`` is ``"probability"`` (``of`` is an event) or ``"expectation"`` (``of`` is a value).
+    With ``given``, it is conditional on that event and null when the event cannot happen.
+    ``applies(scenario)`` returns a reason when the quantity does not apply (then it is null).
+    """
+
+    text: str
+    kind: str
+    of: Callable[[Play], Any]
+    given: Callable[[Play], bool] | None = None
+    applies: Callable[[Any], str | None] | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+    def value(self, scenario: Any, plays: Dist) -> Fraction | None:
+        """This quantity over a distribution of plays (``None`` when it does not apply)."""
+        if self.applies is not None and self.applies(scenario) is not None:
+            return None
+        if self.given is not None:
+            if plays.probability(self.given) == 0:
+                return None
+            plays = plays.condition(self.given)
+        if self.kind == "probability":
+            return plays.probability(lambda p: bool(self.of(p)))
+        return plays.mean(lambda p: Fraction(self.of(p)))
+
+
+def probability(text: str, event: Callable[[Play], bool], *, given: Callable[[Play], bool] | None = None,
+                applies: Callable[[Any], str | None] | None = None) -> Headline:
+    """A headline that is the probability of ``event`` (given ``given``)."""
+    return Headline(text, "probability", event, given, applies)
+
+
+def expectation(text: str, value: Callable[[Play], Any], *, given: Callable[[Play], bool] | None = None,
+                applies: Callable[[Any], str | None] | None = None) -> Headline:
+    """A headline that is the expectation of ``value`` (given ``given``)."""
+    return Headline(text, "expectation", value, given, applies)
+
+
+#: The common headlines (docs/quantities.md), defined on a play, as every system reads them.
+COMMON_HEADLINE_DEFINITIONS: Mapping[str, Headline] = {
+    "p_dodge_succeeds": probability(
+        "Every evasion roll made succeeds, given that at least one is made.",
+        lambda p: all(p.evasions), given=lambda p: bool(p.evasions)),
+    "p_no_hit": probability("No hit lands on the defender.", lambda p: p.hits == 0),
+    "expected_hits": expectation("Expected number of hits landing on the defender.", lambda p: p.hits),
+}
+
+
+def headlines_of(system: System, scenario: Scenario, plays: Dist) -> dict[str, Fraction | None]:
+    """Every headline (common and the system's own) computed from a distribution of plays."""
+    definitions = {**COMMON_HEADLINE_DEFINITIONS, **system.headlines}
+    return {name: h.value(scenario, plays) for name, h in definitions.items()}
+
+
+# -- exhaustive enumeration ----------------------------------------------------------------------
+
+def _answers(dice: Dice) -> list[tuple[int | tuple[int, ...], int]]:
+    """Every answer to a request with the number of ordered face combinations giving it."""
+    faces = range(1, dice.sides + 1)
+    if dice.count == 1:
+        found: dict[Any, int] = {f: 1 for f in faces}
+    elif dice.total:
+        sums = {0: 1}
+        for _ in range(dice.count):
+            step: dict[int, int] = {}
+            for s, w in sums.items():
+                for f in faces:
+                    step[s + f] = step.get(s + f, 0) + w
+            sums = step
+        found = sums
+    elif dice.ordered:
+        found = {t: 1 for t in product(faces, repeat=dice.count)}
+    else:
+        found = {}
+        for t in _multisets(dice.sides, dice.count):
+            ways = factorial(dice.count)
+            for f in set(t):
+                ways //= factorial(t.count(f))
+            found[t] = ways
+    if dice.classify is None:
+        return list(found.items())
+    grouped: dict[Hashable, list[Any]] = {}
+    for answer, ways in found.items():
+        entry = grouped.setdefault(dice.classify(answer), [answer, 0])
+        entry[1] += ways
+    return [(answer, ways) for answer, ways in grouped.values()]
+
+
+def _multisets(sides: int, count: int, low: int = 1) -> Iterator[tuple[int, ...]]:
+    if count == 0:
+        yield ()
+        return
+    for f in range(low, sides + 1):
+        for rest in _multisets(sides, count - 1, f):
+            yield (f, *rest)
+
+
+class _NeedMore(Exception):
+    def __init__(self, dice: Dice):
+        super().__init__(dice)
+        self.dice = dice
+
+
+class _Replay(Roller):
+    """Answers the rule from a fixed list of answers; asks for more when they run out."""
+
+    explain = False
+
+    def __init__(self, answers: Sequence[Any]):
+        super().__init__()
+        self.answers, self.next = answers, 0
+
+    def roll(self, dice: Dice) -> Any:
+        if self.next == len(self.answers):
+            raise _NeedMore(dice)
+        self.next += 1
+        return self.answers[self.next - 1]
+
+
+def enumerate_play(system: System, scenario: Scenario, *, classify: bool = True,
+                   key: Callable[[Play], Hashable] = Play.bare) -> Dist:
+    """The exact distribution of ``key(play)`` over every way the dice can fall.
+
+    The rule is replayed with every sequence of answers it asks for (a roll it never asks for is
+    never enumerated); each answer is weighted by the face combinations giving it. With
+    ``classify=False`` the requests' grouping hints are ignored and every answer is followed
+    (slower; the tests use it to prove the hints true). Exhaustive: small scenarios only.
+    """
+    found: dict[Hashable, list[tuple[int, int]]] = {}   # key -> [(ways, denominator)]
+    pending: list[tuple[tuple[Any, ...], int, int]] = [((), 1, 1)]
+    while pending:
+        answers, ways, denominator = pending.pop()
+        try:
+            played = system.play(scenario, _Replay(answers))
+        except _NeedMore as need:
+            dice = need.dice
+            if not classify and dice.classify is not None:
+                dice = Dice(dice.purpose, dice.sides, dice.count, dice.total, dice.ordered)
+            size = dice.sides ** dice.count
+            pending.extend((answers + (answer,), ways * w, denominator * size)
+                           for answer, w in _answers(dice))
+            continue
+        found.setdefault(key(played), []).append((ways, denominator))
+    common = 1
+    for entries in found.values():
+        for _, d in entries:
+            common = lcm(common, d)
+    return Dist((k, sum(w * (common // d) for w, d in entries)) for k, entries in found.items())
+
+
+# -- random and typed plays ----------------------------------------------------------------------
+
+def play_once(system: System, scenario: Scenario, *, seed: int | str | None = None,
+              faces: Sequence[int] | None = None) -> Play:
+    """One play with its trace and dice: random from ``seed``, or on the ``faces`` given (every
+    one of which must be used; :class:`~rules_core.roller.DiceError` says what is wrong)."""
+    roller: Roller = RandomRoller(seed) if faces is None else FacesRoller(faces)
+    played = system.play(scenario, roller)
+    if isinstance(roller, FacesRoller):
+        roller.finish()
+    return Play(played.outcome, played.hits, played.evasions, played.quantities, played.trace,
+                tuple(roller.rolled))
+
+
+class _Quiet(RandomRoller):
+    explain = False
+
+
+def sample(system: System, scenario: Scenario, n: int, seed: int | str | None = None) -> Iterable[Play]:
+    """``n`` random plays (without traces), reproducible from ``seed``; yielded one by one so a
+    caller can show progress or stop early."""
+    roller = _Quiet(seed)
+    for _ in range(n):
+        roller.rolled.clear()
+        yield system.play(scenario, roller).bare()
+
