@@ -11,7 +11,7 @@ from typing import Any
 from .dist import Dist
 from .scenario import Scenario
 
-__all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "one_in"]
+__all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "fraction_text", "percent", "one_in"]
 
 #: Headline quantities every system provides, with one meaning everywhere (docs/quantities.md).
 COMMON_HEADLINES = ("p_dodge_succeeds", "p_no_hit", "expected_hits")
@@ -29,10 +29,24 @@ class TraceStep:
         return f"{self.rule}: {self.detail}" + (f" [{self.citation}]" if self.citation else "")
 
 
+def fraction_text(value: Fraction | int) -> str:
+    """The one exact-number form everywhere: ``"n/d"`` (``"n/1"`` for a whole number).
+
+    >>> fraction_text(Fraction(47, 500)), fraction_text(3)
+    ('47/500', '3/1')
+    """
+    value = Fraction(value)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def percent(p: Fraction, digits: int = 1) -> str:
+    """A probability as a percentage (``"9.4%"``), for display only."""
+    return f"{float(p):.{digits}%}"
+
+
 def exact(value: Fraction | int) -> dict[str, Any]:
     """JSON form of an exact number: ``{"exact": "n/d", "float": x}``."""
-    value = Fraction(value)
-    return {"exact": f"{value.numerator}/{value.denominator}", "float": float(value)}
+    return {"exact": fraction_text(value), "float": float(Fraction(value))}
 
 
 def one_in(p: Fraction) -> str:
