@@ -61,11 +61,10 @@ def data_strategy(cls, bounds: Bounds | None = None, prefix: str = "") -> st.Sea
 
 
 def small_module(system_id: str) -> Any:
-    """The system's ``small.py`` test module (see above), or ``None``."""
-    package = all_systems()[system_id].play.__module__.split(".")[2] \
-        if all_systems()[system_id].play else system_id.replace("-", "_")
+    """The system's ``small.py`` test module (see above), or ``None``. A system's package, like
+    its tests' folder, is its id with ``_`` for ``-``."""
     try:
-        return importlib.import_module(f"core.{package}.small")
+        return importlib.import_module(f"core.{system_id.replace('-', '_')}.small")
     except ModuleNotFoundError:
         return None
 
