@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench docs-media install clean
+.PHONY: run test bench docs-media mutate install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,5 +41,11 @@ docs-media: $(TSTAMP)
 	@$(BIN)/python tools/ensure_chromium.py
 	WORKBOOK_UPDATE_DOCS=1 $(BIN)/python -m pytest tests/browser -q
 
+## Mutation testing of dist.py and every system (tens of minutes); writes docs/mutation.md.
+mutate: $(TSTAMP)
+	rm -rf mutants
+	$(BIN)/mutmut run
+	$(BIN)/python tools/mutation_report.py --write docs/mutation.md
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis mutants
