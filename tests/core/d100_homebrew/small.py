@@ -24,3 +24,13 @@ def fix(data: dict[str, Any]) -> dict[str, Any]:
         if attack["kind"] == "melee":
             attack["covers_whole_base"] = False
     return data
+
+
+def scenarios(bounds: dict[str, tuple[int, int]] | None = None):
+    """A Hypothesis strategy of valid d100 scenarios over the declared ranges (or ``bounds``)."""
+    from rules_core import load_scenario
+    from rules_core.systems.d100_homebrew import D100Scenario
+    from strategies import data_strategy
+
+    return data_strategy(D100Scenario, bounds).map(lambda raw: load_scenario(fix({"system": "d100-homebrew",
+                                                                                     **raw})))
