@@ -240,8 +240,10 @@ class Why(NamedTuple):
 
 
 # -- what one step did: events, each its own trace line ------------------------------------------
+# Events are never changed once made. They are not frozen dataclasses only because the exact path
+# makes them in its inner loop, where a frozen instance costs three times as much to create.
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Roll:
     """An Evasion roll against attack ``attack``: the d100 ``face`` scored ``successes`` (0: failed)."""
 
@@ -263,7 +265,7 @@ class Roll:
                          CITE_DODGE if a.roll == "dodge" else CITE_PARRY)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Evade:
     """``hits`` hits of attack ``attack`` evaded by its own roll's Successes."""
 
@@ -276,7 +278,7 @@ class Evade:
                                              a=plan.attacks[self.attack].number), CITE_ONE_PER_ATTACK)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Leftover:
     """``hits`` hits of attack ``attack`` evaded by leftovers of the roll against ``source``,
     at ``cost`` Successes per hit."""
@@ -293,7 +295,7 @@ class Leftover:
                              n=self.hits, b=plan.attacks[self.attack].number, cost=self.cost), CITE_LEFTOVERS)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Unused:
     """``successes`` Successes of the roll against ``attack`` left unspent."""
 
@@ -306,7 +308,7 @@ class Unused:
                          say("{n} {n|Success|Successes} left unspent", n=self.successes), CITE_LEFTOVERS)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Leap:
     """A Leap of ``metres`` against attack ``attack``: its ``hits`` hits land against Cover
     (``into`` "cover") or are negated (``into`` "out_of_reach")."""
@@ -328,7 +330,7 @@ class Leap:
         return TraceStep(say("Leap [Отскок]"), detail, CITE_LEAP)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Land:
     """``hits`` hits of attack ``attack`` land in the open."""
 
@@ -341,7 +343,7 @@ class Land:
                                                a=plan.attacks[self.attack].number), CITE_ONE_PER_ATTACK)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Stray:
     """``shots`` dodged shots of attack ``attack`` fly on toward the next target."""
 
@@ -356,7 +358,7 @@ class Stray:
                              a=plan.attacks[self.attack].number), CITE_STRAY)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Disengage:
     """The Leap against attack ``attack`` took the defender out of melee; ``counts``: as a Disengage."""
 
@@ -371,7 +373,7 @@ class Disengage:
         return TraceStep(say("Leap [Отскок]"), detail, CITE_LEAP)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class NoRoll:
     """No Evasion roll against attack ``attack``, and why."""
 
