@@ -38,7 +38,7 @@ def check_against_core(dash: Dashboard) -> None:
 def test_the_first_preset_is_shown_exactly(lang):
     dash = Dashboard("d100-homebrew", query="", lang=lang)
     assert dash.preset.value == "burst-3-vs-dodge-45"
-    # Hand check (docs/rulings/d100-homebrew.md; tests/core/test_d100_rules.py): Dodge 45
+    # Hand check (docs/rulings/d100-homebrew.md; tests/core/d100_homebrew/test_exact.py): Dodge 45
     # against 3 hits: no hit on faces 01–25, 1/4; 39/20 hits expected; the roll passes 9/20.
     head = shown_headline(dash)
     assert (head["p_no_hit"], head["expected_hits"], head["p_dodge_succeeds"]) == (
@@ -70,7 +70,7 @@ def test_moving_controls_and_adding_an_attack_follow_the_core():
 def test_the_presets_of_the_issue():
     dash = Dashboard("d100-homebrew", query="")
     dash.preset.value = "two-attacks-leftovers"
-    # Hand check in tests/core/test_d100_rules.py: 47/400 and 261/80.
+    # Hand check in tests/core/d100_homebrew/test_exact.py: 47/400 and 261/80.
     assert shown_headline(dash)["p_no_hit"] == Fraction(47, 400)
     assert shown_headline(dash)["expected_hits"] == Fraction(261, 80)
     check_against_core(dash)
