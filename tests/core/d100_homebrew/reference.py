@@ -81,6 +81,7 @@ def target(sc, attack) -> int:
 
 
 def is_shot(attack) -> bool:
+    """A shooting attack or a shot fired in melee."""
     return attack.kind in ("shooting", "shot_in_melee")
 
 
@@ -184,10 +185,12 @@ def turn_outcomes(sc) -> dict[Turn, Fraction]:
 
 
 def expectation(outcomes: dict[Turn, Fraction], value) -> Fraction:
+    """The mean of ``value(turn)``."""
     return sum((p * value(t) for t, p in outcomes.items()), Fraction(0))
 
 
 def probability(outcomes: dict[Turn, Fraction], event) -> Fraction:
+    """The chance of ``event(turn)``."""
     return sum((p for t, p in outcomes.items() if event(t)), Fraction(0))
 
 
