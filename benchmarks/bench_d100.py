@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
 
 import icepool
 
 from benchmarks.common import Case
-from rules_core import evaluate, find_preset
-from rules_core.systems.d100 import Attack, D100Scenario, Defender, MoreRollsNeeded, resolve
-from rules_core.systems.d100.rules import analyse, make_plan, success_counts
+from rules_core import enumerate_play, evaluate, find_preset
+from rules_core.systems.d100_homebrew import SYSTEM, Attack, D100Scenario, Defender
+from rules_core.systems.d100_homebrew.dice import success_counts
+from rules_core.systems.d100_homebrew.exact import analyse
+from rules_core.systems.d100_homebrew.play import make_plan
 
 # Dodge 65 (Agility 45, Dodge +20), 2 Reactions, four bursts of 5 hits at +0, −10, −20, −30.
 FOUR_ATTACKS = D100Scenario(defender=Defender(agility=45, dodge_advance=20, reactions=2),
@@ -29,18 +30,8 @@ def ours(scenario: D100Scenario):
 
 
 def every_face(scenario: D100Scenario) -> dict[int, Fraction]:
-    """Hits landing, by applying the rule to every sequence of faces of the rolls made."""
-    landed: Counter = Counter()
-    stack: list[tuple[int, ...]] = [()]
-    while stack:
-        faces = stack.pop()
-        try:
-            res = resolve(scenario, faces)
-        except MoreRollsNeeded:
-            stack.extend(faces + (f,) for f in range(1, 101))
-            continue
-        landed[res.landed] += Fraction(1, 100 ** len(faces))
-    return dict(landed)
+    """Hits landing, by playing the rule on every face of every roll made (no grouping of faces)."""
+    return dict(enumerate_play(SYSTEM, scenario, classify=False, key=lambda p: p.hits).items())
 
 
 def icepool_burst() -> tuple[Fraction, Fraction]:

@@ -3,10 +3,10 @@ step.
 
 The panels are pure functions of a result: the exact expected number of each attack's hits
 evaded by its own roll, by leftover Successes, negated by a Leap, landing in the open and
-landing against Cover (:func:`rules_core.systems.d100.analyse`), as a stacked bar chart and as
-a table of exact numbers; and one sample of d100 faces resolved by the same rule the exact
-numbers come from (:func:`rules_core.systems.d100.resolve`), the faces drawn from the scenario
-itself so that a scenario always shows the same sample. Every text goes through the system's
+landing against Cover (:func:`rules_core.systems.d100_homebrew.exact.analyse`), as a stacked bar
+chart and as a table of exact numbers; and one roll played by the very rule the exact numbers are
+proven against (:func:`rules_core.play.play_once` on the system's ``play``), its dice seeded with
+the scenario itself so that a scenario always shows the same roll. Every text goes through the system's
 translator, so the panels follow the dashboard's language switch.
 """
 
@@ -14,20 +14,19 @@ from __future__ import annotations
 
 import html
 from fractions import Fraction
-from random import Random
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from rules_core import Result, get_system
-from rules_core.systems.d100 import analyse, resolve, resolution_trace
-from rules_core.systems.d100.report import number
-from rules_core.systems.d100.text import say
+from rules_core import Play, Result, get_system, play_once
+from rules_core.systems.d100_homebrew import SYSTEM
+from rules_core.systems.d100_homebrew.exact import analyse, number
+from rules_core.systems.d100_homebrew.text import say
 
 from .text import translator
 from .views import View, exact_text
 
-__all__ = ["SYSTEM_ID", "VIEWS", "FATES", "attack_rows", "attack_table", "attack_chart", "sample_faces",
+__all__ = ["SYSTEM_ID", "VIEWS", "FATES", "attack_rows", "attack_table", "attack_chart", "one_roll",
            "one_roll_html"]
 
 SYSTEM_ID = "d100-homebrew"
@@ -82,22 +81,21 @@ def attack_chart(result: Result, lang: str = "en") -> go.Figure:
         plot_bgcolor="white", paper_bgcolor="white", legend=dict(orientation="h", y=-0.2)))
 
 
-def sample_faces(result: Result) -> list[int]:
-    """d100 faces for one sample, one per attack (the most rolls a scenario can make), drawn
-    from a generator seeded with the scenario itself: the same scenario, the same faces."""
-    rng = Random(result.scenario.to_json())
-    return [rng.randint(1, 100) for _ in result.scenario.attacks]
+def one_roll(result: Result) -> Play:
+    """One roll of the result's scenario, played by the system's rule with its trace, the dice
+    seeded with the scenario itself: the same scenario, the same roll."""
+    return play_once(SYSTEM, result.scenario, seed=result.scenario.to_json())
 
 
 def one_roll_html(result: Result, lang: str = "en") -> str:
-    """One sample of faces resolved step by step: each roll, where its Successes went, and the
+    """One roll (:func:`one_roll`) step by step: each roll, where its Successes went, and the
     outcome (class ``wb-d100-roll-step`` on each line)."""
     text = translator(get_system(result.system), lang)
-    resolution = resolve(result.scenario, sample_faces(result))
-    faces = ", ".join(f"{f:02d}" for f in resolution.faces) or "—"
+    played = one_roll(result)
+    faces = ", ".join(f"{rolled.answer:02d}" for rolled in played.rolled) or "—"
     items = "".join(f'<li class="wb-d100-roll-step"><b>{html.escape(text(step.rule))}</b>: '
                     f'{html.escape(text(step.detail))} <small style="color:#666">[{html.escape(text(step.citation))}]'
-                    f'</small></li>' for step in resolution_trace(result.scenario, resolution))
+                    f'</small></li>' for step in played.trace)
     return (f'<p><small>{html.escape(text("A sample of d100 faces, resolved by the same rule as the exact numbers"))}'
             f': <b class="wb-d100-faces">{faces}</b></small></p><ol>{items}</ol>')
 

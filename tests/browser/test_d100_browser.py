@@ -9,8 +9,9 @@ from fractions import Fraction
 import pytest
 
 from rules_core import evaluate, get_system
-from rules_core.systems.d100 import D100Scenario, analyse
-from rules_core.systems.d100.text import translate
+from rules_core.systems.d100_homebrew import D100Scenario
+from rules_core.systems.d100_homebrew.exact import analyse
+from rules_core.systems.d100_homebrew.text import translate
 
 from conftest import ROOT
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from rules_core import get_system
-from rules_core.systems.d100 import analyse
+from rules_core.systems.d100_homebrew.exact import analyse
 from dashboard_checks import check_against_core as check_common, shown_headline, shown_table
 from workbook.app import Dashboard
 from workbook.d100 import FATES, attack_rows
@@ -38,7 +38,7 @@ def check_against_core(dash: Dashboard) -> None:
 def test_the_first_preset_is_shown_exactly(lang):
     dash = Dashboard("d100-homebrew", query="", lang=lang)
     assert dash.preset.value == "burst-3-vs-dodge-45"
-    # Hand check (docs/rulings/d100-homebrew.md; tests/core/test_d100_rules.py): Dodge 45
+    # Hand check (docs/rulings/d100-homebrew.md; tests/core/d100_homebrew/test_exact.py): Dodge 45
     # against 3 hits: no hit on faces 01–25, 1/4; 39/20 hits expected; the roll passes 9/20.
     head = shown_headline(dash)
     assert (head["p_no_hit"], head["expected_hits"], head["p_dodge_succeeds"]) == (
@@ -70,7 +70,7 @@ def test_moving_controls_and_adding_an_attack_follow_the_core():
 def test_the_presets_of_the_issue():
     dash = Dashboard("d100-homebrew", query="")
     dash.preset.value = "two-attacks-leftovers"
-    # Hand check in tests/core/test_d100_rules.py: 47/400 and 261/80.
+    # Hand check in tests/core/d100_homebrew/test_exact.py: 47/400 and 261/80.
     assert shown_headline(dash)["p_no_hit"] == Fraction(47, 400)
     assert shown_headline(dash)["expected_hits"] == Fraction(261, 80)
     check_against_core(dash)
@@ -136,21 +136,24 @@ def test_the_rulings_panel_compares_tens_digits():
 
 
 def test_one_roll_step_by_step_uses_the_rule_and_ends_in_a_listed_outcome():
-    from rules_core.systems.d100 import resolve
-    from rules_core.systems.d100.report import outcome_label
-    from rules_core.systems.d100.rules import make_plan
-    from workbook.d100 import one_roll_html, sample_faces
+    from rules_core import play_once
+    from workbook.d100 import one_roll, one_roll_html
 
     dash = Dashboard("d100-homebrew", query="preset=two-attacks-leftovers")
-    faces = sample_faces(dash.result)
-    assert faces == sample_faces(D100.evaluate(dash.scenario))  # the same scenario, the same sample
-    resolution = resolve(dash.scenario, faces)
-    label = outcome_label(make_plan(dash.scenario), resolution.state)
+    played = one_roll(dash.result)
+    assert played == one_roll(D100.evaluate(dash.scenario))  # the same scenario, the same roll
+    faces = [rolled.answer for rolled in played.rolled]
+    # Two rolls, always: leftovers (at most 4, at 4 per hit) never cover all 3 hits of attack 2.
+    assert len(faces) == 2 and all(1 <= f <= 100 for f in faces)
+    # the panel's roll is the rule's play on those very faces
+    again = play_once(D100, dash.scenario, faces=faces)
+    assert again == played and again.trace == played.trace
+    label = played.outcome
     assert dash.result.outcomes[label] > 0
     shown = dash.rendered["One roll, step by step"]
     assert shown == one_roll_html(dash.result, "en")
     assert f"Outcome</b>: {label}" in shown
-    assert ", ".join(f"{f:02d}" for f in resolution.faces) in shown
+    assert ", ".join(f"{f:02d}" for f in faces) in shown
     dash.language.value = "ru"
     shown = dash.rendered["One roll, step by step"]
     assert "Исход</b>: " + D100.text(label, "ru") in shown and "Уклонение против атаки 1" in shown

@@ -1,24 +1,33 @@
-"""From the exact analysis to a :class:`rules_core.result.Result`: outcomes, headline
-quantities, notes and the trace, every text built by :func:`~.text.say` so it can be shown in
-Russian too."""
+"""The exact result of a d100 Evasion, fast: :func:`evaluate`.
+
+:func:`analyse` walks the rule of :mod:`.play` (:func:`~.play.decide`, :func:`~.play.no_roll`,
+:func:`~.play.after_roll`) over every situation before each attack at once: a roll branches on
+its number of Successes, weighted by how many of the 100 faces give it
+(:func:`~.dice.success_counts`), and equal situations merge. The tests prove it equal to
+enumerating :func:`~.play.play` over every face, and to a reference written from the rules text.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from ...dist import Dist
-from ...result import Result, TraceStep
+from ...result import Result, TraceStep, fraction_text
 from ...scenario import fields_of
-from .rules import (FACES, Analysis, TestRules, Plan, Resolution, State, after_roll, analyse, decide, make_plan,
-                    no_roll, why_not, start, success_counts)
+from .dice import FACES, MAX_SUCCESSES, TestRules, face_runs, success_counts
+from .outcomes import HEADLINES, outcome_key, outcome_label
+from .play import (Evade, Land, Leap, Leftover, Plan, State, after_roll, decide, make_plan, no_roll,
+                   start)
 from .scenario import (CITE_DODGE, CITE_LEAP, CITE_LEAP_BUDGET, CITE_LEFTOVERS, CITE_ONE_PER_ATTACK,
-                       CITE_PARRY, CITE_RULINGS, CITE_STRAY, CITE_TESTS, SYSTEM_ID,
-                       Attack, D100Scenario)
+                       CITE_PARRY, CITE_RULINGS, CITE_STRAY, CITE_TESTS, SYSTEM_ID, Attack, D100Scenario)
 from .text import say
 
+__all__ = ["evaluate", "analyse", "Analysis", "Tally", "trace_of", "number"]
+
 KIND_LABELS = dict(next(s for s in fields_of(Attack) if s.name == "kind").choices)
-ROLL_NAMES = {"dodge": "Dodge", "parry": "Parry"}
 LEAP_LABELS = dict(next(s for s in fields_of(Attack) if s.name == "leap").choices)
 
 
@@ -27,121 +36,112 @@ def signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
-def number(x: Fraction) -> str:
+def number(x: Fraction | int) -> str:
     """An exact number for a trace line: ``3``, or ``39/20 ≈ 1.95``."""
     x = Fraction(x)
     if x.denominator == 1:
         return str(x.numerator)
-    return f"{x.numerator}/{x.denominator} ≈ {float(x):.4g}"
+    return f"{fraction_text(x)} ≈ {float(x):.4g}"
 
 
-def faces_text(lo: int, hi: int) -> str:
-    """A run of d100 faces as players write them: ``01–05``, ``100``."""
-    return f"{lo:02d}" if lo == hi else f"{lo:02d}–{hi:02d}"
+# -- every roll at once --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Tally:
+    """Exact expected hits of one attack by what became of them, and its roll's chances."""
+
+    p_roll: Fraction = Fraction(0)
+    evaded_by_roll: Fraction = Fraction(0)
+    evaded_by_leftovers: Fraction = Fraction(0)
+    negated_by_leap: Fraction = Fraction(0)
+    landed_open: Fraction = Fraction(0)
+    landed_in_cover: Fraction = Fraction(0)
+    expected_successes: Fraction = Fraction(0)
 
 
-def face_runs(target: int, rules) -> list[tuple[int, str]]:
-    """``(successes, faces)`` for each run of faces scoring the same Successes, from 01 up:
-    passing faces come first, each fewer Successes than the one before, then the failures.
+@dataclass(frozen=True)
+class Analysis:
+    """The exact distribution of final states over every d100 roll, with per-attack tallies.
 
-    >>> face_runs(45, TestRules())[:2], face_runs(45, TestRules())[-1]
-    ([(5, '01–05'), (4, '06–15')], (0, '46–100'))
+    ``final`` also holds, with weight 0, every final state some other target could give (each
+    roll scoring any number of Successes up to :data:`~.dice.MAX_SUCCESSES`), so that outcome
+    tables keep their rows as the targets move.
     """
-    runs, face = [], 1
-    for s, count in sorted(success_counts(target, rules), key=lambda sc: (sc[0] == 0, -sc[0])):
-        runs.append((s, faces_text(face, face + count - 1)))
-        face += count
-    return runs
+
+    plan: Plan
+    final: dict[State, int]         # weight of each final state, over FACES ** len(attacks)
+    denominator: int
+    tallies: tuple[Tally, ...]
 
 
-# -- outcomes -----------------------------------------------------------------------------------
-
-def features(plan: Plan) -> tuple[bool, bool]:
-    """Whether outcomes mention hits against Cover and stray shots."""
-    return (any(a.leap == "cover" and a.roll == "dodge" for a in plan.attacks),
-            any(a.stray for a in plan.attacks))
-
-
-def outcome_label(plan: Plan, state: State) -> str:
-    """The readable name of a final state, e.g. ``2 evaded, 1 lands; 1 stray shot``."""
-    cover, stray = features(plan)
-    landed = state.landed + state.in_cover
-    parts = [say("{evaded} evaded, {landed} {landed|lands|land}", evaded=plan.total_hits - landed,
-                 landed=landed)]
-    if cover:
-        parts.append(say("{n} against Cover", n=state.in_cover))
-    if stray:
-        parts.append(say("{n} stray {n|shot|shots}", n=state.stray))
-    if state.disengage:
-        parts.append(say("Disengage [Вольт]"))
-    return "; ".join(parts)
-
-
-def _order_key(state: State) -> tuple:
-    return (state.landed + state.in_cover, state.in_cover, state.stray, state.disengage)
-
-
-# -- trace lines for events ---------------------------------------------------------------------
-
-def event_step(plan: Plan, event: tuple, face: int | None = None) -> TraceStep:
-    """One event of a resolution as a trace line (``face``: the d100 face of a roll event)."""
-    kind, i = event[0], event[1]
+def spend_cap(plan: Plan, state: State, i: int) -> int:
+    """Successes beyond which a roll against attack ``i`` changes nothing more: enough for all
+    its remaining hits and every later hit its leftovers can reach."""
     a = plan.attacks[i]
-    if kind == "roll":
-        s = event[2]
-        roll = ROLL_NAMES[a.roll]
-        if s:
-            detail = say("rolled {face} against {target}: {s} {s|Success|Successes}", face=f"{face:02d}",
-                         target=a.target, s=s)
-        else:
-            detail = say("rolled {face} against {target}: the test fails", face=f"{face:02d}", target=a.target)
-        return TraceStep(say("{roll} against attack {a}", roll=roll, a=a.number), detail,
-                         CITE_DODGE if a.roll == "dodge" else CITE_PARRY)
-    if kind == "evade":
-        return TraceStep(say("Evasion"), say("{n} {n|hit|hits} of attack {a} evaded", n=event[2], a=a.number),
-                         CITE_ONE_PER_ATTACK)
-    if kind == "leftover":
-        b = plan.attacks[event[2]]
-        return TraceStep(say("Leftover Successes"),
-                         say("{n} {n|hit|hits} of attack {b} evaded at {cost} Successes per hit",
-                             n=event[3], b=b.number, cost=event[4]), CITE_LEFTOVERS)
-    if kind == "unused":
-        return TraceStep(say("Leftover Successes"),
-                         say("{n} {n|Success|Successes} left unspent", n=event[2]), CITE_LEFTOVERS)
-    if kind == "leap":
-        if event[2] == "cover":
-            detail = say("a Leap of {m} m into Cover: {n} {n|hit|hits} of attack {a} land against the "
-                         "Cover's AP", m=event[4], n=event[3], a=a.number)
-        else:
-            detail = say("a Leap of {m} m out of the reach of attack {a}: {n} {n|hit|hits} negated",
-                         m=event[4], n=event[3], a=a.number)
-        return TraceStep(say("Leap [Отскок]"), detail, CITE_LEAP)
-    if kind == "land":
-        return TraceStep(say("Hits land"), say("{n} {n|hit|hits} of attack {a} {n|lands|land}", n=event[2],
-                                               a=a.number), CITE_ONE_PER_ATTACK)
-    if kind == "stray":
-        return TraceStep(say("Stray shot"),
-                         say("{n} dodged {n|shot|shots} of attack {a} {n|flies|fly} on toward the next "
-                             "target (GM's call: 1 Success each, random location)", n=event[2], a=a.number),
-                         CITE_STRAY)
-    if kind == "disengage":
-        detail = (say("the Leap out of melee counts as a Disengage [Вольт]") if event[2] else
-                  say("the Leap out of melee is no Disengage: every enemy able to make Free Attacks "
-                      "also evades this attack"))
-        return TraceStep(say("Leap [Отскок]"), detail, CITE_LEAP)
-    if kind == "no_roll":
-        reason, cite = why_not(plan, i, event[2])
-        return TraceStep(say("No Evasion roll against attack {a}", a=a.number), reason, cite)
-    raise ValueError(f"unknown event {event!r}")
+    return state.remaining[i] + sum(state.remaining[s.attack] * s.cost for s in a.spend_in_order)
 
 
-def resolution_trace(scenario: D100Scenario, resolution: Resolution) -> tuple[TraceStep, ...]:
-    """Which Successes went where, for one concrete set of faces (the "roll once" view)."""
+def _branches(plan: Plan, state: State, i: int) -> list[tuple[int, int]]:
+    """``(successes, faces)`` for a roll against attack ``i``: every number of Successes from 0
+    to the most that still changes anything (at most :data:`~.dice.MAX_SUCCESSES`), each with
+    how many faces give it; faces scoring more than that count with the most."""
+    cap = min(MAX_SUCCESSES, spend_cap(plan, state, i))
+    weights = [0] * (cap + 1)
+    for s, c in success_counts(plan.attacks[i].target, plan.rules):
+        weights[min(s, cap)] += c
+    return list(enumerate(weights))
+
+
+def _mean_successes(target: int, rules: TestRules) -> Fraction:
+    return Fraction(sum(s * c for s, c in success_counts(target, rules)), FACES)
+
+
+@lru_cache(maxsize=32)
+def analyse(scenario: D100Scenario) -> Analysis:
+    """Exact distribution of the final state over every d100 roll of every Evasion roll made.
+
+    The rule's steps are applied to every state before each attack; a roll branches on its
+    number of Successes, weighted by how many of the 100 faces give it. Cached: the dashboard
+    asks for the same scenario more than once.
+    """
     plan = make_plan(scenario)
-    faces = iter(resolution.faces)
-    steps = [event_step(plan, ev, next(faces) if ev[0] == "roll" else None) for ev in resolution.events]
-    steps.append(TraceStep(say("Outcome"), outcome_label(plan, resolution.state), CITE_ONE_PER_ATTACK))
-    return tuple(steps)
+    n = len(plan.attacks)
+    layer: dict[State, int] = {start(plan): 1}
+    # per attack, over FACES ** n: roll made, evaded by its roll, by leftovers, negated by a
+    # Leap, landing in the open, landing against Cover (the fields of Tally, in order)
+    sums = [[0] * 6 for _ in range(n)]
+    for i in range(n):
+        nxt: dict[State, int] = defaultdict(int)
+        scale = FACES ** (n - i - 1)
+        for state, w in layer.items():
+            why = decide(plan, state, i)
+            if why is not None:
+                branches = [(no_roll(plan, state, i, why), FACES)]
+            else:
+                sums[i][0] += w * FACES * scale
+                branches = [(after_roll(plan, state, i, s), c) for s, c in _branches(plan, state, i)]
+            for (new, events), c in branches:
+                nxt[new] += w * c
+                ws = w * c * scale
+                if not ws:
+                    continue
+                for ev in events:
+                    if isinstance(ev, Evade):
+                        sums[i][1] += ws * ev.hits
+                    elif isinstance(ev, Leftover):
+                        sums[ev.attack][2] += ws * ev.hits
+                    elif isinstance(ev, Leap):
+                        sums[i][3 if ev.into == "out_of_reach" else 5] += ws * ev.hits
+                    elif isinstance(ev, Land):
+                        sums[i][4] += ws * ev.hits
+        layer = nxt
+    den = FACES ** n
+    tallies = []
+    for a, row in zip(plan.attacks, sums):
+        p_roll = Fraction(row[0], den)
+        successes = p_roll * _mean_successes(a.target, plan.rules) if a.target is not None else Fraction(0)
+        tallies.append(Tally(*(Fraction(x, den) for x in row), expected_successes=successes))
+    return Analysis(plan=plan, final=dict(layer), denominator=den, tallies=tuple(tallies))
 
 
 # -- the trace of a whole result ----------------------------------------------------------------
@@ -154,8 +154,8 @@ def _attack_steps(scenario: D100Scenario, plan: Plan) -> list[TraceStep]:
                      hits=a.hits, mod=signed(a.modifier))]
         cite = CITE_ONE_PER_ATTACK
         if a.blocked:
-            parts.append(say("no Evasion roll: {reason}", reason=a.blocked[0]))
-            cite = a.blocked[1]
+            parts.append(say("no Evasion roll: {reason}", reason=a.blocked.reason))
+            cite = a.blocked.citation
         elif a.roll == "dodge":
             parts.append(say("Dodge(A) test: target {target} (A {value}, advance {adv}, modifier {mod}, "
                              "attack {amod})", target=a.target, value=d.agility, adv=signed(d.dodge_advance),
@@ -265,7 +265,7 @@ def _first_roll_steps(plan: Plan) -> list[TraceStep]:
                      faces=", ".join(runs[s]), c=count) if s else
                  say("First roll (attack {a}) fails: {faces}, {c} in 100", a=a.number, faces=", ".join(runs[s]),
                      c=count))
-        detail = "; ".join(event_step(plan, ev).detail for ev in events[1:])
+        detail = "; ".join(ev.step(plan).detail for ev in events)
         steps.append(TraceStep(title, detail, CITE_LEFTOVERS if len(plan.attacks) > 1 else CITE_ONE_PER_ATTACK))
     return steps
 
@@ -299,7 +299,7 @@ def trace_of(scenario: D100Scenario, analysis: Analysis) -> tuple[TraceStep, ...
     steps += _ruling_steps(scenario)
     steps += _leftover_step(plan)
     steps += _leap_steps(scenario, plan)
-    if features(plan)[1]:
+    if plan.shape.stray:
         steps.append(TraceStep(say("Stray shot"),
                                say("each dodged hit of a shot flies on toward the next target on the line of "
                                    "fire, and if the GM rules it hits, it counts 1 Success and strikes a random "
@@ -312,7 +312,7 @@ def trace_of(scenario: D100Scenario, analysis: Analysis) -> tuple[TraceStep, ...
 # -- the result ---------------------------------------------------------------------------------
 
 def _no_roll_note(plan: Plan) -> str:
-    reasons = [say("attack {a}: {reason}", a=a.number, reason=a.blocked[0]) for a in plan.attacks if a.blocked]
+    reasons = [say("attack {a}: {reason}", a=a.number, reason=a.blocked.reason) for a in plan.attacks if a.blocked]
     if plan.reactions == 0:
         reasons.append(say("the defender has no Reaction left"))
     return say("No Evasion roll can be made") + "; " + "; ".join(reasons)
@@ -322,20 +322,21 @@ def evaluate(scenario: D100Scenario) -> Result:
     """The exact result over every d100 roll of every Evasion roll made."""
     analysis = analyse(scenario)
     plan, final = analysis.plan, analysis.final
+    shape = plan.shape
     names: dict[tuple, str] = {}
     labels = {}
     for state in final:
-        key = _order_key(state)
+        ending = state.ending
+        key = outcome_key(ending)
         if key not in names:
-            names[key] = outcome_label(plan, state)
+            names[key] = outcome_label(shape, ending)
         labels[state] = names[key]
     outcome_order = tuple(names[key] for key in sorted(names))
     outcomes = Dist((labels[s], w) for s, w in final.items())
-    hits = Dist((s.landed + s.in_cover, w) for s, w in final.items())
+    hits = Dist((s.ending.hits, w) for s, w in final.items())
     den = analysis.denominator
     rolled = sum(w for s, w in final.items() if s.rolled)
     passed = sum(w for s, w in final.items() if s.rolled and s.all_passed)
-    cover, stray = features(plan)
     notes = {}
     headline: dict[str, Fraction | None] = {
         "p_dodge_succeeds": Fraction(passed, rolled) if rolled else None,
@@ -343,17 +344,18 @@ def evaluate(scenario: D100Scenario) -> Result:
         "expected_hits": hits.mean(),
         "expected_successes": sum((t.expected_successes for t in analysis.tallies), Fraction(0)),
         "expected_hits_in_cover": Fraction(sum(w * s.in_cover for s, w in final.items()), den),
-        "p_stray_shot": Fraction(sum(w for s, w in final.items() if s.stray), den) if stray else None,
-        "p_disengage": Fraction(sum(w for s, w in final.items() if s.disengage), den) if plan.engaged else None,
+        "p_stray_shot": Fraction(sum(w for s, w in final.items() if s.stray), den),
+        "p_disengage": Fraction(sum(w for s, w in final.items() if s.disengage), den),
     }
     if not rolled:
         notes["p_dodge_succeeds"] = _no_roll_note(plan)
-    if not stray:
-        notes["p_stray_shot"] = say("No shot has a next target on its line of fire")
-    if not plan.engaged:
-        notes["p_disengage"] = say("The defender is not engaged in melee, so no Leap is a Disengage")
+    for name, definition in HEADLINES.items():
+        reason = definition.applies(scenario) if definition.applies else None
+        if reason is not None:
+            headline[name] = None
+            notes[name] = reason
     distributions = {"hits_in_cover": Dist((s.in_cover, w) for s, w in final.items())}
-    if stray:
+    if shape.stray:
         distributions["stray_shots"] = Dist((s.stray, w) for s, w in final.items())
     return Result(system=SYSTEM_ID, scenario=scenario, outcomes=outcomes, outcome_order=outcome_order,
                   hits=hits, headline=headline, notes=notes, trace=trace_of(scenario, analysis),

@@ -1,7 +1,7 @@
 """The d100 homebrew scenario: a defender, one opponent's attacks in a Turn, and the rulings.
 
 Every field is declared once with its range, label, help text and citation; the Russian texts
-of the same labels live in :mod:`rules_core.systems.d100.text`.
+of the same labels live in :mod:`rules_core.systems.d100_homebrew.text`.
 """
 
 from __future__ import annotations

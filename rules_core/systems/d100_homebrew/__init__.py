@@ -4,9 +4,17 @@ d100 roll-under tests score Successes; each Success evades one hit of the attack
 against, leftover Successes evade hits of the same opponent's later attacks at 2 or more per hit,
 a Dodge against a shot may become a Leap into Cover or out of reach, and dodged shots fly on.
 
-- :mod:`.scenario` declares the fields; :mod:`.rules` is the rule on concrete faces and the exact
-  analysis over every roll; :mod:`.report` builds the result and its trace; :mod:`.text` holds
-  the English and Russian texts.
+Files (the shape every system has):
+
+- :mod:`.scenario` — the declared fields, their citations;
+- :mod:`.dice` — one d100 test: what a face scores against a target (the rulings on 01, 100,
+  and how Successes count);
+- :mod:`.play` — the rule on one concrete roll, ``play(scenario, roller)``: which roll is made,
+  where its Successes go, with the trace;
+- :mod:`.exact` — the fast exact ``evaluate(scenario)``, proven equal to enumerating ``play``;
+- :mod:`.outcomes` — outcome labels and the system's headline quantities;
+- :mod:`.presets` — the named scenarios;
+- :mod:`.text` — the English and Russian texts.
 
 >>> from rules_core import evaluate, find_preset
 >>> evaluate(find_preset("d100-homebrew/burst-3-vs-dodge-45").scenario).headline["p_no_hit"]
@@ -16,27 +24,14 @@ Fraction(1, 4)
 from __future__ import annotations
 
 from ...registry import Source, System
+from .exact import evaluate
+from .outcomes import HEADLINES
+from .play import play
 from .presets import PRESETS
-from .report import evaluate, resolution_trace
-from .rules import MoreRollsNeeded, Resolution, analyse, resolve, roll_successes, success_counts
 from .scenario import SYSTEM_ID, Attack, D100Scenario, Defender
 from .text import translate
 
-__all__ = ["SYSTEM", "evaluate", "resolve", "resolution_trace", "analyse", "roll_successes",
-           "success_counts", "Attack", "D100Scenario", "Defender", "MoreRollsNeeded", "Resolution",
-           "HEADLINES"]
-
-#: System-specific headline quantities (defined once here and in docs/rulings/d100-homebrew.md).
-HEADLINES = {
-    "expected_successes": "Expected total Successes scored by all Evasion rolls made (a failed or unmade "
-                          "roll scores 0).",
-    "expected_hits_in_cover": "Expected number of hits landing against Cover after a Leap into Cover (they "
-                              "count in expected_hits too).",
-    "p_stray_shot": "Probability that at least one dodged shot flies on toward a next target on the line of "
-                    "fire; null when no shot has a next target.",
-    "p_disengage": "Probability that a Leap out of melee counts as a Disengage; null when the defender is not "
-                   "engaged in melee.",
-}
+__all__ = ["SYSTEM", "Attack", "D100Scenario", "Defender"]
 
 SYSTEM = System(
     id=SYSTEM_ID,
@@ -45,6 +40,7 @@ SYSTEM = System(
             "evade later attacks' hits at 2 or more, and a Dodge against a shot can become a Leap.",
     scenario_cls=D100Scenario,
     evaluate=evaluate,
+    play=play,
     sources=(
         Source("d100 homebrew rules, Evasion [Избегание]",
                "Dodge [Уклонение], Parry [Парирование], Evading multiple hits and attacks, Leap [Отскок] "
