@@ -126,7 +126,7 @@ class RollPanel:
             faces = parse_faces(self.faces.value)
             played = play_once(self.system, self.result.scenario, faces=faces)
         except (ValueError, DiceError) as err:
-            self.error.value = f"<div class='wb-notice-line' role='alert'>{html.escape(str(err))}</div>"
+            self.error.value = f"<div class='wb-notice-line' role='alert'>{html.escape(str(err), quote=False)}</div>"
             return
         self._show(played, self.text("typed faces"))
 
@@ -192,7 +192,7 @@ class SimulatePanel:
         self.seed = _classed(widgets.IntText(value=seed, description=text("Seed"),
                                              layout=widgets.Layout(width="12em")), "wb-sim-seed")
         self.quantity = _classed(widgets.Dropdown(
-            options=[(headline_label(name, system, lang), name) for name in self.definitions],
+            options=[(text(headline_label(name)), name) for name in self.definitions],
             value="p_no_hit", description=text("Watch"), layout=widgets.Layout(width="24em")), "wb-sim-quantity")
         self.run_button = _classed(widgets.Button(description=text("Simulate"), button_style="primary",
                                                   icon="play"), "wb-sim-run")
@@ -296,7 +296,7 @@ class SimulatePanel:
         self.run_button.disabled, self.stop_button.disabled = False, True
         sd = math.sqrt(max(0.0, total_sq / met - (total / met) ** 2)) if met and headline.kind != "probability" else 0.0
         self.figure = convergence_chart(xs, ys, exact, headline.kind, sd,
-                                        headline_label(name, self.system, self.lang), self.text)
+                                        self.text(headline_label(name)), self.text)
         self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(self.figure), "metadata": {}},)
         self._show_table()
         stopped = done < n
