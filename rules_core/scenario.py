@@ -536,16 +536,19 @@ def _given(data: Any, path: tuple[Any, ...]) -> Any:
 
 @dataclass
 class _Unknown:
-    """Keys a scenario does not declare, found before validation: the first few, and a count."""
+    """What is refused before validation, where pydantic would spend time on every item:
+    undeclared keys (the first few named, all counted) and lists longer than allowed."""
 
     problems: list[Problem] = dc_field(default_factory=list)
     count: int = 0
+    too_long: list[Problem] = dc_field(default_factory=list)
 
 
 def _known_only(model: type[Part], data: dict[Any, Any], path: tuple[Any, ...],
                 unknown: _Unknown) -> dict[Any, Any]:
-    """``data`` without the keys ``model`` does not declare, at every level of its parts; those
-    keys go to ``unknown``. Linear in the size of the data, however many keys there are."""
+    """``data`` without the keys ``model`` does not declare, at every level of its parts, and
+    with any list of parts longer than allowed cut to its first items; those keys and lists go
+    to ``unknown``. Linear in the size of the data, however many keys or items there are."""
     declared = model.model_fields
     present = [name for name in declared if name in data]
     kept = {name: data[name] for name in present}
@@ -566,11 +569,26 @@ def _known_only(model: type[Part], data: dict[Any, Any], path: tuple[Any, ...],
         value = kept.get(spec.name)
         if spec.kind == "part" and isinstance(value, dict):
             kept = {**kept, spec.name: _known_only(spec.part_cls, value, (*path, spec.name), unknown)}
-        elif spec.kind == "parts" and isinstance(value, (list, tuple)) and len(value) <= spec.max_items:
+        elif spec.kind == "parts" and isinstance(value, (list, tuple)):
+            if len(value) > spec.max_items:
+                given = value if len(value) <= 20 else _Items(len(value))
+                unknown.too_long.append(Problem(".".join(str(p) for p in (*path, spec.name)), given,
+                                                spec.allowed()))
+                value = value[:spec.max_items]
             items = [_known_only(spec.part_cls, item, (*path, spec.name, i), unknown)
                      if isinstance(item, dict) else item for i, item in enumerate(value)]
             kept = {**kept, spec.name: items}
     return kept
+
+
+@dataclass(frozen=True)
+class _Items:
+    """How a message shows a list too long to quote: its length."""
+
+    count: int
+
+    def __repr__(self) -> str:
+        return f"a list of {self.count:,} entries"
 
 
 def parse(model: type[Part], data: Any) -> Any:
@@ -590,12 +608,13 @@ def parse(model: type[Part], data: Any) -> Any:
     more = ""
     if unknown.count > len(unknown.problems):
         more = f"and {unknown.count - len(unknown.problems):,} more unknown fields"
+    early = unknown.too_long + unknown.problems
     try:
         result = model.model_validate(known)
     except ValidationError as err:
-        raise ScenarioError(what, unknown.problems + _problems(model, data, err), more) from None
-    if unknown.count:
-        raise ScenarioError(what, unknown.problems, more)
+        raise ScenarioError(what, early + _problems(model, known, err), more) from None
+    if early:
+        raise ScenarioError(what, early, more)
     return result
 
 

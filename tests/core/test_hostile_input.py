@@ -99,6 +99,17 @@ def test_a_million_unknown_keys_are_refused_quickly_naming_five(tmp_path):
     assert len(line) < 1000
 
 
+def test_a_list_of_a_million_items_is_refused_by_its_length_quickly(tmp_path):
+    path = tmp_path / "items.json"
+    path.write_text('{"system": "infinity-n4", "attackers": [' + ", ".join(['{"rof": 1}'] * 1_000_000) + "]}")
+    run, cpu, _ = timed_cli("evaluate", "-", stdin_file=path)
+    line = assert_one_line_error(run)
+    assert "field 'attackers': got a list of 1,000,000 entries; allowed: a list of 1 to" in line
+    # the items within the limit are still checked; the rest are not read
+    assert "field 'attackers.2.rof'" in line and "attackers.3" not in line and len(line) < 1500
+    assert cpu < 3.0, f"{cpu:.2f} s of CPU"
+
+
 def test_unknown_keys_in_a_nested_part_and_in_list_items_are_named():
     run = cli("evaluate", "-", stdin=scenario_text(dodger={"ph": 10, "luck": 3},
                                                    attackers=[{"burst": 3, "rof": 2}]))
