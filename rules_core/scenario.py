@@ -284,16 +284,16 @@ class FieldSpec:
     """One declared field: what the widgets and the error messages are built from."""
 
     name: str
-    #: "int" (whole numbers) | "float" (an exact Decimal on a fractional step) | "flag" | "choice"
-    #: | "ruling" | "text" | "part" | "parts"
+    #: "int" (whole numbers) | "float" (an exact Decimal on a fractional step; its minimum,
+    #: maximum and step are Fractions) | "flag" | "choice" | "ruling" | "text" | "part" | "parts"
     kind: str
     label: str
     help: str
     citation: str
     default: Any
-    minimum: int | Decimal | None = None
-    maximum: int | Decimal | None = None
-    step: int | Decimal | None = None
+    minimum: int | Fraction | None = None
+    maximum: int | Fraction | None = None
+    step: int | Fraction | None = None
     unit: str | None = None
     choices: tuple[tuple[str, str], ...] = ()  # (value, label)
     part_cls: type[Part] | None = None
@@ -306,8 +306,7 @@ class FieldSpec:
         """The allowed value of a number field nearest to the number ``value`` (a control
         snapping to its step: 6.3 → ``Decimal("6.25")`` in quarters; clamped to the bounds).
 
-        >>> from decimal import Decimal
-        >>> FieldSpec("x", "float", "X", "", "", Decimal(6), Decimal(1), Decimal(20), Decimal("0.25")).nearest(6.3)
+        >>> FieldSpec("x", "float", "X", "", "", 6, Fraction(1), Fraction(20), Fraction(1, 4)).nearest(6.3)
         Decimal('6.25')
         """
         low, high, step = Fraction(self.minimum), Fraction(self.maximum), Fraction(self.step or 1)
@@ -320,7 +319,8 @@ class FieldSpec:
         if self.kind == "int":
             return f"a whole number from {self.minimum} to {self.maximum}"
         if self.kind == "float":
-            return f"a number from {self.minimum} to {self.maximum} in steps of {self.step}"
+            low, high, step = (_decimal_text(Fraction(v)) for v in (self.minimum, self.maximum, self.step))
+            return f"a number from {low} to {high} in steps of {step}"
         if self.kind == "flag":
             return "true or false"
         if self.kind in ("choice", "ruling"):
@@ -369,9 +369,10 @@ def fields_of(model: type[Part]) -> tuple[FieldSpec, ...]:
             if annotation is not (int if whole else Decimal):
                 raise TypeError(f"{model.__name__}.{name}: a number field with step {step} is annotated "
                                 f"{'int' if whole else 'Decimal'}")
+            if not whole:  # exact Fractions, which mix with ints and floats in arithmetic
+                lo, hi, step = Fraction(lo), Fraction(hi), Fraction(_exact(step, "step"))
             specs.append(FieldSpec(kind="int" if whole else "float", minimum=lo, maximum=hi,
-                                   step=step if whole else _exact(step, "step"),
-                                   unit=extra.get("unit"), **common))
+                                   step=step, unit=extra.get("unit"), **common))
         elif declared == "flag":
             specs.append(FieldSpec(kind="flag", **common))
         elif declared in ("choice", "ruling"):

@@ -63,7 +63,7 @@ def dotted(path: Path) -> str:
     return ".".join(str(p) for p in path)
 
 
-def _decimals(step: Any) -> int:
+def _decimals(step: float) -> int:
     """Decimal places a float slider's readout needs for ``step`` (0.25 → 2)."""
     text = f"{step:.10f}".rstrip("0")
     return max(1, len(text.split(".")[1]))
@@ -86,7 +86,7 @@ class _Field:
             self.input = widgets.IntSlider(value=value, min=spec.minimum, max=spec.maximum,
                                            step=spec.step or 1, continuous_update=False, **common)
         elif spec.kind == "float":
-            common["readout_format"] = f".{_decimals(spec.step)}f"
+            common["readout_format"] = f".{_decimals(float(spec.step))}f"
             self.input = widgets.FloatSlider(value=float(value), min=float(spec.minimum),
                                              max=float(spec.maximum), step=float(spec.step),
                                              continuous_update=False, **common)

@@ -68,8 +68,8 @@ def test_arrow_keys_then_the_share_link_open_the_same_scenario(open_dashboard, t
     system, css, dotted = get_system(system_id), css_class(path), ".".join(map(str, path))
     dash = open_dashboard(notebook)
     start = decode_query(system, query_of(dash.share_link())).scenario  # what the page shows
-    value, step = Fraction(value_at(start, path)), Fraction(str(spec.step))
-    up = value + 3 * step <= Fraction(str(spec.maximum))
+    value, step = Fraction(value_at(start, path)), Fraction(spec.step)
+    up = value + 3 * step <= Fraction(spec.maximum)
     forward, back = ("ArrowRight", "ArrowLeft") if up else ("ArrowLeft", "ArrowRight")
     sign = 1 if up else -1
     # One step at a time, then back one: after each key the slider, the link and the numbers

@@ -179,10 +179,10 @@ def test_every_fractional_step_round_trips_through_the_link(system_id, path, spe
 @pytest.mark.parametrize("system_id, path, spec", FIELDS, ids=[f"{s}:{'.'.join(map(str, p))}" for s, p, _ in FIELDS])
 def test_a_link_off_the_fractional_step_is_refused_naming_the_step(system_id, path, spec):
     system, dotted = get_system(system_id), ".".join(map(str, path))
-    off = points(spec)[0] + Fraction(str(spec.step)) / 5
+    off = points(spec)[0] + Fraction(spec.step) / 5
     notice = decode_query(system, f"{dotted}={float(off)}").notice
     assert notice.startswith("This link could not be used")
-    assert f"field '{dotted}': got {float(off)}" in notice and f"in steps of {spec.step}" in notice
+    assert f"field '{dotted}': got {float(off)}" in notice and f"in steps of {short(Fraction(spec.step))}" in notice
 
 
 def test_the_gurps_link_carries_basic_speed_in_its_short_form():
