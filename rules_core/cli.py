@@ -5,30 +5,100 @@
     python -m rules_core schema SYSTEM
     python -m rules_core presets
 
-Results are JSON on standard output. Bad input ends with one readable line on standard error
-and exit status 2, never a traceback.
+Results are JSON on standard output. No input ends in a traceback:
+
+- bad input (a wrong field, unknown keys, text that is not JSON, numbers with thousands of
+  digits, nesting deeper than any scenario, a closed standard input) ends with one readable
+  line on standard error and exit status 2; the line quotes at most 80 characters of any value
+  and escapes control characters;
+- output that cannot be written (a full disk) ends with one line and exit status 1; a reader
+  that stops reading (``| head -c1``) ends it quietly, also with status 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from .registry import evaluate, find_preset, get_system, load_scenario, all_systems
-from .scenario import ScenarioError
+from .scenario import ScenarioError, one_line
 
 __all__ = ["main"]
+
+#: Digits a JSON integer may have; a longer one is never a valid field value, and is refused
+#: before Python spends time converting it (any field's bounds have a few digits).
+MAX_DIGITS = 30
+#: Characters of one error line (a scenario error lists at most ten problems, each bounded).
+MAX_MESSAGE = 8000
 
 
 class UsageError(Exception):
     """Input the command cannot use; its message is the one line shown."""
 
 
-def _read_scenario(source: str, stdin: TextIO) -> Any:
+class _NotJson(ValueError):
+    """A JSON extension Python's reader accepts but JSON does not (NaN, Infinity)."""
+
+
+class LongNumber:
+    """A JSON integer with more than :data:`MAX_DIGITS` digits, kept as its length only: every
+    field refuses it, and the message says how long it was."""
+
+    def __init__(self, digits: str):
+        self.digits = len(digits.lstrip("+-"))
+
+    def __repr__(self) -> str:
+        return f"<a whole number of {self.digits:,} digits>"
+
+
+_LONG_DIGITS = re.compile(f"[0-9]{{{MAX_DIGITS + 1}}}")
+
+
+def _integer(digits: str) -> Any:
+    return int(digits) if len(digits) <= MAX_DIGITS else LongNumber(digits)
+
+
+def _constant(name: str) -> NoReturn:
+    raise _NotJson(f"{name} is not a JSON number")
+
+
+def _parse_json(text: str, name: str) -> Any:
+    """Strict JSON: no NaN or Infinity; integers longer than any field allows are kept as a
+    :class:`LongNumber`; nesting deeper than Python's reader allows is refused in one line."""
+    # Only a text with a run of digits longer than any field allows needs the slower reading
+    # that keeps such integers unconverted.
+    long_digits = _LONG_DIGITS.search(text) is not None
+    try:
+        return json.loads(text, parse_int=_integer if long_digits else None, parse_constant=_constant)
+    except json.JSONDecodeError as err:
+        raise UsageError(f"{name} is not valid JSON: {err.msg} at line {err.lineno} "
+                         f"column {err.colno}") from None
+    except _NotJson as err:
+        raise UsageError(f"{name} is not valid JSON: {err}") from None
+    except RecursionError:
+        raise UsageError(f"{name} is nested too deeply to be a scenario (a scenario is a few "
+                         "levels deep)") from None
+
+
+def _read_stdin(stdin: TextIO | None) -> str:
+    if stdin is None or stdin.closed:
+        raise UsageError("standard input is closed; give a FILE, or pipe a scenario into -")
+    try:
+        raw = getattr(stdin, "buffer", None)
+        return raw.read().decode("utf-8") if raw is not None else stdin.read()
+    except UnicodeDecodeError:
+        raise UsageError("standard input is not UTF-8 text") from None
+    except (OSError, ValueError) as err:  # a descriptor closed under us, or a closed file object
+        raise UsageError(f"cannot read standard input: {getattr(err, 'strerror', None) or err}") from None
+
+
+def _read_scenario(source: str, stdin: TextIO | None) -> Any:
     if source == "-":
-        text, name = stdin.read(), "standard input"
+        text, name = _read_stdin(stdin), "standard input"
     else:
         name = source
         try:
@@ -42,11 +112,7 @@ def _read_scenario(source: str, stdin: TextIO) -> Any:
             raise UsageError(f"{source} is not UTF-8 text") from None
         except OSError as err:
             raise UsageError(f"cannot read {source}: {err.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise UsageError(f"{name} is not valid JSON: {err.msg} at line {err.lineno} "
-                         f"column {err.colno}") from None
+    return _parse_json(text, name)
 
 
 def _cmd_evaluate(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
@@ -72,10 +138,16 @@ def _cmd_presets(args: argparse.Namespace, stdin: TextIO) -> list[dict[str, Any]
             for s in all_systems().values() for p in s.presets]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (then status 2), like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{one_line(message, 300)} (see {self.prog} --help)")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m rules_core",
-                                     description="Exact evasion rules for tabletop games.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="python -m rules_core", description="Exact evasion rules for tabletop games.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     ev = sub.add_parser("evaluate", help="evaluate a scenario and print the exact result as JSON")
     ev.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
     ev.add_argument("--preset", metavar="SYSTEM/NAME", help="evaluate a named preset instead")
@@ -88,20 +160,57 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _say(stream: TextIO | None, message: str) -> None:
+    """Write one error line; a closed or full standard error loses it rather than crashing."""
+    try:
+        if stream is not None:
+            stream.write(f"error: {one_line(message, MAX_MESSAGE)}\n")
+            stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _detach(stream: TextIO) -> None:
+    """Point the process's standard output at /dev/null after a failed write, so Python's own
+    flush at exit does not fail again and print a traceback of its own."""
+    if stream is not sys.stdout:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: list[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad input)."""
-    stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
-    parser = _parser()
+    """Run the command line; returns the exit status (0 ok, 1 the output could not be written,
+    2 bad input)."""
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+    stderr = stderr if stderr is not None else sys.stderr
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:  # argparse has printed its usage line
-        return int(exit_.code or 0)
-    try:
+        args = _parser().parse_args(argv)
         data = args.run(args, stdin)
     except (UsageError, ScenarioError) as err:
-        print(f"error: {err}", file=stderr)
+        _say(stderr, str(err))
         return 2
-    json.dump(data, stdout, ensure_ascii=False, indent=2)
-    stdout.write("\n")
+    except SystemExit as exit_:  # --help printed its text
+        return int(exit_.code or 0)
+    except KeyboardInterrupt:
+        return 130
+    if stdout is None:
+        _say(stderr, "standard output is closed; nothing was written")
+        return 1
+    try:
+        stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        stdout.flush()
+    except BrokenPipeError:  # the reader has gone (``| head -c1``): nothing to say to anyone
+        _detach(stdout)
+        return 1
+    except OSError as err:
+        _detach(stdout)
+        _say(stderr, f"cannot write the result: {err.strerror or err}")
+        return 1
     return 0

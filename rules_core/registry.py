@@ -124,9 +124,11 @@ def load_scenario(data: Any) -> Scenario:
         return data
     if not isinstance(data, dict):
         raise ScenarioError("scenario", [Problem("(top level)", data, "a JSON object")])
+    known = "one of " + ", ".join(repr(k) for k in all_systems())
     if "system" not in data:
-        raise ScenarioError("scenario", [Problem("system", "(missing)", "one of " + ", ".join(
-            repr(k) for k in all_systems()))])
+        raise ScenarioError("scenario", [Problem("system", "(missing)", known)])
+    if not isinstance(data["system"], str):  # a list or an object would not even look up
+        raise ScenarioError("scenario", [Problem("system", data["system"], known)])
     return parse(get_system(data["system"]).scenario_cls, data)
 
 

@@ -5,18 +5,32 @@ A system's scenario is a pydantic model. Each field is declared with one of the 
 which record its range or choices, step, label, help text and citation. :func:`fields_of`
 reads those declarations back as :class:`FieldSpec` objects, from which the workbook derives
 its widgets and from which validation errors say what is allowed.
+
+Input is strict, as JSON means it: a number field takes a number (a whole number where the
+field is whole), a flag takes ``true`` or ``false``; ``"2"``, ``"yes"``, ``1`` for a flag and
+``true`` for a number are refused. A field with a fractional step (Basic Speed in quarters)
+holds an exact :class:`~decimal.Decimal` on its step; a number within :data:`SNAP` of a step
+(floating point from a slider, a link or JSON) is taken as that step. Error messages are one
+line, quote at most :data:`SHOWN` characters of any value and escape control characters.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import numbers
 import typing
 from dataclasses import dataclass, field as dc_field
+from decimal import Decimal, localcontext
 from enum import Enum
+from fractions import Fraction
+from functools import cache
 from typing import Any, Literal
 
 import annotated_types
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, ValidationError, \
+    WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 __all__ = [
     "Part",
@@ -34,6 +48,10 @@ __all__ = [
     "parts",
     "fields_of",
     "parse",
+    "shown",
+    "one_line",
+    "SNAP",
+    "SHOWN",
 ]
 
 
@@ -78,18 +96,141 @@ def _extra(kind: str, label: str, help: str, citation: str, **more: Any) -> dict
     return {k: v for k, v in data.items() if v is not None}
 
 
-def number(default: int | float, *, ge: int | float, le: int | float, label: str, help: str,
-           citation: str = "", step: int | float = 1, unit: str | None = None,
-           group: str | None = None) -> Any:
-    """A bounded integer or float (the annotation decides which)."""
-    return Field(default, ge=ge, le=le, description=help,
-                 json_schema_extra=_extra("number", label, help, citation, step=step, unit=unit,
-                                          group=group))
+#: How far a number may be from a step of its field and still be taken as on it: the floating
+#: point of a slider, a link or JSON (6.250000000000001 is 6.25), never a real difference.
+SNAP = Fraction(1, 10**9)
+
+
+def _exact(value: Any, what: str) -> Decimal:
+    """A declared bound, default or step as the shortest exact decimal (a float read by its
+    shortest spelling: 0.1 is one tenth)."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, Decimal, str)):
+        raise TypeError(f"{what} must be a number, not {value!r}")
+    exact = Fraction(repr(value) if isinstance(value, float) else value)
+    text = _decimal_text(exact)
+    if text is None:
+        raise TypeError(f"{what} {value} has no finite decimal form")
+    return Decimal(text)
+
+
+def _decimal_text(value: Fraction) -> str | None:
+    """The short decimal spelling of ``value`` (``Fraction(25, 4)`` → ``"6.25"``), or None
+    when it has none (thirds)."""
+    den, twos, fives = value.denominator, 0, 0
+    while den % 2 == 0:
+        den, twos = den // 2, twos + 1
+    while den % 5 == 0:
+        den, fives = den // 5, fives + 1
+    if den != 1:
+        return None
+    places = max(twos, fives)
+    if places == 0:
+        return str(value.numerator)
+    scaled = value.numerator * 10 ** places // value.denominator
+    sign, digits = ("-" if scaled < 0 else ""), str(abs(scaled)).rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}".rstrip("0").rstrip(".")
+
+
+def _to_decimal(value: Fraction) -> Decimal:
+    """``value`` (a point of a decimal step) as the shortest exact Decimal (6, 6.25, 20)."""
+    text = _decimal_text(value)
+    assert text is not None  # the steps are decimal fractions (checked in ``number``)
+    return Decimal(text)
+
+
+def _refuse() -> PydanticCustomError:
+    # parse() reports a number field's problem with the field's own ``allowed()`` text
+    return PydanticCustomError("number_refused", "not allowed here")
+
+
+def _is_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (numbers.Real, Decimal))
+
+
+def _finite(value: Any) -> bool:
+    return value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)
+
+
+def _whole_checker(lo: Decimal, hi: Decimal) -> Any:
+    def check(value: Any) -> int:
+        """A JSON number that is whole (``3`` or ``3.0``); bounds are checked before any
+        conversion, so a huge number costs nothing."""
+        if not _is_number(value):
+            raise _refuse()
+        if isinstance(value, numbers.Integral):
+            return int(value)  # the range check follows (cheap for any size)
+        if not _finite(value) or not lo <= value <= hi or value != int(value):
+            raise _refuse()
+        return int(value)
+    return check
+
+
+def _step_checker(lo: Decimal, hi: Decimal, step: Decimal) -> Any:
+    low, exact_step = Fraction(lo), Fraction(step)
+    slack = Decimal(SNAP.numerator) / Decimal(SNAP.denominator)
+
+    def check(value: Any) -> Decimal:
+        """A JSON number on the step, as an exact Decimal; within ``SNAP`` of a step is that
+        step (bounds first, so that a huge number costs nothing)."""
+        if not _is_number(value) or not _finite(value):
+            raise _refuse()
+        if not lo - slack <= value <= hi + slack:
+            raise _refuse()
+        exact = Fraction(value)
+        nearest = low + round((exact - low) / exact_step) * exact_step
+        if abs(exact - nearest) > SNAP:
+            raise _refuse()
+        return _to_decimal(nearest)
+    return check
+
+
+def _json_number(value: Decimal) -> int | float:
+    """The JSON form of an exact decimal: an int when whole, else the float whose shortest
+    spelling is the decimal's (6.25 → ``6.25``)."""
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def number(default: Any, *, ge: Any, le: Any, label: str, help: str, citation: str = "",
+           step: Any = 1, unit: str | None = None, group: str | None = None) -> Any:
+    """A bounded number on a step.
+
+    A whole ``step`` (the default 1) makes a whole-number field: annotate it ``int``. A
+    fractional decimal ``step`` (``Decimal("0.25")``, ``Fraction(1, 4)`` or ``"0.25"``) makes an
+    exact field: annotate it ``Decimal``; it holds the exact point of its step (``Decimal("6.25")``),
+    a number within :data:`SNAP` of a step is snapped to it, one truly off the step (6.3) is
+    refused, and JSON and links carry the short decimal form (``6.25``). The bounds must lie
+    on the step. Only numbers are accepted: never a string or ``true``/``false``.
+    """
+    step_d, lo, hi = _exact(step, "step"), _exact(ge, "ge"), _exact(le, "le")
+    if step_d <= 0:
+        raise TypeError(f"step must be positive, not {step}")
+    if step_d == step_d.to_integral_value():
+        bounds = (int(lo), int(hi), int(step_d))
+        if (lo, hi) != (bounds[0], bounds[1]):
+            raise TypeError(f"a whole-number field needs whole bounds, not {ge} and {le}")
+        field = Field(default, ge=bounds[0], le=bounds[1], description=help,
+                      json_schema_extra=_extra("number", label, help, citation, step=bounds[2],
+                                               unit=unit, group=group))
+        field.metadata.append(BeforeValidator(_whole_checker(lo, hi)))
+        return field
+    if (hi - lo) % step_d or lo % step_d:
+        raise TypeError(f"the bounds {ge} and {le} must lie on the step {step}")
+    start = _exact(default, "default")
+    if start % step_d or not lo <= start <= hi:
+        raise TypeError(f"the default {default} must lie on the step {step} within the bounds")
+    field = Field(start, ge=lo, le=hi, description=help,
+                  json_schema_extra=_extra("number", label, help, citation, default=_json_number(start),
+                                           step=_json_number(step_d), unit=unit, group=group))
+    schema = {"type": "number", "minimum": _json_number(lo), "maximum": _json_number(hi),
+              "multipleOf": _json_number(step_d)}
+    field.metadata += [BeforeValidator(_step_checker(lo, hi, step_d)),
+                       PlainSerializer(_json_number, when_used="json"), WithJsonSchema(schema)]
+    return field
 
 
 def flag(default: bool, *, label: str, help: str, citation: str = "", group: str | None = None) -> Any:
-    """A yes/no circumstance."""
-    return Field(default, description=help,
+    """A yes/no circumstance: ``true`` or ``false`` only (never ``1``, ``"yes"`` or ``"on"``)."""
+    return Field(default, strict=True, description=help,
                  json_schema_extra=_extra("flag", label, help, citation, group=group))
 
 
@@ -143,14 +284,16 @@ class FieldSpec:
     """One declared field: what the widgets and the error messages are built from."""
 
     name: str
-    kind: str  # "int" | "float" | "flag" | "choice" | "ruling" | "text" | "part" | "parts"
+    #: "int" (whole numbers) | "float" (an exact Decimal on a fractional step; its minimum,
+    #: maximum and step are Fractions) | "flag" | "choice" | "ruling" | "text" | "part" | "parts"
+    kind: str
     label: str
     help: str
     citation: str
     default: Any
-    minimum: int | float | None = None
-    maximum: int | float | None = None
-    step: int | float | None = None
+    minimum: int | Fraction | None = None
+    maximum: int | Fraction | None = None
+    step: int | Fraction | None = None
     unit: str | None = None
     choices: tuple[tuple[str, str], ...] = ()  # (value, label)
     part_cls: type[Part] | None = None
@@ -159,12 +302,25 @@ class FieldSpec:
     group: str | None = None
     extra: dict[str, Any] = dc_field(default_factory=dict, compare=False, repr=False)
 
+    def nearest(self, value: Any) -> Any:
+        """The allowed value of a number field nearest to the number ``value`` (a control
+        snapping to its step: 6.3 → ``Decimal("6.25")`` in quarters; clamped to the bounds).
+
+        >>> FieldSpec("x", "float", "X", "", "", 6, Fraction(1), Fraction(20), Fraction(1, 4)).nearest(6.3)
+        Decimal('6.25')
+        """
+        low, high, step = Fraction(self.minimum), Fraction(self.maximum), Fraction(self.step or 1)
+        exact = min(max(Fraction(value), low), high)
+        point = min(low + round((exact - low) / step) * step, high)
+        return int(point) if self.kind == "int" else _to_decimal(point)
+
     def allowed(self) -> str:
         """Plain-words description of the allowed values."""
         if self.kind == "int":
             return f"a whole number from {self.minimum} to {self.maximum}"
         if self.kind == "float":
-            return f"a number from {self.minimum} to {self.maximum}"
+            low, high, step = (_decimal_text(Fraction(v)) for v in (self.minimum, self.maximum, self.step))
+            return f"a number from {low} to {high} in steps of {step}"
         if self.kind == "flag":
             return "true or false"
         if self.kind in ("choice", "ruling"):
@@ -191,6 +347,7 @@ def _bound(info: Any, kind: type, attribute: str) -> Any:
     return next((getattr(m, attribute) for m in info.metadata if isinstance(m, kind)), None)
 
 
+@cache
 def fields_of(model: type[Part]) -> tuple[FieldSpec, ...]:
     """The declared fields of a scenario or part class, in declaration order."""
     specs = []
@@ -207,9 +364,15 @@ def fields_of(model: type[Part]) -> tuple[FieldSpec, ...]:
                       default=info.get_default(call_default_factory=True))
         if declared == "number":
             lo, hi = _bound(info, annotated_types.Ge, "ge"), _bound(info, annotated_types.Le, "le")
-            kind = "int" if annotation is int else "float"
-            specs.append(FieldSpec(kind=kind, minimum=lo, maximum=hi, step=extra.get("step"),
-                                   unit=extra.get("unit"), **common))
+            step = extra["step"]
+            whole = isinstance(step, int)
+            if annotation is not (int if whole else Decimal):
+                raise TypeError(f"{model.__name__}.{name}: a number field with step {step} is annotated "
+                                f"{'int' if whole else 'Decimal'}")
+            if not whole:  # exact Fractions, which mix with ints and floats in arithmetic
+                lo, hi, step = Fraction(lo), Fraction(hi), Fraction(_exact(step, "step"))
+            specs.append(FieldSpec(kind="int" if whole else "float", minimum=lo, maximum=hi,
+                                   step=step, unit=extra.get("unit"), **common))
         elif declared == "flag":
             specs.append(FieldSpec(kind="flag", **common))
         elif declared in ("choice", "ruling"):
@@ -249,6 +412,74 @@ def spec_at(model: type[Part], path: tuple[Any, ...]) -> FieldSpec | None:
 
 # -- validation with clear errors -------------------------------------------------------------
 
+#: Characters of any value a message quotes (then "…").
+SHOWN = 80
+_ALLOWED_SHOWN = 400  # an "allowed" text is ours, but may quote a value (a notation's message)
+_LISTED = 10  # problems spelled out in one message; the rest are counted
+_NAMED_UNKNOWN = 5  # unknown keys named in one message; the rest are counted
+
+
+def _escaped(text: str) -> str:
+    """``text`` with every control or other unprintable character as its escape (``\\n``)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _render(value: Any, budget: int) -> str:
+    """A Python-like spelling of ``value``, stopping soon after ``budget`` characters (so a deep
+    or huge value costs only what is shown)."""
+    if isinstance(value, str):
+        spelled = repr(value[:budget + 1])
+        return spelled[:-1] + "…" if len(value) > budget + 1 else spelled
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() > 200:  # its decimal spelling alone would cost time
+            return f"<a whole number of about {int(value.bit_length() * math.log10(2)) + 1:,} digits>"
+        return repr(value)
+    if isinstance(value, (float, Decimal, Fraction)):
+        return str(value)
+    if isinstance(value, (dict, list, tuple)):
+        items = value.items() if isinstance(value, dict) else value
+        opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
+        out, used = [opening], 1
+        for i, item in enumerate(items):
+            if used > budget:
+                out.append("…")
+                return "".join(out)
+            text = (_render(item[0], budget - used) + ": " + _render(item[1], budget - used - 2)
+                    if isinstance(value, dict) else _render(item, budget - used))
+            text = (", " if i else "") + text
+            out.append(text)
+            used += len(text)
+        return "".join(out) + closing
+    try:
+        return _cut(repr(value), budget)
+    except Exception:  # a repr that fails says nothing useful
+        return f"<{type(value).__name__}>"
+
+
+def shown(value: Any, limit: int = SHOWN) -> str:
+    """``value`` as a message quotes it: one line, at most ``limit`` characters then "…",
+    control characters escaped.
+
+    >>> print(shown("a\\nb"), shown(6.25), shown("x" * 100)[-3:], len(shown(list(range(1000)))))
+    'a\\nb' 6.25 xx… 81
+    """
+    return _cut(_escaped(_render(value, limit)), limit)
+
+
+def one_line(text: str, limit: int = SHOWN) -> str:
+    """``text`` (a name or a message that may carry input) as one terminal-safe line: control
+    characters escaped, at most ``limit`` characters then "…"."""
+    return _cut(_escaped(text[:limit + 1]), limit)
+
+
 @dataclass(frozen=True)
 class Problem:
     """One invalid field: where, what was given, what is allowed."""
@@ -258,7 +489,8 @@ class Problem:
     allowed: str
 
     def __str__(self) -> str:
-        return f"field '{self.field}': got {self.given!r}; allowed: {self.allowed}"
+        return (f"field '{one_line(self.field)}': got {shown(self.given)}; "
+                f"allowed: {one_line(self.allowed, _ALLOWED_SHOWN)}")
 
 
 class FieldConflict(ValueError):
@@ -268,16 +500,24 @@ class FieldConflict(ValueError):
 
     def __init__(self, field: str, given: Any, allowed: str):
         self.field, self.given, self.allowed = field, given, allowed
-        super().__init__(f"field '{field}': got {given!r}; allowed: {allowed}")
+        super().__init__(str(Problem(field, given, allowed)))
 
 
 class ScenarioError(ValueError):
-    """A scenario that breaks its declared ranges or choices. ``problems`` lists each field."""
+    """A scenario that breaks its declared ranges or choices. ``problems`` lists each field;
+    ``more`` says what else was refused without being listed (``"and 999,995 more unknown
+    fields"``). The message is one line whatever the input."""
 
-    def __init__(self, what: str, problems: list[Problem]):
+    def __init__(self, what: str, problems: list[Problem], more: str = ""):
         self.what = what
         self.problems = tuple(problems)
-        super().__init__(f"invalid {what}: " + "; ".join(map(str, problems)))
+        self.more = more
+        listed = [str(p) for p in self.problems[:_LISTED]]
+        if len(self.problems) > _LISTED:
+            listed.append(f"and {len(self.problems) - _LISTED} more problems")
+        if more:
+            listed.append(more)
+        super().__init__(f"invalid {one_line(what)}: " + "; ".join(listed))
 
 
 _MISSING = object()
@@ -295,49 +535,124 @@ def _given(data: Any, path: tuple[Any, ...]) -> Any:
     return data
 
 
+@dataclass
+class _Unknown:
+    """What is refused before validation, where pydantic would spend time on every item:
+    undeclared keys (the first few named, all counted) and lists longer than allowed."""
+
+    problems: list[Problem] = dc_field(default_factory=list)
+    count: int = 0
+    too_long: list[Problem] = dc_field(default_factory=list)
+
+
+def _known_only(model: type[Part], data: dict[Any, Any], path: tuple[Any, ...],
+                unknown: _Unknown) -> dict[Any, Any]:
+    """``data`` without the keys ``model`` does not declare, at every level of its parts, and
+    with any list of parts longer than allowed cut to its first items; those keys and lists go
+    to ``unknown``. Linear in the size of the data, however many keys or items there are."""
+    declared = model.model_fields
+    present = [name for name in declared if name in data]
+    kept = {name: data[name] for name in present}
+    if len(present) < len(data):  # a few lookups find the first unknown keys, however many
+        unknown.count += len(data) - len(present)
+        first = True
+        for key, value in data.items():
+            if len(unknown.problems) >= _NAMED_UNKNOWN:
+                break
+            if key in declared:
+                continue
+            known = ", ".join(s.name for s in fields_of(model))
+            unknown.problems.append(Problem(".".join(str(p) for p in (*path, key)), value,
+                                            f"no such field; known fields: {known}" if first
+                                            else "no such field"))
+            first = False
+    for spec in fields_of(model):
+        value = kept.get(spec.name)
+        if spec.kind == "part" and isinstance(value, dict):
+            kept = {**kept, spec.name: _known_only(spec.part_cls, value, (*path, spec.name), unknown)}
+        elif spec.kind == "parts" and isinstance(value, (list, tuple)):
+            if len(value) > spec.max_items:
+                given = value if len(value) <= 20 else _Items(len(value))
+                unknown.too_long.append(Problem(".".join(str(p) for p in (*path, spec.name)), given,
+                                                spec.allowed()))
+                value = value[:spec.max_items]
+            items = [_known_only(spec.part_cls, item, (*path, spec.name, i), unknown)
+                     if isinstance(item, dict) else item for i, item in enumerate(value)]
+            kept = {**kept, spec.name: items}
+    return kept
+
+
+@dataclass(frozen=True)
+class _Items:
+    """How a message shows a list too long to quote: its length."""
+
+    count: int
+
+    def __repr__(self) -> str:
+        return f"a list of {self.count:,} entries"
+
+
 def parse(model: type[Part], data: Any) -> Any:
-    """Validate ``data`` as ``model``; raise :class:`ScenarioError` naming every bad field."""
+    """Validate ``data`` as ``model``; raise :class:`ScenarioError` naming every bad field.
+
+    Keys the model does not declare are refused in time linear in their number, the message
+    naming the first five; any number field given a string or a flag given a number is refused
+    (see the module's docstring)."""
     if isinstance(data, model):
         return data
     what = getattr(model, "model_fields", {}).get("system")
     what = f"{what.default} scenario" if what is not None and what.default else model.__name__
     if not isinstance(data, dict):
         raise ScenarioError(what, [Problem("(top level)", data, "a JSON object")])
+    unknown = _Unknown()
+    known = _known_only(model, data, (), unknown)
+    more = ""
+    if unknown.count > len(unknown.problems):
+        more = f"and {unknown.count - len(unknown.problems):,} more unknown fields"
+    early = unknown.too_long + unknown.problems
     try:
-        return model.model_validate(data)
+        result = model.model_validate(known)
     except ValidationError as err:
-        problems = []
-        for e in err.errors():
-            path = tuple(e["loc"])
-            conflict = (e.get("ctx") or {}).get("error")
-            if isinstance(conflict, FieldConflict):
-                name = ".".join([*(str(p) for p in path), conflict.field])
-                problems.append(Problem(name, conflict.given, conflict.allowed))
-                continue
-            name = ".".join(str(p) for p in path) or "(top level)"
-            given = _given(data, path)
-            if e["type"] == "value_error" and isinstance(given, dict):
-                # a cross-field check that did not name its field: say what it said, not the data
-                problems.append(Problem(name, COMBINATION, str(conflict)))
-                continue
-            if e["type"] == "extra_forbidden":
-                known = ", ".join(s.name for s in fields_of(_owner(model, path[:-1]) or model))
-                problems.append(Problem(name, given, f"no such field; known fields: {known}"))
-                continue
-            if e["type"] == "missing":
-                problems.append(Problem(name, "(missing)", "a value is required"))
-                continue
-            if e["type"] == "too_short" and isinstance(given, (list, tuple)) and \
-                    len(given) >= e["ctx"]["min_length"]:
-                continue  # pydantic's echo of an invalid item, reported on its own above
-            spec = spec_at(model, path)
-            allowed = spec.allowed() if spec is not None else e["msg"]
-            if spec is not None and spec.kind == "parts" and e["type"] not in ("too_short", "too_long"):
-                allowed = e["msg"]
-            if spec is not None and spec.kind == "text" and e["type"] == "value_error":
-                allowed = str(e["ctx"]["error"])  # the notation's own message
-            problems.append(Problem(name, None if given is _MISSING else given, allowed))
-        raise ScenarioError(what, problems) from None
+        raise ScenarioError(what, early + _problems(model, known, err), more) from None
+    if early:
+        raise ScenarioError(what, early, more)
+    return result
+
+
+def _problems(model: type[Part], data: dict[str, Any], err: ValidationError) -> list[Problem]:
+    """Each of pydantic's errors as a :class:`Problem` naming the field, the value given (from
+    ``data``) and what the field's declaration allows."""
+    problems = []
+    for e in err.errors(include_url=False, include_context=True, include_input=False):
+        path = tuple(e["loc"])
+        conflict = (e.get("ctx") or {}).get("error")
+        if isinstance(conflict, FieldConflict):
+            name = ".".join([*(str(p) for p in path), conflict.field])
+            problems.append(Problem(name, conflict.given, conflict.allowed))
+            continue
+        name = ".".join(str(p) for p in path) or "(top level)"
+        given = _given(data, path)
+        if e["type"] == "value_error" and isinstance(given, dict):
+            # a cross-field check that did not name its field: say what it said, not the data
+            problems.append(Problem(name, COMBINATION, str(conflict)))
+            continue
+        if e["type"] == "extra_forbidden":  # pragma: no cover - _known_only removed them
+            problems.append(Problem(name, given, "no such field"))
+            continue
+        if e["type"] == "missing":
+            problems.append(Problem(name, "(missing)", "a value is required"))
+            continue
+        if e["type"] == "too_short" and isinstance(given, (list, tuple)) and \
+                len(given) >= e["ctx"]["min_length"]:
+            continue  # pydantic's echo of an invalid item, reported on its own above
+        spec = spec_at(model, path)
+        allowed = spec.allowed() if spec is not None else e["msg"]
+        if spec is not None and spec.kind == "parts" and e["type"] not in ("too_short", "too_long"):
+            allowed = e["msg"]
+        if spec is not None and spec.kind == "text" and e["type"] == "value_error":
+            allowed = str(e["ctx"]["error"])  # the notation's own message
+        problems.append(Problem(name, None if given is _MISSING else given, allowed))
+    return problems
 
 
 def _owner(model: type[Part], path: tuple[Any, ...]) -> type[Part] | None:

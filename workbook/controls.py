@@ -6,7 +6,8 @@
 field      widget
 ========== =====================================================================
 int        ``IntSlider`` (the field's bounds and step)
-float      ``FloatSlider`` (bounds and step)
+float      ``FloatSlider`` (bounds and step; the field holds an exact Decimal on its step:
+           the slider's value is snapped to the nearest step, and shown there)
 flag       ``Checkbox``
 text       ``Text`` (a notation such as ``2d+1``; checked when the field is left)
 choice     ``Dropdown`` of the labelled values
@@ -81,13 +82,14 @@ class _Field:
         tip = text(spec.help) + (f" — {text(spec.citation)}" if spec.citation else "")
         common = dict(description=label, tooltip=tip, style=_DESCRIPTION,
                       layout=widgets.Layout(width="100%", max_width="34em"))
-        if spec.kind in ("int", "float"):
-            cls = widgets.IntSlider if spec.kind == "int" else widgets.FloatSlider
-            step = spec.step or (1 if spec.kind == "int" else 0.1)
-            if spec.kind == "float":
-                common["readout_format"] = f".{_decimals(step)}f"
-            self.input = cls(value=value, min=spec.minimum, max=spec.maximum, step=step,
-                             continuous_update=False, **common)
+        if spec.kind == "int":
+            self.input = widgets.IntSlider(value=value, min=spec.minimum, max=spec.maximum,
+                                           step=spec.step or 1, continuous_update=False, **common)
+        elif spec.kind == "float":
+            common["readout_format"] = f".{_decimals(float(spec.step))}f"
+            self.input = widgets.FloatSlider(value=float(value), min=float(spec.minimum),
+                                             max=float(spec.maximum), step=float(spec.step),
+                                             continuous_update=False, **common)
         elif spec.kind == "flag":
             self.input = widgets.Checkbox(value=bool(value), indent=False, **common)
         elif spec.kind == "text":
@@ -107,10 +109,17 @@ class _Field:
         self.widget = widgets.VBox([self.input, self.help])
 
     def value(self) -> Any:
+        if self.spec.kind == "float":  # the slider's float, snapped to the field's step
+            return self.spec.nearest(self.input.value)
         return self.input.value
 
     def set(self, value: Any) -> None:
-        self.input.value = value
+        self.input.value = float(value) if self.spec.kind == "float" else value
+
+    def snap(self, value: Any) -> None:
+        """Show the scenario's exact value (a float slider's 6.250000000000001 becomes 6.25)."""
+        if self.spec.kind == "float" and self.input.value != float(value):
+            self.input.value = float(value)
 
     def nodes(self):
         yield self
@@ -372,11 +381,23 @@ class ScenarioForm:
             return
         self.error = None
         self.notice.value = ""
+        self._snap(scenario)
         if scenario == self._scenario:
             return
         self._scenario = scenario
         for callback in self._callbacks:
             callback(scenario)
+
+    def _snap(self, scenario: Scenario) -> None:
+        """Put every fractional-step slider exactly on the value the scenario holds."""
+        data = scenario.to_data()
+        with self._quiet():
+            for field in self._fields():
+                if field.spec.kind == "float":
+                    value = data
+                    for step in field.path:
+                        value = value[step]
+                    field.snap(value)
 
     def close(self) -> None:
         """Close every widget of the form."""

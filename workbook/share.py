@@ -4,7 +4,8 @@ The encoding is meant to be read and written by people:
 
 - ``?preset=zhanshi-vs-fusilier`` — a named preset of the dashboard's system;
 - ``?dodger.ph=12&attackers.0.burst=4`` — fields by dotted path (list items by index), each
-  value as shown on the page (``true``/``false`` for flags, the value of a choice);
+  value as shown on the page (``true``/``false`` for flags, the value of a choice, a number
+  with a fractional step in its short decimal form: ``dodger.basic_speed=6.25``);
 - both: the preset is the base, the fields change it;
 - ``lang=ru`` — the page's language (systems with several); ``system=<id>`` is optional and,
   when given, must be the dashboard's system.
@@ -16,6 +17,10 @@ not fully named take the base item at that index, else the defaults.
 :func:`encode_query` writes ``preset=<name>`` alone when the scenario is a preset, and every
 field otherwise, so a link keeps its meaning if defaults change.
 
+A link is text, so reading it turns text into numbers and flags (``12``, ``6.25``, ``yes``)
+before the scenario's own strict check; a number a little off its step through floating point
+(``6.250000000000001``) is taken as the step, as everywhere.
+
 Reading never raises: :func:`decode_query` turns a malformed or hostile query (unknown keys,
 values out of range, garbage, repeated keys, thousands of keys) into ``Shared(scenario=None,
 notice=...)``, and the dashboard then shows its default scenario with the notice.
@@ -23,15 +28,15 @@ notice=...)``, and the dashboard then shows its default scenario with the notice
 
 from __future__ import annotations
 
-import math
 import os
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from rules_core import ScenarioError, System
-from rules_core.scenario import FieldSpec, Part, Scenario, fields_of, parse
+from rules_core.scenario import FieldSpec, Part, Scenario, fields_of, parse, shown
 
 __all__ = ["Shared", "encode_query", "decode_query", "read_query", "page_url", "share_url",
            "MAX_QUERY_LENGTH"]
@@ -40,7 +45,9 @@ __all__ = ["Shared", "encode_query", "decode_query", "read_query", "page_url", "
 MAX_QUERY_LENGTH = 4000
 _MAX_FIELDS = 300
 _INT = re.compile(r"[+-]?[0-9]{1,12}")
-_FLOAT = re.compile(r"[+-]?(?:[0-9]{1,12}(?:\.[0-9]{0,12})?|\.[0-9]{1,12})(?:[eE][+-]?[0-9]{1,3})?")
+#: A decimal as a person or a slider writes it; up to 20 places, so that a slider's floating
+#: point (6.250000000000001) reaches the scenario, which takes it as its step (6.25).
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,12}(?:\.[0-9]{0,20})?|\.[0-9]{1,20})(?:[eE][+-]?[0-9]{1,3})?")
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 _SHOWN = 60  # characters of a refused value quoted back in a notice
 
@@ -91,7 +98,7 @@ def encode_query(system: System, scenario: Scenario, lang: str | None = None) ->
 
 
 def _quote(value: str) -> str:
-    return repr(value if len(value) <= _SHOWN else value[:_SHOWN] + "…")
+    return shown(value, _SHOWN)
 
 
 def _convert(spec: FieldSpec, raw: str) -> Any:
@@ -99,8 +106,8 @@ def _convert(spec: FieldSpec, raw: str) -> Any:
     text = raw.strip()
     if spec.kind == "int" and _INT.fullmatch(text):
         return int(text)
-    if spec.kind == "float" and _FLOAT.fullmatch(text) and math.isfinite(float(text)):
-        return float(text)
+    if spec.kind == "float" and _DECIMAL.fullmatch(text):
+        return Decimal(text)  # exact; the field snaps it to its step or refuses it
     if spec.kind == "flag" and text.lower() in _TRUE + _FALSE:
         return text.lower() in _TRUE
     if spec.kind == "text":

@@ -156,3 +156,23 @@ def test_a_text_field_with_a_wrong_notation_shows_the_notations_message():
     weapon.value = "lots"
     assert form.scenario.shooters[0].weapon == "2d8"
     assert form.error == "field 'shooters.0.weapon': got 'lots'; allowed: dice such as 2d6"
+
+
+def test_a_fractional_slider_snaps_to_its_step_and_the_scenario_holds_it_exactly():
+    from decimal import Decimal
+
+    form = ScenarioForm("gurps-4e")
+    speed = form.control("dodger.basic_speed")
+    assert isinstance(speed, widgets.FloatSlider) and (speed.min, speed.max, speed.step) == (1.0, 20.0, 0.25)
+    seen = []
+    form.on_change(seen.append)
+    speed.value = 6.0 + 0.1 + 0.1 + 0.05  # 6.250000000000001, as floating point steps give it
+    assert speed.value == 6.25 and form.error is None
+    assert seen[-1].dodger.basic_speed == Decimal("6.25") and str(seen[-1].dodger.basic_speed) == "6.25"
+    speed.value = 6.3  # typed into the readout: the nearest quarter
+    assert speed.value == 6.25 and form.error is None and len(seen) == 1
+    speed.value = 7.4
+    assert speed.value == 7.5 and seen[-1].dodger.basic_speed == Decimal("7.5") and len(seen) == 2
+    luck = ScenarioForm(FAKE, FakeScenario()).control("defender.luck")
+    luck.value = 0.1 + 0.2 + 0.45  # 0.75 + noise
+    assert luck.value == 0.75

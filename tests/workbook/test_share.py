@@ -3,12 +3,15 @@ fall back to the default with a notice, never an exception."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules_core import get_system
 from workbook.share import MAX_QUERY_LENGTH, decode_query, encode_query, page_url, read_query
+from core.test_fractional_steps import FIELDS, points, short, value_at, with_value
 from workbook_fake import FAKE, FakeScenario, Shooter
 
 INF = get_system("infinity-n4")
@@ -151,3 +154,42 @@ def test_every_systems_share_link_opens_the_same_scenario(system_id, data):
     for lang in system.languages:
         shared = decode_query(system, encode_query(system, scenario, lang))
         assert shared.notice == "" and shared.scenario == scenario
+
+
+# -- fractional steps: exact in the link ---------------------------------------------------------
+
+@pytest.mark.parametrize("system_id, path, spec", FIELDS, ids=[f"{s}:{'.'.join(map(str, p))}" for s, p, _ in FIELDS])
+def test_every_fractional_step_round_trips_through_the_link(system_id, path, spec):
+    from rules_core import load_scenario
+    system, dotted = get_system(system_id), ".".join(map(str, path))
+    for point in points(spec):
+        scenario = load_scenario(with_value(system_id, path, float(point)))
+        query = encode_query(system, scenario)
+        if not query.startswith("preset="):
+            assert f"{dotted}={short(point)}&" in query + "&", query
+        shared = decode_query(system, query)
+        assert shared.notice == "" and shared.scenario == scenario
+        assert value_at(shared.scenario, path) == point
+        # a link written by hand, or by a slider's floating point, opens the same step
+        for text in (short(point), repr(float(point) + 1e-15), f"{float(point):.20f}"[:30]):
+            shared = decode_query(system, f"{dotted}={text}", base=scenario)
+            assert shared.notice == "" and value_at(shared.scenario, path) == point, text
+
+
+@pytest.mark.parametrize("system_id, path, spec", FIELDS, ids=[f"{s}:{'.'.join(map(str, p))}" for s, p, _ in FIELDS])
+def test_a_link_off_the_fractional_step_is_refused_naming_the_step(system_id, path, spec):
+    system, dotted = get_system(system_id), ".".join(map(str, path))
+    off = points(spec)[0] + Fraction(spec.step) / 5
+    notice = decode_query(system, f"{dotted}={float(off)}").notice
+    assert notice.startswith("This link could not be used")
+    assert f"field '{dotted}': got {float(off)}" in notice and f"in steps of {short(Fraction(spec.step))}" in notice
+
+
+def test_the_gurps_link_carries_basic_speed_in_its_short_form():
+    gurps = get_system("gurps-4e")
+    seed = gurps.presets[0].scenario
+    moved = seed.replace(dodger=seed.dodger.replace(basic_speed=6.0 + 0.1 + 0.1 + 0.05))
+    query = encode_query(gurps, moved)
+    assert "dodger.basic_speed=6.25&" in query
+    assert decode_query(gurps, "dodger.basic_speed=6.250000000000001").scenario.dodger.basic_speed == \
+        Fraction(25, 4)

@@ -8,6 +8,7 @@ ruling is ``lenient``); a successful dodge cancels every hit. Tiny enough to enu
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
 
@@ -27,8 +28,8 @@ class Defender(Part):
                           citation=CITE)
     stance: Literal["standing", "prone"] = choice("standing", label="Stance", help="How the defender stands.",
                                                   labels={"standing": "Standing", "prone": "Prone"})
-    luck: float = number(0.5, ge=0.0, le=2.0, step=0.25, label="Luck", help="Unused by the rule.",
-                         unit="points")
+    luck: Decimal = number(Decimal("0.5"), ge=0, le=2, step=Decimal("0.25"), label="Luck",
+                           help="Unused by the rule.", unit="points")
 
 
 class Shooter(Part):

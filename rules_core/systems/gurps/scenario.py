@@ -11,6 +11,7 @@ Four situations share one set of fields:
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Literal
 
 from pydantic import field_validator, model_validator
@@ -47,8 +48,8 @@ def _dice_field(default: str, label: str, help: str, citation: str) -> str:
 class Dodger(Part):
     """The character who dodges, with every modifier to the Dodge roll."""
 
-    basic_speed: float = number(6.0, ge=1.0, le=20.0, step=0.25, label="Basic Speed",
-                                help="Dodge is Basic Speed with fractions dropped, + 3.", citation=cite.DODGE)
+    basic_speed: Decimal = number(6, ge=1, le=20, step=Decimal("0.25"), label="Basic Speed",
+                                  help="Dodge is Basic Speed with fractions dropped, + 3.", citation=cite.DODGE)
     encumbrance: Literal["none", "light", "medium", "heavy", "extra-heavy"] = choice(
         "none", label="Encumbrance", help="Each level is −1 to Dodge.", citation=cite.ENCUMBRANCE,
         labels={"none": "None (0)", "light": "Light (1)", "medium": "Medium (2)", "heavy": "Heavy (3)",
