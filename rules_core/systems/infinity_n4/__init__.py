@@ -19,28 +19,24 @@ The files, each depending only on those above it:
 from __future__ import annotations
 
 from ...registry import Source, System
-from .exact import evaluate
-from .outcomes import HEADLINES
-from .play import play
-from .presets import PRESETS
-from .scenario import SYSTEM_ID, InfinityScenario
+from . import exact, outcomes, play, presets, scenario
 
 __all__ = ["SYSTEM"]
 
 SYSTEM = System(
-    id=SYSTEM_ID,
+    id=scenario.SYSTEM_ID,
     name="Infinity N4",
     summary="d20 roll-under; one PH die dodges every attack of the Order: Face to Face against "
             "each attacker's Burst, a Normal Roll against templates; saves, Null and the Guts Roll.",
-    scenario_cls=InfinityScenario,
-    evaluate=evaluate,
-    play=play,
+    scenario_cls=scenario.InfinityScenario,
+    evaluate=exact.evaluate,
+    play=play.play,
     sources=(
         Source("Infinity N4 Core Rules", "Dodge; Face to Face Rolls; Modifiers; Critical Rolls; "
                "Saving Roll; Ammunition; Cover; Guts Roll; Template Weapons (official wiki)"),
         Source("Infinity N4 FAQ", "1.0, January 2021: State MODs stack; Guts Rolls without Damage"),
         Source("Infinity N3 Core Rules", "p.21, Success Values above 20"),
     ),
-    headlines=HEADLINES,
-    presets=PRESETS,
+    headlines=outcomes.HEADLINES,
+    presets=presets.PRESETS,
 )
