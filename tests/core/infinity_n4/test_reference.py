@@ -140,7 +140,8 @@ def reference(data: dict) -> dict[str, object]:
     guts_passes = Fraction(sum(1 for f in FACES if f <= dodger["wip"]), 20)
 
     totals = {"dodged": Fraction(0), "no_hit": Fraction(0), "null": Fraction(0),
-              "guts_fails": Fraction(0)}
+              "guts_fails": Fraction(0), "guts_passes": Fraction(0), "no_effect": Fraction(0),
+              "no_guts": Fraction(0)}
     hits_dist: dict[int, Fraction] = {}
     wounds_dist: dict[int, Fraction] = {}
     dodge_faces = [(face, Fraction(1, 20)) for face in FACES] if dodger["dodges"] else [(None, Fraction(1))]
@@ -179,8 +180,14 @@ def reference(data: dict) -> dict[str, object]:
                 totals["no_hit"] += q
             if wounds >= dodger["wounds"]:
                 totals["null"] += q
-            elif hits and guts_hit and not blocked:
-                totals["guts_fails"] += q * (1 if data["guts"]["decision"] == "fail" else 1 - guts_passes)
+            elif hits and not guts_hit:        # no Damage and no State: no Guts Roll
+                totals["no_effect"] += q
+            elif hits and blocked:             # hit, so it did not move: still Engaged or IMM
+                totals["no_guts"] += q
+            elif hits:
+                passes = 0 if data["guts"]["decision"] == "fail" else guts_passes
+                totals["guts_fails"] += q * (1 - passes)
+                totals["guts_passes"] += q * passes
     return {
         "p_dodge_succeeds": totals["dodged"] if dodger["dodges"] else None,
         "p_no_hit": totals["no_hit"],
@@ -188,6 +195,10 @@ def reference(data: dict) -> dict[str, object]:
         "expected_wounds": sum(w * q for w, q in wounds_dist.items()),
         "p_null": totals["null"],
         "p_guts_fails": totals["guts_fails"],
+        "final": {"Hit, stands: no Guts Roll (no Damage, no State)": totals["no_effect"],
+                  "Hit, stands: no Guts Roll (Engaged or Immobilized)": totals["no_guts"],
+                  "Hit, passes the Guts Roll: stands its ground": totals["guts_passes"],
+                  "Unharmed, does not move (no successful dodge)": totals["no_hit"] - totals["dodged"]},
         "hits": {k: q for k, q in hits_dist.items() if q},
         "wounds": {w: q for w, q in wounds_dist.items() if q},
     }
@@ -202,6 +213,9 @@ def check(data: dict) -> None:
         assert result.headline[name] == expected[name], name
     assert dict(result.hits.items()) == expected["hits"]
     assert dict(result.distributions["wounds"].items()) == expected["wounds"]
+    final = result.distributions["final state"]
+    for label, p in expected["final"].items():
+        assert final[label] == p, label
 
 
 # -- the reference against evaluate ---------------------------------------------------------------
