@@ -13,7 +13,7 @@ import rules_core
 from rules_core import COMMON_HEADLINES, Dist, ScenarioError, evaluate, load_scenario, all_systems
 from rules_core.result import one_in
 from rules_core.scenario import fields_of
-from rules_core.systems.infinity import InfinityScenario
+from rules_core.systems.infinity_n4.scenario import InfinityScenario
 
 STABLE_IDS = {"infinity-n4", "gurps-4e", "eldfall", "d100-homebrew"}
 

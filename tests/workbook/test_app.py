@@ -9,7 +9,8 @@ import plotly.graph_objects as go
 import pytest
 
 from rules_core import get_system
-from rules_core.systems.infinity import dodge_headline, resolve_face_to_face
+from rules_core.systems.infinity_n4.dice import resolve_face_to_face
+from rules_core.systems.infinity_n4.exact import dodge_headline
 from workbook.app import Dashboard, View, dashboard
 from workbook.views import distribution_chart
 from dashboard_checks import check_against_core, shown_headline
