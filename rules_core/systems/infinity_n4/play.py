@@ -255,6 +255,11 @@ def _attack_die_class(dodge_rank: int, sv_attack: int):
     return classify
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 wound``, ``2 wounds``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def play(scenario: InfinityScenario, roller: Roller) -> Play:
     """The whole Order on the dice ``roller`` hands out (see the module docstring): the outcome,
     the hits landing, the dodge die's result against each roll (``evasions``, none without a
@@ -295,8 +300,8 @@ def play(scenario: InfinityScenario, roller: Roller) -> Play:
                                        classify=lambda f, t=threshold: f <= t))
                 wounds += saving_roll_wounds(save, threshold)
             if explain and hits:
-                trace.append(TraceStep(f"Saving Rolls ({roll.name})", f"{count} rolls, {wounds} at "
-                                       f"or under {threshold}: {wounds} wounds", CITE_SAVES))
+                trace.append(TraceStep(f"Saving Rolls ({roll.name})", f"{_count(count, 'roll')}, {wounds} at "
+                                       f"or under {threshold}: {_count(wounds, 'wound')}", CITE_SAVES))
         results.append(RollResult(roll.name, ok, hits, crits, wounds,
                                   roll_label(roll.kind, ok, hits, crits)))
 
@@ -330,7 +335,7 @@ def play(scenario: InfinityScenario, roller: Roller) -> Play:
         final = HIT_PASSES if normal_roll_succeeds(guts_face, plan.guts_sv) else plan.guts_failed_label
     if explain:
         if final == NULL_STATE:
-            trace.append(TraceStep("Null", f"{wounds} wounds against W {plan.wounds}", CITE_WOUNDS))
+            trace.append(TraceStep("Null", f"{_count(wounds, 'wound')} against W {plan.wounds}", CITE_WOUNDS))
         elif guts_face is not None:
             trace.append(TraceStep("Guts Roll", f"WIP {plan.guts_sv}, face {guts_face}: "
                                    f"{'passed' if final == HIT_PASSES else 'failed'}", CITE_GUTS))
