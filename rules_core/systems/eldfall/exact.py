@@ -162,7 +162,8 @@ def _kernel(scenario: EldfallScenario, a: Attacker) -> AttackKernel:
     atoms = _landing(attack_value(a), dice, d.reaction, ag, scenario.dodge_resolution)
     stagger = a.stagger and effects_apply(a.size, d.size)
     knock = a.knockdown and effects_apply(a.size, d.size)
-    sides: dict[bool, dict[Effect, int]] = {True: {}, False: {}}
+    # Summed under plain tuple keys (the fields of Effect, in order; hot loop), named at the end.
+    sides: dict[bool, dict[tuple[bool, int, int, int, bool], int]] = {True: {}, False: {}}
     dodged_weight = 0
     for landing, w in atoms:
         dodged_weight += w if landing.dodged else 0
@@ -175,27 +176,25 @@ def _kernel(scenario: EldfallScenario, a: Attacker) -> AttackKernel:
                 else:
                     plain -= 1
             landed = crits + plain
+            side = sides[barrier]
             for wounds, ww in enumerate(_wounds(crits, plain, a.pw, d.arm, a.burn, dice)):
                 if ww:
-                    key = Effect(used, landed, wounds, landed if stagger else 0, bool(knock and landed))
-                    side = sides[barrier]
+                    key = (used, landed, wounds, landed if stagger else 0, bool(knock and landed))
                     side[key] = side.get(key, 0) + w * ww
-    second: dict[SecondModelEffect, int] = {}
+    second: dict[tuple[int, int], int] = {}    # (hits, wounds) on the second model
     if a.sweep:
         for landing, w in atoms:
             if not landing.attack_succeeded:
-                key = SecondModelEffect(0, 0)
-                second[key] = second.get(key, 0) + w * FACES ** (1 + a.burn)
+                second[(0, 0)] = second.get((0, 0), 0) + w * FACES ** (1 + a.burn)
                 continue
             critical = landing.crits > 0 and scenario.sweep_hit == "critical"
             for wounds, ww in enumerate(_wounds(int(critical), int(not critical), a.pw,
                                                 scenario.second_model.arm, a.burn, 1)):
                 if ww:
-                    key = SecondModelEffect(1, wounds)
-                    second[key] = second.get(key, 0) + w * ww
+                    second[(1, wounds)] = second.get((1, wounds), 0) + w * ww
     p_dodge = Fraction(dodged_weight, FACES ** (1 + dice)) if dodging else None
-    return AttackKernel(tuple(sides[True].items()), tuple(sides[False].items()), p_dodge,
-                        tuple(second.items()))
+    return AttackKernel(*(tuple((Effect(*key), w) for key, w in sides[up].items()) for up in (True, False)),
+                        p_dodge, tuple((SecondModelEffect(*key), w) for key, w in second.items()))
 
 
 def _fold(kernels: Sequence[AttackKernel], barrier: bool, quantity: str, start: object,
@@ -225,15 +224,15 @@ def _fold(kernels: Sequence[AttackKernel], barrier: bool, quantity: str, start: 
 
 def _second_model(kernels: Iterable[AttackKernel]) -> Dist:
     """The second model's (hits, wounds) summed over the sweeping Attacks (no Barrier there)."""
-    states = {SecondModelEffect(0, 0): 1}
+    states = {(0, 0): 1}                      # (hits, wounds) so far: plain keys in the hot loop
     for k in kernels:
-        new: dict[SecondModelEffect, int] = {}
-        for total, sw in states.items():
+        new: dict[tuple[int, int], int] = {}
+        for (hits, wounds), sw in states.items():
             for more, kw in k.second:
-                key = SecondModelEffect(total.hits + more.hits, total.wounds + more.wounds)
+                key = (hits + more.hits, wounds + more.wounds)
                 new[key] = new.get(key, 0) + sw * kw
         states = new
-    return Dist(states)
+    return Dist({SecondModelEffect(*key): w for key, w in states.items()})
 
 
 def _pct(p: Fraction) -> str:
