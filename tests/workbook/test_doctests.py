@@ -12,9 +12,14 @@ import pytest
 import workbook
 
 ALL = sorted(m.name for m in pkgutil.iter_modules(workbook.__path__, "workbook."))
+
+
+def has_examples(name: str) -> bool:
+    return any(t.examples for t in doctest.DocTestFinder().find(importlib.import_module(name)))
+
+
 #: Only the modules that have examples: a module without any would pass without testing anything.
-MODULES = [name for name in ALL if doctest.DocTestFinder().find(importlib.import_module(name))
-           and any(t.examples for t in doctest.DocTestFinder().find(importlib.import_module(name)))]
+MODULES = [name for name in ALL if has_examples(name)]
 
 
 def test_the_workbook_has_docstring_examples():
