@@ -72,8 +72,8 @@ def fix(data: dict[str, Any]) -> dict[str, Any]:
         dodger["posture"] = "standing"
     if dropping and dodger["flying"] and not (situation == "dive" and cover["kind"] == "none"):
         dodger["below_terrain"] = True
-    blast["damage"] = BLAST_DAMAGE[(blast["distance"] + data["friend"]["hp"]) % len(BLAST_DAMAGE)]
     if situation == "smother":
         blast["spread"] = "explosion"
         blast["distance"] %= 2
+    blast["damage"] = BLAST_DAMAGE[(blast["distance"] + data["friend"]["hp"]) % len(BLAST_DAMAGE)]
     return data
