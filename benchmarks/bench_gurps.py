@@ -10,7 +10,7 @@ import icepool
 
 from benchmarks.common import Case
 from rules_core import evaluate, find_preset
-from rules_core.systems.gurps_4e import damage, play
+from rules_core.systems.gurps_4e import damage
 
 BURST = find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario  # skill 12 (+2 RoF), Recoil 2, Dodge 9 + 3
 COVER = find_preset("gurps-4e/drop-behind-cover").scenario
@@ -20,8 +20,6 @@ SACRIFICE = find_preset("gurps-4e/sacrificial-dodge-and-drop").scenario
 def clear_caches() -> None:
     damage.hit_injury.cache_clear()
     damage.dice_total.cache_clear()
-    for planned in (play.base_dodge, play.dodge_score, play.attack_context, play.sacrificial_context):
-        planned.cache_clear()
 
 
 def ours(scenario):

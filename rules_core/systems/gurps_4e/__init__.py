@@ -28,10 +28,9 @@ Readings and rulings: docs/rulings/gurps-4e.md.
 from __future__ import annotations
 
 from ...registry import System
-from . import sources as cite
+from . import play, sources as cite
 from .exact import evaluate
 from .outcomes import HEADLINES
-from .play import play
 from .presets import PRESETS
 from .scenario import SYSTEM_ID, Attack, Blast, Cover, Dodger, Friend, GurpsScenario, Target
 
@@ -45,7 +44,7 @@ SYSTEM = System(
             "landing hit goes through DR and wounding modifiers to injury.",
     scenario_cls=GurpsScenario,
     evaluate=evaluate,
-    play=play,
+    play=play.play,  # the module keeps its name; the rule is its play()
     sources=cite.SOURCES,
     presets=PRESETS,
     headlines=HEADLINES,

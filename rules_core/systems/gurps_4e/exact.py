@@ -380,6 +380,8 @@ def _evaluate_sacrificial(s: GurpsScenario) -> Result:
     friend = s.friend
     drop = defense_option(s) == "dodge_and_drop"
     out: Counter = Counter()  # Sacrifice → weight over 216^4
+    friend_rolls = ([(success_roll(t, friend.defense), ROLL_3D6.weight(t)) for t in TOTALS]
+                    if friend.defends else [(None, ROLL)])
     for (hits, critical), weight in attack_outcomes(ctx, s).items():
         if not hits:
             out[Sacrifice(NO_HIT, 0, 0, None)] += weight * ROLL ** 3
@@ -395,8 +397,6 @@ def _evaluate_sacrificial(s: GurpsScenario) -> Result:
                 label = BOTH_HIT if taken and free else DODGER_HIT if taken else FRIEND_HIT if free else NEITHER
                 out[Sacrifice(label, taken, free, True)] += weight * rw * ROLL
                 continue
-            friend_rolls = ([(success_roll(t, friend.defense), ROLL_3D6.weight(t)) for t in TOTALS]
-                            if friend.defends else [(None, ROLL)])
             for froll, fw in friend_rolls:
                 avoided = hits_avoided(froll, defendable, s.crit_dodge) if froll else 0
                 struck = free + defendable - avoided

@@ -65,7 +65,6 @@ def _prone_later(scenario: GurpsScenario, dropped: bool) -> bool:
     return dropped and ends_prone(scenario) and scenario.carry in ("both", "prone_only")
 
 
-@lru_cache(maxsize=512)
 def base_dodge(scenario: GurpsScenario) -> Score:
     """Basic Speed (fractions dropped) + 3 − encumbrance; halved, rounding up, below 1/3 HP or FP."""
     dodger, target = scenario.dodger, scenario.target
@@ -85,7 +84,6 @@ def base_dodge(scenario: GurpsScenario) -> Score:
     return Score(value, tuple(steps))
 
 
-@lru_cache(maxsize=512)
 def dodge_score(scenario: GurpsScenario, kind: str, dropped: bool) -> Score:
     """The Dodge score against one attack (``kind`` "ranged", "melee" or "blast") before any
     Acrobatics roll. ``dropped``: a dodge and drop was already made against this foe this turn."""
@@ -162,7 +160,6 @@ class AttackContext:
     steps: tuple[TraceStep, ...]
 
 
-@lru_cache(maxsize=512)
 def attack_context(scenario: GurpsScenario, index: int, dropped: bool) -> AttackContext:
     """The ``index``-th attack on the dodger (situation "attacks")."""
     attack, cover = scenario.attacks[index], scenario.cover
@@ -177,7 +174,6 @@ def attack_context(scenario: GurpsScenario, index: int, dropped: bool) -> Attack
     return AttackContext(index, dropped, dodge, skill, behind and cover.kind == "full", hit, tuple(steps))
 
 
-@lru_cache(maxsize=512)
 def sacrificial_context(scenario: GurpsScenario) -> AttackContext:
     """The attack aimed at the friend, as the sacrificial dodger meets it."""
     skill = _attack_skill(scenario, 0, False, None)
@@ -236,6 +232,7 @@ class _Turn:
         self.evasions: list[bool] = []
 
     def note(self, rule: str, detail: str, citation: str) -> None:
+        """Write a step of the trace (only when the roller asks for one)."""
         if self.explain:
             self.trace.append(TraceStep(rule, detail, citation))
 
@@ -281,7 +278,8 @@ class _Turn:
         roll = success_roll(total, score)
         avoided = hits_avoided(roll, defendable, ruling)
         self.evasions.append(roll.success)
-        self.note(who, f"{roll} → avoids {avoided} of {defendable}", cite.RAPID_DODGE)
+        if self.explain:
+            self.note(who, f"{roll} → avoids {avoided} of {defendable}", cite.RAPID_DODGE)
         return Evasion(roll.success, roll.margin, avoided)
 
     def friend_defends(self, defendable: int) -> int:
