@@ -245,6 +245,13 @@ class TurnState(NamedTuple):
     arrived: bool
 
 
+class Dodged(NamedTuple):
+    """A dodge and drop made, and the hits dodged so far."""
+
+    dropped: bool
+    dodged: int
+
+
 class InjuryState(NamedTuple):
     """A dodge and drop made, and whether some hit so far was a major wound."""
 
@@ -273,7 +280,7 @@ def _evaluate_attacks(s: GurpsScenario) -> Result:
 
     # Hits and evasion rolls.
     state: Counter = Counter({TurnState(False, 0, 0, False): 1})
-    dodged_state: Counter = Counter({(False, 0): 1})
+    dodged_state: Counter = Counter({Dodged(False, 0): 1})
     for i in range(n):
         new: Counter = Counter()
         for at, w in state.items():
@@ -282,9 +289,9 @@ def _evaluate_attacks(s: GurpsScenario) -> Result:
                 new[TurnState(step.dropped, now, at.landed + step.landed, at.arrived or step.arrived)] += w * sw
         state = new
         new = Counter()
-        for (dropped, dodged), w in dodged_state.items():
-            for step, sw in steps[i][dropped].items():
-                new[(step.dropped, dodged + step.dodged)] += w * sw
+        for at, w in dodged_state.items():
+            for step, sw in steps[i][at.dropped].items():
+                new[Dodged(step.dropped, at.dodged + step.dodged)] += w * sw
         dodged_state = new
     hits = Dist((at.landed, w) for at, w in state.items())
     rolled = Fraction(sum(w for at, w in state.items() if at.status), total)
@@ -361,7 +368,7 @@ def _evaluate_attacks(s: GurpsScenario) -> Result:
     return Result(system=SYSTEM_ID, scenario=s, outcomes=Dist(outcomes), outcome_order=outcome_order(s), hits=hits,
                   headline=headline, notes=notes, trace=tuple(trace),
                   distributions={"injury": injury_dist,
-                                 "hits_dodged": Dist((d, w) for (_, d), w in dodged_state.items()),
+                                 "hits_dodged": Dist((at.dodged, w) for at, w in dodged_state.items()),
                                  "ends_prone": _bool_dist(dropped_at_end if ends_prone(s) else Fraction(0))})
 
 

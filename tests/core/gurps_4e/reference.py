@@ -14,7 +14,7 @@ import re
 from collections import defaultdict
 from fractions import Fraction
 from math import floor
-from typing import Any
+from typing import Any, NamedTuple
 
 FACES = range(1, 7)
 
@@ -224,19 +224,32 @@ class Tally:
         return sum((p for p, row in self.rows if given(row) and event(row)), Fraction(0)) / whole
 
 
+class State(NamedTuple):
+    """Where a turn of attacks stands: a drop made, the Dodge rolls so far (None, "made" or
+    "failed"), whether any hit arrived, hits landed and dodged, injury, and a major wound."""
+
+    dropped: bool
+    rolls: str | None
+    arrived: bool
+    landed: int
+    dodged: int
+    injury: int
+    major: bool
+
+
 def _attacks(data: dict[str, Any]) -> Tally:
     d, t = data["dodger"], data["target"]
     option = d["defense"]
     name, left = pool(data)
     wounds = name == "HP"
-    # state: (dropped, rolls made (None / all made / some failed), arrived, landed, dodged, injury, major)
-    states = {(False, None, False, 0, 0, 0, False): Fraction(1)}
+    states = {State(False, None, False, 0, 0, 0, False): Fraction(1)}
     for attack in data["attacks"]:
         landing: dict[tuple[int, int], dict] = {}  # (cover DR, hits landing) → their injury
-        new: dict[tuple, Fraction] = defaultdict(Fraction)
-        for (dropped, rolls, arrived, landed, dodged, injury, major), p in states.items():
+        new: dict[State, Fraction] = defaultdict(Fraction)
+        for state, p in states.items():
+            dropped, rolls, arrived, landed, dodged, injury, major = state
             if dropped and data["cover"]["kind"] == "full":
-                new[(dropped, rolls, arrived, landed, dodged, injury, major)] += p
+                new[state] += p
                 continue
             cover = data["cover"]["dr"] if dropped and data["cover"]["kind"] == "dr" else 0
             per_hit = hit_injury(attack["damage"], attack["damage_type"], t["dr"], divisor=attack["divisor"],
@@ -256,8 +269,8 @@ def _attacks(data: dict[str, Any]) -> Tally:
                     if (cover, hits - away) not in landing:
                         landing[(cover, hits - away)] = hits_of(per_hit, hits - away, t["hp"], wounds)
                     for (harm, hurt), s in landing[(cover, hits - away)].items():
-                        new[(after, now, arrived or hits > 0, landed + hits - away, dodged + away,
-                             injury + harm, major or hurt)] += p * q * r * s
+                        new[State(after, now, arrived or hits > 0, landed + hits - away, dodged + away,
+                                   injury + harm, major or hurt)] += p * q * r * s
         states = dict(new)
     tally = Tally()
     for (dropped, rolls, arrived, landed, dodged, injury, major), p in states.items():
