@@ -18,6 +18,7 @@ from rules_core.systems.gurps_4e import (SYSTEM, Attack, Blast, Cover, Dodger, F
 from strategies import scenario_strategy
 
 from .reference import reference
+from .small import fix
 
 DROP = Dodger(defense="dodge_and_drop")
 
@@ -42,6 +43,22 @@ def test_drawn_scenarios_match_the_rules_text(data):
     try:
         scenario = load_scenario(raw)
     except ScenarioError:  # the generic fix makes this rare (test_scenario.py counts it)
+        return
+    assert_matches_reference(scenario)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_turns_of_two_attacks_match_the_rules_text(data):
+    # What a defense carries to the foe's next attack (a retreat, a drop's +3, prone, the cover
+    # dropped behind) shows only in a turn of several attacks: draw those more often.
+    raw = data.draw(scenario_strategy(SYSTEM.id, small=True))
+    raw["situation"] = "attacks"
+    raw["dodger"]["defense"] = data.draw(st.sampled_from(["plain", "retreat", "dodge_and_drop", "dodge_and_drop"]))
+    raw["attacks"] = (raw["attacks"] * 2)[:2]
+    try:
+        scenario = load_scenario(fix(raw))
+    except ScenarioError:
         return
     assert_matches_reference(scenario)
 
@@ -105,6 +122,10 @@ def test_dodge_and_drop_then_later_attacks_behind_cover(carry):
         dodger=DROP, target=Target(dr=1, hp=6, hp_left=6), cover=Cover(kind="dr", dr=2), carry=carry,
         attacks=(Attack(skill=11, damage="1d+1", damage_type="cr"),
                  Attack(hits_by="fixed", hits=2, damage="1d+1", damage_type="cr"))))
+    # A standing dodger: only the drop makes him a prone target (−2 to the foe's next shot).
+    assert_matches_reference(GurpsScenario(
+        dodger=DROP, target=Target(hp=6, hp_left=6), carry=carry,
+        attacks=(Attack(skill=12, damage="1d"), Attack(skill=12, rof=2, recoil=1, damage="1d-1"))))
     assert_matches_reference(GurpsScenario(
         dodger=DROP.replace(posture="crouching"), cover=Cover(kind="full"), carry=carry,
         attacks=(Attack(skill=7, damage="1d"), Attack(skill=12, damage="1d"))))
