@@ -1,4 +1,5 @@
-"""The fast exact algorithm: the same rules as :mod:`.play`, computed over distributions.
+"""The fast exact algorithm: the same rule as :mod:`.play` (planned with its functions: which
+roll gets which modifier), computed over distributions instead of concrete dice.
 
 An attack's 3d6 rolls (attack, Acrobatics, Dodge) are summed over their 16 totals each, giving
 each attack's outcomes as integer weights over 216³. A turn of attacks is a chain whose only
@@ -7,8 +8,9 @@ the cover of later attacks), so hits and evasion rolls follow by a forward pass 
 
 Injury is a sum over landing hits, each hit's injury an independent draw. Generating functions
 do the convolutions: a distribution over injury 0..L with integer weights is packed into one
-Python integer, one fixed-width slot per injury value (Kronecker substitution), so multiplying
-two integers convolves the distributions exactly, and Σₖ P(k hits) · f^k is a Horner evaluation.
+Python integer, one fixed-width slot per injury value (Kronecker substitution, with
+:mod:`rules_core.poly`), so multiplying two integers convolves the distributions exactly, and
+Σₖ P(k hits) · f^k is a Horner evaluation.
 Every weight is a count of dice outcomes, so each slot is wide enough for the whole turn's
 number of outcomes and nothing ever carries into the next slot.
 """

@@ -270,6 +270,8 @@ class _Turn:
             self.note("Acrobatic dodge", f"Acrobatics {made} → Dodge {score}", cite.ACROBATIC)
 
         def outcome(total: int) -> Evasion:
+            # What the rule reads from this roll: success, hits avoided and — for a sacrificial
+            # dodge and drop only — whether the margin reaches 3 (its size beyond that never matters).
             roll = success_roll(total, score)
             spoiled = spoils and roll.success and roll.margin >= 3
             return Evasion(roll.success, 3 if spoiled else 0, hits_avoided(roll, defendable, ruling))
