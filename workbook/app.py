@@ -405,7 +405,7 @@ class NotebookDashboard(Dashboard):
                 callback(self.result)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        return {**self.widget._repr_mimebundle_(**kwargs), "text/plain": repr(self)}
 
     def __repr__(self) -> str:
         return f"<dashboard of {self.system.id}: {self.result!r}>"

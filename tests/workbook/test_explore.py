@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 
+import nbformat
 import plotly.express as px
 import pytest
 
@@ -129,3 +131,27 @@ def test_observers_survive_a_change_of_language():
     d.set_lang("ru")
     d.scenario = d.scenario.set("defender.agility", 60)
     assert heard and heard[-1].scenario.defender.agility == 60
+
+
+# -- the documentation -----------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_readme_example_runs():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("## Exploring in code", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    names: dict = {}
+    exec(block, names)  # noqa: S102 - the project's own README
+    assert names["d"].result == evaluate(names["stronger"])
+    assert names["frame"]["dodger.ph"].min() == 6
+
+
+def test_the_explore_notebook_walks_through_every_step_and_is_linked_from_the_index():
+    notebook = nbformat.read(ROOT / "notebooks" / "explore-in-code.ipynb", as_version=4)
+    code = "\n".join(c.source for c in notebook.cells if c.cell_type == "code")
+    for step in ("evaluate(", ".to_frame()", ".replace(**{", ".add_item(", "explore.sweep(", "px.line(",
+                 "compare_table(", "dashboard("):
+        assert step in code, step
+    index = nbformat.read(ROOT / "notebooks" / "index.ipynb", as_version=4)
+    assert any("(explore-in-code.ipynb)" in c.source for c in index.cells if c.cell_type == "markdown")
