@@ -79,6 +79,12 @@ class Part(BaseModel):
         defaults): ``attackers=[{"burst": 4}]`` keeps the first attacker's other values and
         drops the rest. A dotted index one past the end adds an item (``"attackers.3.burst"``).
         Raises :class:`ScenarioError` naming the path, the value and what is allowed.
+
+        >>> from rules_core import find_preset
+        >>> seed = find_preset("infinity-n4/zhanshi-vs-fusilier").scenario
+        >>> changed = seed.replace(attackers=[{"burst": 4}])
+        >>> changed.attackers[0].burst, changed.attackers[0].mod  # the preset's MOD +3 is kept
+        (4, 3)
         """
         return _edited(self, changes)
 

@@ -28,7 +28,7 @@ from .registry import evaluate
 from .result import fraction_text
 from .scenario import SNAP, FieldSpec, Problem, Scenario, ScenarioError, spec_at
 
-__all__ = ["SweepPoint", "Sweep", "sweep", "sweep_grid", "field_values"]
+__all__ = ["SweepPoint", "Sweep", "sweep", "sweep_grid", "field_values", "allowed_values"]
 
 #: Most points one sweep evaluates (a 40×40 grid); more is refused with a clear message.
 MAX_POINTS = 1600
@@ -124,6 +124,17 @@ def field_values(spec: FieldSpec) -> tuple[Any, ...]:
     if spec.kind == "flag":
         return (False, True)
     raise ValueError(f"field {spec.name!r} is free text; give the values to sweep")
+
+
+def allowed_values(scenario: Scenario, path: str) -> tuple[Any, ...]:
+    """Every value the field at dotted ``path`` of ``scenario`` allows, in order (what a sweep
+    of it without values runs through; pick a range from it for a shorter one).
+
+    >>> from rules_core import find_preset
+    >>> allowed_values(find_preset("infinity-n4/zhanshi-vs-fusilier").scenario, "attackers.0.burst")
+    (1, 2, 3, 4, 5)
+    """
+    return field_values(_spec(scenario, path))
 
 
 def _allowed(spec: FieldSpec, value: Any) -> bool:

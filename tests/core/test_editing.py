@@ -71,6 +71,13 @@ def test_a_part_replaces_the_block_whole():
     assert SEED.set("attackers.0", type(SEED.attackers[0])()).attackers[0].mod == 0
 
 
+def test_a_dict_at_a_dotted_item_path_merges_into_that_item():
+    def edit(d):
+        d["attackers"][0].update(burst=4, dodge_mod=-3)
+    assert SEED.replace(**{"attackers.0": {"burst": 4, "dodge_mod": -3}}) == by_hand(SEED, edit)
+    assert SEED.get("system") == "infinity-n4"
+
+
 def test_a_dotted_index_one_past_the_end_adds_an_item():
     added = SEED.set("attackers.1.burst", 2)
     assert len(added.attackers) == 2 and added.attackers[1].burst == 2
