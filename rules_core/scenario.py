@@ -16,6 +16,7 @@ line, quote at most :data:`SHOWN` characters of any value and escape control cha
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import numbers
@@ -971,15 +972,18 @@ def _document_fields(cls: type[Part]) -> None:
         lists = [s for s in fields_of(cls) if s.kind == "parts"]
     except TypeError:  # a field declared without the helpers: fields_of says so when asked
         return
-    lines = ["", "", "Fields (read them as attributes; change them with ``replace`` or ``set`` by "
-             "dotted path; ``<i>`` is a list index):", ""]
+    lines = ["", "", "Fields, by dotted path (``<i>`` is a list index):", ""]
     for path, spec in rows:
         default = "" if spec.kind in ("part", "parts") else f"; default {_shown_value(spec, spec.default)}"
         lines.append(f"- ``{path}``: {spec.label}. {spec.allowed()}{default}.")
     for spec in lists:
-        lines.append(f"- ``{spec.name}``: {spec.min_items} to {spec.max_items} items "
-                     f"(``add_item``, ``remove_item``).")
-    cls.__doc__ = (cls.__doc__ or cls.__name__).rstrip() + "\n".join(lines)
+        lines.append(f"- ``{spec.name}``: {spec.min_items} to {spec.max_items} items.")
+    written = (cls.__doc__ or cls.__name__).rstrip()
+    extra = cls.model_config.get("json_schema_extra")
+    if extra is None or (isinstance(extra, dict) and set(extra) == {"description"}):
+        # the JSON Schema keeps the class's own words: its fields are described one by one there
+        cls.model_config["json_schema_extra"] = {"description": inspect.cleandoc(written)}
+    cls.__doc__ = written + "\n".join(lines)
 
 
 def _part_html(part: Part) -> str:

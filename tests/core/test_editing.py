@@ -4,6 +4,8 @@ repr, the docstring's field list, completion and the notebook display."""
 from __future__ import annotations
 
 import copy
+import inspect
+import json
 from decimal import Decimal
 
 import jedi
@@ -159,6 +161,13 @@ def test_docstring_lists_the_fields_with_what_is_allowed():
     assert "``dodger.ph``: PH. a whole number from 0 to 30; default 10." in doc
     assert "``attackers.<i>.burst``" in doc and "``attackers``: 1 to 3 items" in doc
     assert "``dodger.basic_speed``" in type(GURPS).__doc__
+
+
+def test_the_json_schema_keeps_the_classes_own_description():
+    schema = type(SEED).model_json_schema()
+    assert schema["description"] == inspect.cleandoc(type(SEED).__doc__.split("\n\nFields, by dotted path")[0])
+    assert "Fields, by dotted path" not in json.dumps(schema)
+    assert schema["$defs"]["Dodger"]["description"]
 
 
 def test_completion_shows_fields_and_editing_methods_not_pydantic_internals():
