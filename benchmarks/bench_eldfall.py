@@ -11,8 +11,8 @@ import icepool
 
 from benchmarks.common import Case
 from rules_core import evaluate, find_preset
-from rules_core.systems import eldfall
-from rules_core.systems.eldfall import without_reaction
+from rules_core import poly
+from rules_core.systems.eldfall import dice, exact, without_reaction
 
 THREE = find_preset("eldfall/three-attackers-burn").scenario      # ACC 12, STK 4, PW 12, Burn 2 ×3 vs AG 11, ARM 3
 COMPARED = THREE.replace(dodge_resolution="compared")
@@ -21,8 +21,7 @@ DASHBOARD = find_preset("eldfall/dodge-vs-critical").scenario
 
 
 def clear_caches() -> None:
-    for fn in (eldfall._face_kinds, eldfall._wound_faces, eldfall._landing, eldfall._binomial,
-               eldfall._wounds):
+    for fn in (dice.face_kinds, exact._landing, exact._wounds, poly.binomial):
         fn.cache_clear()
 
 

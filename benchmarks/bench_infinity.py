@@ -9,16 +9,18 @@ import icepool
 
 from benchmarks.common import Case
 from rules_core import evaluate, find_preset
-from rules_core.systems import infinity
-from rules_core.systems.infinity import (
-    Attacker, Dodger, InfinityScenario, Template, dodge_grid, f2f_headline)
+from rules_core.poly import binomial
+from rules_core.systems.infinity_n4 import exact
+from rules_core.systems.infinity_n4.play import plan_order
+from rules_core.systems.infinity_n4.exact import dodge_grid, f2f_headline
+from rules_core.systems.infinity_n4.scenario import Attacker, Dodger, InfinityScenario, Template
 
 GRID = range(-9, 31)  # 40 Success Values a side
 
 
 def clear_caches() -> None:
-    for fn in (infinity.rank_weights, infinity._at_most, infinity.best_rank_weights, infinity.face_to_face,
-               infinity._binomial, infinity._rank_table, infinity._f2f_by_rank):
+    for fn in (exact.rank_weights, exact._at_most, exact.best_rank_weights, exact.face_to_face,
+               exact._multinomials, exact._rank_table, exact._f2f_by_rank, binomial, plan_order):
         fn.cache_clear()
 
 
@@ -48,7 +50,7 @@ def headline_of(dist) -> tuple:
 
 def ours_single():
     clear_caches()
-    return infinity.face_to_face(13, 5, 15, 3)
+    return exact.face_to_face(13, 5, 15, 3)
 
 
 def ours_grid():

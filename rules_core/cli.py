@@ -1,11 +1,14 @@
-"""Command line: evaluate scenarios, print schemas, list presets.
+"""Command line: evaluate scenarios, roll and simulate them, print schemas, list presets.
 
     python -m rules_core evaluate FILE|-
     python -m rules_core evaluate --preset SYSTEM/NAME
+    python -m rules_core roll --preset SYSTEM/NAME [--seed S] [--faces F ...]   (or FILE|-)
+    python -m rules_core simulate --preset SYSTEM/NAME --n N [--seed S]         (or FILE|-)
     python -m rules_core schema SYSTEM
     python -m rules_core presets
 
-Results are JSON on standard output. No input ends in a traceback:
+Results are JSON on standard output (``roll`` prints the steps of one roll as text). No input
+ends in a traceback:
 
 - bad input (a wrong field, unknown keys, text that is not JSON, numbers with thousands of
   digits, nesting deeper than any scenario, a closed standard input) ends with one readable
@@ -20,12 +23,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import re
 import sys
 from typing import Any, NoReturn, TextIO
 
+from .play import play_once
 from .registry import evaluate, find_preset, get_system, load_scenario, all_systems
-from .scenario import ScenarioError, one_line
+from .roller import DiceError
+from .scenario import Scenario, ScenarioError, one_line
+from .simulate import MAX_ROLLS, simulate
 
 __all__ = ["main"]
 
@@ -115,17 +122,48 @@ def _read_scenario(source: str, stdin: TextIO | None) -> Any:
     return _parse_json(text, name)
 
 
-def _cmd_evaluate(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+def _scenario(args: argparse.Namespace, stdin: TextIO) -> Scenario:
+    """The scenario a command names: a preset, or a file (``-`` for standard input)."""
     if (args.file is None) == (args.preset is None):
-        raise UsageError("evaluate takes either a FILE (or - for standard input) or --preset SYSTEM/NAME")
+        raise UsageError(f"{args.command} takes either a FILE (or - for standard input) or --preset SYSTEM/NAME")
     if args.preset is not None:
         try:
-            scenario = find_preset(args.preset).scenario
+            return find_preset(args.preset).scenario
         except KeyError as err:
             raise UsageError(err.args[0]) from None
-    else:
-        scenario = load_scenario(_read_scenario(args.file, stdin))
-    return evaluate(scenario).to_data()
+    return load_scenario(_read_scenario(args.file, stdin))
+
+
+def _cmd_evaluate(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+    return evaluate(_scenario(args, stdin)).to_data()
+
+
+def _cmd_roll(args: argparse.Namespace, stdin: TextIO) -> str:
+    scenario = _scenario(args, stdin)
+    system = get_system(scenario.system)
+    if args.faces is not None and args.seed is not None:
+        raise UsageError("roll takes either --seed or --faces, not both")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randint(1, 999_999)
+    try:
+        played = play_once(system, scenario, seed=None if args.faces is not None else seed, faces=args.faces)
+    except DiceError as err:
+        raise UsageError(f"--faces: {err}") from None
+    where = f"faces {' '.join(map(str, args.faces))}" if args.faces is not None else f"seed {seed}"
+    lines = [f"{system.name}: one roll ({where})", "", "Dice rolled, in the order the rule asks for them:"]
+    lines += [f"  {i}. {r.dice}: {', '.join(map(str, r.faces))}" for i, r in enumerate(played.rolled, 1)]
+    lines += ["", "The rule, step by step:"]
+    lines += [f"  {i}. {step}" for i, step in enumerate(played.trace, 1)]
+    evasions = ", ".join("passed" if e else "failed" for e in played.evasions) or "none made"
+    lines += ["", f"Outcome: {played.outcome}", f"Hits landing: {played.hits}", f"Evasion rolls: {evasions}"]
+    return "\n".join(lines)
+
+
+def _cmd_simulate(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+    scenario = _scenario(args, stdin)
+    if not 1 <= args.n <= MAX_ROLLS:
+        raise UsageError(f"--n: got {args.n}; allowed: a whole number from 1 to {MAX_ROLLS:,}")
+    system = get_system(scenario.system)
+    return simulate(system, scenario, args.n, seed=args.seed).to_data(system, evaluate(scenario))
 
 
 def _cmd_schema(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
@@ -152,6 +190,20 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
     ev.add_argument("--preset", metavar="SYSTEM/NAME", help="evaluate a named preset instead")
     ev.set_defaults(run=_cmd_evaluate)
+    ro = sub.add_parser("roll", help="roll one scenario once and print the rule's steps with citations")
+    ro.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
+    ro.add_argument("--preset", metavar="SYSTEM/NAME", help="roll a named preset instead")
+    ro.add_argument("--seed", type=int, help="seed of the random dice (the same seed, the same roll)")
+    ro.add_argument("--faces", type=int, nargs="+", metavar="F",
+                    help="the faces rolled at the table, in the order the rule asks for them")
+    ro.set_defaults(run=_cmd_roll)
+    si = sub.add_parser("simulate", help="roll a scenario N times; each headline simulated, with its "
+                                         "standard error, beside the exact value (JSON)")
+    si.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
+    si.add_argument("--preset", metavar="SYSTEM/NAME", help="simulate a named preset instead")
+    si.add_argument("--n", type=int, default=10_000, help=f"rolls, 1 to {MAX_ROLLS:,} (default 10,000)")
+    si.add_argument("--seed", type=int, default=1, help="seed of the random dice (default 1)")
+    si.set_defaults(run=_cmd_simulate)
     sc = sub.add_parser("schema", help="print the JSON Schema of a system's scenarios")
     sc.add_argument("system", help="system id, e.g. infinity-n4")
     sc.set_defaults(run=_cmd_schema)
@@ -204,7 +256,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         _say(stderr, "standard output is closed; nothing was written")
         return 1
     try:
-        stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        stdout.write((data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
         stdout.flush()
     except BrokenPipeError:  # the reader has gone (``| head -c1``): nothing to say to anyone
         _detach(stdout)

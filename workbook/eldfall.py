@@ -5,9 +5,9 @@
 - *Second model (Sweep)*: the dodging target beside the second model in the Sweep's reach, which
   does not dodge;
 - *After the Dodge*: the post-dodge movement under the selected ruling, Stagger and Knockdown;
-- *One roll, step by step*: one sample of d20 faces resolved by the very rule the exact numbers
-  come from (:func:`rules_core.systems.eldfall.resolve`), the faces drawn from a generator seeded
-  with the scenario itself, so that a scenario always shows the same sample.
+- *One roll, step by step*: one sample of d20 faces played by the very rule the exact numbers
+  come from (:func:`rules_core.play.play_once` on the system's ``play``), the faces drawn from a
+  generator seeded with the scenario itself, so that a scenario always shows the same sample.
 
 Every panel is a pure function of a result (the comparison evaluates the same scenario once more
 with the reaction switched off).
@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import html
 from fractions import Fraction
-from random import Random
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from rules_core import Dist, Result, get_system
-from rules_core.systems.eldfall import Resolution, resolve, random_dice, without_reaction
+from rules_core import Dist, Play, Result, get_system, play_once
+from rules_core.systems.eldfall import without_reaction
 
 from .text import headline_label, translator
 from .views import View, exact_bar, exact_text, percent_text
@@ -154,9 +153,10 @@ def after_dodge_table(result: Result, lang: str = "en") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def sample(result: Result) -> Resolution:
-    """One roll of the scenario with faces from a generator seeded with the scenario itself."""
-    return resolve(result.scenario, random_dice(Random(result.scenario.to_json())))
+def sample(result: Result) -> Play:
+    """One play of the scenario, with its trace, on faces from a generator seeded with the
+    scenario itself."""
+    return play_once(get_system(result.system), result.scenario, seed=result.scenario.to_json())
 
 
 def one_roll_html(result: Result, lang: str = "en") -> str:
@@ -167,11 +167,12 @@ def one_roll_html(result: Result, lang: str = "en") -> str:
     items = "".join(f'<li class="wb-eldfall-roll-step"><b>{html.escape(text(step.rule))}</b>: '
                     f'{html.escape(text(step.detail))} <small style="color:#666">'
                     f'[{html.escape(text(step.citation))}]</small></li>' for step in r.trace)
-    dodges = ", ".join(text("succeeds") if ok else text("fails") for ok in r.dodges) or "—"
+    dodges = ", ".join(text("succeeds") if ok else text("fails") for ok in r.evasions) or "—"
     outcome = (f"{text('Dodge')}: {dodges}; {text('Hits landing')}: {r.hits}; "
-               f"{text('Wounds')}: {r.wounds}")
-    if r.second_hits is not None:
-        outcome += f"; {text('second model')}: {r.second_hits} {text('Hit(s)')}, {r.second_wounds} {text('Wound(s)')}"
+               f"{text('Wounds')}: {r['wounds']}")
+    if "second_model_hits" in dict(r.quantities):
+        outcome += (f"; {text('second model')}: {r['second_model_hits']} {text('Hit(s)')}, "
+                    f"{r['second_model_wounds']} {text('Wound(s)')}")
     return (f"<p><small>{html.escape(text('A sample of d20 faces, resolved by the same rule as the exact numbers'))}"
             f"</small></p><ol>{items}</ol>"
             f'<p class="wb-eldfall-roll-outcome"><b>{html.escape(outcome)}</b></p>')

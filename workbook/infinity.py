@@ -2,7 +2,7 @@
 end of the Order, the wounds, one Order rolled on concrete faces, and the heatmap.
 
 Every panel is a pure function of a result (the heatmap and the rolled Order also read the
-result's scenario): exact numbers come from :mod:`rules_core.systems.infinity`, shown as
+result's scenario): exact numbers come from :mod:`rules_core.systems.infinity_n4`, shown as
 ``n/d`` beside the percent. Tables carry ``data-key`` on each row (the untranslated roll or
 state) and ``data-col`` on each cell, so tests can read them in any language.
 """
@@ -12,18 +12,18 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 from functools import lru_cache
-from math import gcd
-from random import Random
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from rules_core import Result, get_system
-from rules_core.result import one_in
-from rules_core.systems._infinity_order import roll_once
-from rules_core.systems.infinity import (
-    DODGED, InfinityScenario, dodge_grid_weights, final_state_order, plan_order, success_value)
+from rules_core import Result, get_system, play_once
+from rules_core.result import fraction_text, one_in
+from rules_core.systems.infinity_n4.dice import success_value
+from rules_core.systems.infinity_n4.exact import dodge_grid_weights
+from rules_core.systems.infinity_n4.outcomes import DODGED, final_state_order
+from rules_core.systems.infinity_n4.play import plan_order
+from rules_core.systems.infinity_n4.scenario import InfinityScenario
 
 from .text import translator
 from .views import View, distribution_chart, exact_text, percent_text
@@ -119,7 +119,7 @@ def final_state_html(result: Result, lang: str = "en") -> str:
     states = result.distributions["final state"]
     rows = [{"_key": label, "state": text(label), "exact": exact_text(states[label]),
              "percent": percent_text(states[label]), "one_in": one_in(states[label])}
-            for label in final_state_order(plan_order(result.scenario))]
+            for label in final_state_order(result.scenario)]
     return _table(rows, {"state": "At the end of the Order", "exact": "Exact", "percent": "Percent",
                          "one_in": "1 in N"}, "wb-infinity-final", text)
 
@@ -140,7 +140,7 @@ def one_order_html(result: Result, lang: str = "en") -> str:
     """One Order rolled on concrete faces by the same rule the exact numbers come from; the
     faces are drawn from the scenario itself, so a scenario always shows the same roll."""
     text = _text(result, lang)
-    outcome = roll_once(result.scenario, Random(result.scenario.to_json()))
+    outcome = play_once(get_system(result.system), result.scenario, seed=result.scenario.to_json())
     items = "".join(f'<li class="wb-trace-step"><b>{html.escape(text(s.rule))}</b>: '
                     f"{html.escape(text(s.detail))}</li>" for s in outcome.trace)
     return (f'<div class="wb-infinity-roll"><ol>{items}</ol><p>{html.escape(text("Outcome"))}: '
@@ -153,8 +153,7 @@ def _cells(grid: list[list[int]] | None, den: int) -> tuple[np.ndarray, np.ndarr
         return np.full((len(HEAT_PH), len(HEAT_SV)), np.nan), \
             np.full((len(HEAT_PH), len(HEAT_SV)), "no dodge", dtype=object)
     z = np.array([[w / den for w in row] for row in grid])
-    exact = np.array([[f"{w // g}/{den // g}" for w in row for g in [gcd(w, den)]] for row in grid],
-                     dtype=object)
+    exact = np.array([[fraction_text(Fraction(w, den)) for w in row] for row in grid], dtype=object)
     return z, exact
 
 
@@ -165,8 +164,8 @@ def _heat_cells(scenario: InfinityScenario) -> tuple[tuple[tuple[np.ndarray, np.
     fixed; moving those sliders then only moves the cross."""
     cells = []
     for burst in BURSTS:
-        den, dodge, no_hit = dodge_grid_weights(scenario, HEAT_PH, HEAT_SV, burst=burst)
-        cells.append((_cells(dodge, den), _cells(no_hit, den)))
+        grid = dodge_grid_weights(scenario, HEAT_PH, HEAT_SV, burst=burst)
+        cells.append((_cells(grid.dodge, grid.den), _cells(grid.no_hit, grid.den)))
     return tuple(cells)
 
 
@@ -185,7 +184,7 @@ def heatmap(result: Result, lang: str = "en") -> go.Figure:
     text = _text(result, lang)
     scenario: InfinityScenario = result.scenario
     first = scenario.attackers[0]
-    current_sv, _ = success_value(first.value, [first.mod])
+    current_sv = success_value(first.value, [first.mod]).sv
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=(text("P(dodge succeeds)"), text("P(no hit)")))
     for burst, maps in zip(BURSTS, _heat_cells(_axis_free(scenario))):

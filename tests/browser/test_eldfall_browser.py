@@ -62,7 +62,7 @@ def test_renders_with_the_exact_numbers(open_dashboard, timings):
     wait_for_scenario(dash, FIRST)
     table, heights, headline = expected(FIRST)
     assert dash.table() == table and dash.headline() == headline and dash.chart_y() == heights
-    # Hand check (tests/core/test_eldfall.py): the Dodge succeeds on 3/5, 23/50 Hits land.
+    # Hand check (tests/core/eldfall/test_exact.py): the Dodge succeeds on 3/5, 23/50 Hits land.
     assert dash.headline()["p_dodge_succeeds"] == Fraction(3, 5)
     assert dash.headline()["expected_hits"] == Fraction(23, 50)
     # Without the Dodge both dice land on 10/20: no Hit 1/4.

@@ -9,7 +9,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from rules_core import evaluate, get_system
-from rules_core.systems.infinity import InfinityScenario, dodge_headline
+from rules_core.systems.infinity_n4.exact import dodge_headline
+from rules_core.systems.infinity_n4.scenario import InfinityScenario
 
 from conftest import ROOT
 

@@ -9,7 +9,9 @@ from fractions import Fraction
 import pytest
 
 from rules_core import evaluate, find_preset
-from rules_core.systems.infinity import Attacker, dodge_grid, final_state_order, plan_order
+from rules_core.systems.infinity_n4.exact import dodge_grid
+from rules_core.systems.infinity_n4.outcomes import final_state_order
+from rules_core.systems.infinity_n4.scenario import Attacker
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +66,7 @@ def test_the_whole_order_add_an_attacker_and_switch_the_ruling(open_dashboard, t
     assert rolls == {"Attacker 1": Fraction(47, 500), "Mine": Fraction(4, 20),
                      "Whole Order": Fraction(299, 40000)}
     final = dash.table("wb-infinity-final")
-    assert list(final) == list(final_state_order(plan_order(MINE)))
+    assert list(final) == list(final_state_order(MINE))
     assert final == dict(core.distributions["final state"].items()) | {
         k: 0 for k in final if k not in core.distributions["final state"]}
     assert dash.python_errors() == [] and dash.console_errors() == []

@@ -71,3 +71,42 @@ def test_module_entry_point_never_shows_a_traceback(tmp_path):
         proc = subprocess.run([sys.executable, "-m", "rules_core", *argv], capture_output=True, text=True)
         assert proc.returncode == 2, argv
         assert "Traceback" not in proc.stderr and proc.stderr.strip()
+
+
+# -- roll and simulate ------------------------------------------------------------------------------
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    import io
+
+    from rules_core.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    return main(list(argv), stdout=out, stderr=err), out.getvalue(), err.getvalue()
+
+
+def test_roll_on_a_seed_is_replayed_by_the_same_seed():
+    code, first, _ = run_cli("roll", "--preset", "d100-homebrew/two-attacks-leftovers", "--seed", "12")
+    again = run_cli("roll", "--preset", "d100-homebrew/two-attacks-leftovers", "--seed", "12")[1]
+    assert code == 0 and first == again and "(seed 12)" in first and "Outcome: " in first
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["roll", "--preset", "d100-homebrew/burst-3-vs-dodge-45", "--faces", "23", "50"], "1 face left over"),
+    (["roll", "--preset", "d100-homebrew/two-attacks-leftovers", "--faces", "23"], "no faces are left"),
+    (["roll", "--preset", "d100-homebrew/burst-3-vs-dodge-45", "--faces", "101"], "face 101 is not on a d100"),
+    (["roll", "--preset", "d100-homebrew/burst-3-vs-dodge-45", "--faces", "5", "--seed", "1"], "not both"),
+    (["simulate", "--preset", "d100-homebrew/burst-3-vs-dodge-45", "--n", "100001"], "from 1 to 100,000"),
+    (["simulate", "--n", "10"], "either a FILE"),
+])
+def test_roll_and_simulate_refuse_bad_input_in_one_line(argv, message):
+    code, out, err = run_cli(*argv)
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_simulate_prints_each_headline_beside_its_exact_value():
+    import json as json_
+
+    code, out, _ = run_cli("simulate", "--preset", "d100-homebrew/burst-3-vs-dodge-45", "--n", "4000", "--seed", "2")
+    data = json_.loads(out)
+    assert code == 0 and data["rolls"] == 4000 and sum(data["outcomes"].values()) == 4000
+    p = data["headline"]["p_dodge_succeeds"]
+    assert p["exact"] == "9/20" and abs(p["simulated"] - 0.45) < 4 * p["standard_error"] + 1e-9

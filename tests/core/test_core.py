@@ -13,44 +13,9 @@ import rules_core
 from rules_core import COMMON_HEADLINES, Dist, ScenarioError, evaluate, load_scenario, all_systems
 from rules_core.result import one_in
 from rules_core.scenario import fields_of
-from rules_core.systems.infinity import InfinityScenario
+from rules_core.systems.infinity_n4.scenario import InfinityScenario
 
 STABLE_IDS = {"infinity-n4", "gurps-4e", "eldfall", "d100-homebrew"}
-
-
-# -- Dist -----------------------------------------------------------------------------------------
-
-def test_dist_exact_arithmetic():
-    d6 = Dist.die(6)
-    two = d6 + d6
-    assert two[7] == Fraction(1, 6) and two[2] == Fraction(1, 36)
-    assert two.denominator == 36
-    assert d6.repeat_sum(3) == two + d6
-    assert d6.repeat_sum(0) == Dist.certain(0)
-    assert two.at_least(11) == Fraction(3, 36) and two.at_most(3) == Fraction(3, 36)
-    assert d6.condition(lambda x: x > 4) == Dist.uniform([5, 6])
-    assert d6.map(lambda x: x % 2).probability(0) == Fraction(1, 2)
-    assert Dist.mixture([(Dist.certain("a"), 1), (Dist.uniform("ab"), 1)])["a"] == Fraction(3, 4)
-    assert d6.bind(lambda x: Dist.certain(x > 3))[True] == Fraction(1, 2)
-    assert Dist.from_fractions({0: Fraction(1, 3), 1: Fraction(2, 3)}).weight(1) == 2
-
-
-def test_dist_rejects_nonsense():
-    with pytest.raises(ValueError):
-        Dist({1: -1})
-    with pytest.raises(ValueError):
-        Dist({})
-    with pytest.raises(ValueError):
-        Dist.die(6).condition(lambda x: x > 6)
-    with pytest.raises(ValueError):
-        Dist.from_fractions({0: Fraction(1, 3)})
-
-
-def test_dist_is_immutable_and_reduced():
-    d = Dist({"x": 2, "y": 4})
-    assert d.denominator == 3 and d.weight("y") == 2
-    with pytest.raises(AttributeError):
-        d.foo = 1  # __slots__: no new attributes
 
 
 def test_one_in_wording():
@@ -144,9 +109,6 @@ def test_every_preset_evaluates_with_common_headlines_and_a_cited_trace():
                 assert value is not None or result.notes.get(key)
             for key in system.headlines:
                 assert key in result.headline, f"{system.id}: {key} declared but not given"
-            assert sum(p for _, p in result.outcome_rows()) == 1
-            assert result.hits.mean() == result.headline["expected_hits"]
-            assert result.hits[0] == result.headline["p_no_hit"]
             assert result.trace and all(step.citation for step in result.trace), preset.name
             json.dumps(result.to_data())  # JSON-ready
 
@@ -163,9 +125,13 @@ def test_importing_the_core_pulls_in_no_ui_library():
     assert out.stdout.strip() == "", f"rules_core imported {out.stdout.strip()}"
 
 
-def test_public_api():
-    assert rules_core.evaluate is rules_core.registry.evaluate
-    assert callable(rules_core.find_preset)
+def test_public_api_is_whole_and_documented():
+    for name in rules_core.__all__:
+        thing = getattr(rules_core, name)
+        assert thing.__doc__ and thing.__doc__.strip(), f"rules_core.{name} has no docstring"
+    assert {"evaluate", "enumerate_play", "sample", "play_once", "Play", "Roller", "Dice",
+            "all_systems"} <= set(rules_core.__all__)
+    assert not hasattr(rules_core, "systems") or hasattr(rules_core.systems, "__path__")
 
 
 def test_cross_field_checks_say_what_is_wrong_without_dumping_the_data():

@@ -9,7 +9,6 @@ field, never another exception.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -45,18 +44,12 @@ def set_path(data: dict[str, Any], path: str, value: Any) -> None:
 
 
 def check_result(result) -> None:
-    total = sum(p for _, p in result.outcome_rows())
-    assert total == 1
-    assert all(0 <= p <= 1 for _, p in result.outcome_rows())
-    assert result.hits.mean() == result.headline["expected_hits"]
-    assert result.hits[0] == result.headline["p_no_hit"]
     for key, value in result.headline.items():
-        assert value is None or isinstance(value, Fraction), key
         if key.startswith("p_") and value is not None:
             assert 0 <= value <= 1, key
-    for dist in result.distributions.values():
-        assert sum(p for _, p in dist.items()) == 1
-    assert result.trace
+        if key.startswith("expected_") and value is not None:
+            assert value >= 0, key
+    assert result.trace and all(step.citation for step in result.trace)
 
 
 @pytest.mark.parametrize("system_id", SYSTEM_IDS)

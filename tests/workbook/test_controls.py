@@ -7,7 +7,7 @@ import pytest
 
 from rules_core import get_system
 from rules_core.scenario import spec_at
-from rules_core.systems.infinity import InfinityScenario
+from rules_core.systems.infinity_n4.scenario import InfinityScenario
 from workbook.controls import ScenarioForm, css_class
 from workbook_fake import FAKE, FakeScenario, Shooter
 
@@ -29,7 +29,7 @@ def test_infinity_controls_follow_the_declared_ranges():
     assert {"dodger.ph", "dodger.mod", "attackers.0.attribute", "attackers.0.burst"} <= set(form.paths())
     ph, burst, attribute = (form.control(p) for p in ("dodger.ph", "attackers.0.burst",
                                                       "attackers.0.attribute"))
-    # Bounds as written in rules_core/systems/infinity.py: PH 0..30, Burst 1..5.
+    # Bounds as written in rules_core/systems/infinity_n4/scenario.py: PH 0..30, Burst 1..5.
     assert isinstance(ph, widgets.IntSlider) and (ph.min, ph.max, ph.step) == (0, 30, 1)
     assert isinstance(burst, widgets.IntSlider) and (burst.min, burst.max) == (1, 5)
     assert isinstance(attribute, widgets.Dropdown)

@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from rules_core import evaluate, get_system
-from rules_core.systems.eldfall import enumerate_rolls, without_reaction
+from rules_core import enumerate_play, evaluate, get_system
+from rules_core.systems.eldfall import without_reaction
 from dashboard_checks import check_against_core as check_common, shown_headline
 from workbook.app import Dashboard
 from workbook.eldfall import sample, worth_table
@@ -49,7 +49,7 @@ def test_the_first_preset_is_shown_exactly():
     dash = Dashboard("eldfall", query="")
     assert dash.preset.value == "dodge-vs-critical"
     head = shown_headline(dash)
-    # Hand check (tests/core/test_eldfall.py): AG 12 dodges on 3/5; 23/50 Hits land; a Wound
+    # Hand check (tests/core/eldfall/test_exact.py): AG 12 dodges on 3/5; 23/50 Hits land; a Wound
     # with probability 4269/20000. Without the Dodge one Hit lands on average.
     assert (head["p_dodge_succeeds"], head["expected_hits"], head["p_at_least_one_wound"]) == (
         Fraction(3, 5), Fraction(23, 50), Fraction(4269, 20000))
@@ -143,9 +143,12 @@ def test_one_roll_is_a_possible_roll_and_stable():
     dash = Dashboard("eldfall", scenario=s, query="")
     shown = dash.rendered["One roll, step by step"]
     r = sample(dash.result)
-    assert r.summary() in enumerate_rolls(s)
-    assert f"Wounds: {r.wounds}" in shown and "wb-eldfall-roll-step" in shown
-    assert sample(evaluate(s)).summary() == r.summary()   # the same scenario, the same faces
+    assert r.bare() in enumerate_play(ELDFALL, s)
+    assert f"Wounds: {r['wounds']}" in shown and "wb-eldfall-roll-step" in shown
+    assert f"second model: {r['second_model_hits']} Hit(s)" in shown
+    assert all(step.rule in shown for step in r.trace)
+    again = sample(evaluate(s))                            # the same scenario, the same faces
+    assert again == r and [x.faces for x in again.rolled] == [x.faces for x in r.rolled]
 
 
 def test_share_link_round_trip():

@@ -6,14 +6,13 @@ from __future__ import annotations
 import html
 import re
 from fractions import Fraction
-from random import Random
 
 import pytest
 
-from rules_core import evaluate, find_preset
-from rules_core.systems._infinity_order import roll_once
-from rules_core.systems.infinity import (
-    Attacker, InfinityScenario, dodge_grid, f2f_headline, final_state_order, plan_order)
+from rules_core import evaluate, find_preset, get_system, play_once
+from rules_core.systems.infinity_n4.exact import dodge_grid, f2f_headline
+from rules_core.systems.infinity_n4.outcomes import final_state_order
+from rules_core.systems.infinity_n4.scenario import Attacker, InfinityScenario
 from workbook.app import Dashboard
 from workbook.infinity import HEAT_PH, HEAT_SV, VIEWS, heatmap
 
@@ -59,7 +58,7 @@ def test_roll_by_roll_table_against_single_rolls_and_the_headline():
 def test_final_states_table_lists_every_state_and_sums_to_one():
     dash = Dashboard("infinity-n4", scenario=MINE, query="")
     table = cells(dash.rendered["What happens to the dodger"], "wb-infinity-final")
-    assert list(table) == list(final_state_order(plan_order(MINE)))
+    assert list(table) == list(final_state_order(MINE))
     assert sum(Fraction(row["exact"]) for row in table.values()) == 1
     assert Fraction(table['Unharmed, dodged everything: moves up to 2"']["exact"]) == Fraction(299, 40000)
     assert Fraction(table["Null: lost its last Wound"]["exact"]) == evaluate(MINE).headline["p_null"]
@@ -137,7 +136,7 @@ def test_heatmap_without_a_dodge_shows_only_no_hit():
 def test_one_rolled_order_is_the_rule_on_faces_drawn_from_the_scenario():
     dash = Dashboard("infinity-n4", scenario=MINE, query="")
     shown = dash.rendered["One Order, rolled"]
-    outcome = roll_once(MINE, Random(MINE.to_json()))
+    outcome = play_once(get_system("infinity-n4"), MINE, seed=MINE.to_json())
     assert all(step.rule in shown for step in outcome.trace)
     assert outcome.outcome in shown
     assert shown == dash.rendered["One Order, rolled"]  # same scenario, same roll

@@ -1,5 +1,5 @@
-"""Infinity N4 Face to Face Rolls and the Dodge: fast exact paths against the rule on concrete
-faces (exhaustive), against icepool, against the seed, and invariants."""
+"""Infinity N4 Face to Face Rolls and the Dodge (``exact.py``): fast exact paths against the rule
+on concrete faces (exhaustive), against icepool, against the seed, and invariants."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import icepool
 import pytest
 
 from rules_core import Dist, evaluate, find_preset
-from rules_core.systems.infinity import (
-    Attacker, Dodger, InfinityScenario, dodge_headline, f2f_headline, face_to_face, resolve_face_to_face,
-    roll_rank, success_value)
+from rules_core.systems.infinity_n4.dice import resolve_face_to_face
+from rules_core.systems.infinity_n4.exact import dodge_headline, f2f_headline, face_to_face
+from rules_core.systems.infinity_n4.scenario import Attacker, Dodger, InfinityScenario
 
 GRID_SVS = (0, 1, 19, 20, 21, 25, 30)
 
@@ -45,36 +45,6 @@ def brute_force(sv_a: int, dice_a: int, sv_b: int, dice_b: int) -> Dist:
             weights[key] += wa * wb
     assert sum(weights.values()) == 20 ** (dice_a + dice_b)
     return Dist(weights)
-
-
-# -- the rule on single dice, by hand from the rules text ----------------------------------------
-
-@pytest.mark.parametrize("face, sv, rank", [
-    (1, 10, 1), (9, 10, 9), (10, 10, 20), (11, 10, 0), (20, 10, 0),   # plain roll-under, crit on SV
-    (20, 20, 20), (19, 20, 19),                                        # SV 20: only a 20 is critical
-    (1, 1, 20), (2, 1, 0),                                             # SV 1: a 1 is a critical
-    (5, 0, 0), (1, -3, 0),                                             # SV <= 0: automatic failure
-    (1, 21, 2), (19, 21, 20), (18, 21, 19), (20, 21, 20),              # SV 21: +1, crit on 19+
-    (15, 25, 20), (14, 25, 19), (1, 30, 11), (10, 30, 20),             # SV 25 and 30
-])
-def test_roll_rank_by_hand(face, sv, rank):
-    assert roll_rank(face, sv) == rank
-
-
-def test_mod_cap():
-    assert success_value(10, [5, 4, 6]) == (22, True)    # +15 capped to +12
-    assert success_value(10, [-3, -3, -3]) == (1, False)
-    assert success_value(10, [-13]) == (-2, True)
-
-
-def test_resolve_by_hand():
-    # Ties cancel both dice; a cancelled die still cancels lower enemy successes.
-    assert resolve_face_to_face([8], 10, [8, 5], 15) == ((), ())
-    # A critical beats every value; criticals on both sides all cancel.
-    assert resolve_face_to_face([10], 10, [14, 3], 15) == ((20,), ())
-    assert resolve_face_to_face([10], 10, [15, 14], 15) == ((), ())
-    # The higher success wins and keeps only dice above the loser's best.
-    assert resolve_face_to_face([6], 10, [7, 5, 3], 15) == ((), (7,))
 
 
 # -- fast path == exhaustive enumeration --------------------------------------------------------
@@ -190,14 +160,16 @@ def test_dodging_never_gets_worse_as_ph_rises(burst):
             previous = now
 
 
-def test_results_sum_to_one_and_hits_bounded():
+def test_one_attacker_order_is_the_one_face_to_face_roll():
+    # The whole-Order path of evaluate() against the one-roll formula, which is computed another
+    # way (conditioning on the attacker's best die, not on the dodge die's face).
     for ph in (0, 10, 22):
         for burst in (1, 4):
             scenario = InfinityScenario(dodger=Dodger(ph=ph), attackers=(Attacker(value=13, burst=burst),))
             result = evaluate(scenario)
-            assert sum(p for _, p in result.outcome_rows()) == 1
-            assert max(result.hits.outcomes()) <= burst
-            assert result.headline["p_no_hit"] == result.hits[0]
+            h = result.headline
+            assert (h["p_dodge_succeeds"], h["p_no_hit"], h["expected_hits"]) == dodge_headline(ph, 13, burst)
+            assert max(result.hits.outcomes()) == burst
 
 
 def test_mod_cap_shows_in_trace():

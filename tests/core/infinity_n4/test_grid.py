@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from rules_core import evaluate, find_preset
-from rules_core.systems.infinity import (
-    Attacker, Dodger, InfinityScenario, Template, dodge_grid, dodge_headline)
+from rules_core.systems.infinity_n4.exact import dodge_grid, dodge_headline
+from rules_core.systems.infinity_n4.scenario import Attacker, Dodger, InfinityScenario, Template
 
 PHS = range(0, 31, 3)
 SVS = range(-2, 31, 4)

@@ -10,22 +10,9 @@ import icepool
 import pytest
 
 from rules_core import evaluate
-from rules_core.systems.infinity import (
-    NULL_STATE, Attacker, Dodger, InfinityScenario, Template, plan_order, wound_threshold)
-
-
-@pytest.mark.parametrize("damage, resist, ap, cover, threshold", [
-    (13, 1, False, False, 12),   # DAM − ARM
-    (13, 1, False, True, 9),     # −3 more in Partial Cover
-    (13, 5, True, False, 10),    # AP: 5 halved rounding up is 3
-    (13, 1, True, False, 12),    # AP: 1 halved rounding up stays 1
-    (13, 0, True, False, 13),    # AP: 0 stays 0
-    (14, 8, True, True, 7),      # 14 − 4 − 3
-    (10, 12, False, False, 0),   # clamped at 0: no roll can wound
-    (25, 0, False, False, 20),   # clamped at 20: every roll wounds
-])
-def test_wound_threshold_by_hand(damage, resist, ap, cover, threshold):
-    assert wound_threshold(damage, resist, ap=ap, partial_cover=cover) == threshold
+from rules_core.systems.infinity_n4.outcomes import NULL_STATE
+from rules_core.systems.infinity_n4.play import plan_order
+from rules_core.systems.infinity_n4.scenario import Attacker, Dodger, InfinityScenario, Template
 
 
 def test_saves_use_the_chosen_attribute():

@@ -7,11 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from rules_core import ScenarioError, evaluate, find_preset, load_scenario
-from rules_core.systems._infinity_order import play_faces
-from rules_core.systems.infinity import (
-    DODGED, NO_HIT, NULL_STATE, Attacker, Dodger, InfinityScenario, Template, dodge_headline,
-    plan_order)
+from rules_core import ScenarioError, evaluate, find_preset, get_system, load_scenario, play_once
+from rules_core.systems.infinity_n4.exact import dodge_headline
+from rules_core.systems.infinity_n4.outcomes import DODGED, NO_HIT, NULL_STATE
+from rules_core.systems.infinity_n4.play import plan_order
+from rules_core.systems.infinity_n4.scenario import Attacker, Dodger, InfinityScenario, Template
+
+SYSTEM = get_system("infinity-n4")
 
 ENGAGE = "infinity-n4/zhanshi-dodges-to-engage"
 MINE = "infinity-n4/zhanshi-mine-and-fusilier"
@@ -55,8 +57,8 @@ def test_second_example_stacking_mine_avoided_only_on_1_to_4():
     fusilier_misses = [16, 17, 18]
     for face in range(1, 21):
         after_a_hit = [20, 9] if face > 4 else []  # the mine's Saving Roll, then the Guts die
-        outcome = play_faces(scenario, [face, *fusilier_misses, *after_a_hit])
-        assert outcome.rolls[1].ok == (face <= 4), face
+        outcome = play_once(SYSTEM, scenario, faces=[face, *fusilier_misses, *after_a_hit])
+        assert outcome.evasions[1] == (face <= 4), face
     result = evaluate(scenario)
     assert result.distributions["Mine"][DODGED] == Fraction(4, 20)
 
@@ -65,13 +67,18 @@ def test_second_example_the_seeds_roll_of_8():
     # "The Zhanshi avoids the Fusilier's shots by winning with his 8, but the Mine hits; he does
     # not move." Fusilier faces 6, 3, 17; the mine's AP Saving Roll 15 (no wound: ARM 1 halved
     # rounds up to 1, so 13 − 1 = 12), Guts die 9 (WIP 13: passed).
-    outcome = play_faces(find_preset(MINE).scenario, [8, 6, 3, 17, 15, 9])
-    fusilier, mine = outcome.rolls
-    assert fusilier.ok and fusilier.hits == 0
-    assert not mine.ok and mine.hits == 1 and mine.wounds == 0
-    assert not outcome.dodged and outcome.outcome == "1 hit lands"
-    assert outcome.final == "Hit, passes the Guts Roll: stands its ground"
+    outcome = play_once(SYSTEM, find_preset(MINE).scenario, faces=[8, 6, 3, 17, 15, 9])
+    assert outcome.evasions == (True, False)        # the Fusilier dodged, the mine not
+    assert outcome["Attacker 1"] == DODGED and outcome["Attacker 1: hits"] == 0
+    assert outcome["Mine"] == "Template hits" and outcome["Mine: hits"] == 1
+    assert outcome["Mine: wounds"] == 0
+    assert outcome.dodged is False and outcome.outcome == "1 hit lands" and outcome.hits == 1
+    assert outcome["final state"] == "Hit, passes the Guts Roll: stands its ground"
     assert not any(step.rule == "Movement" for step in outcome.trace)
+    # Every die came through the roller, with its purpose, in the order the rule asked for it.
+    assert [str(r) for r in outcome.rolled] == [
+        "dodge die: 8", "Attacker 1: 6", "Attacker 1: 3", "Attacker 1: 17",
+        "Saving Roll (Mine): 15", "Guts die: 9"]
 
 
 def test_second_example_exact_fractions_under_stacking():

@@ -7,11 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from rules_core import ScenarioError, evaluate, load_scenario
-from rules_core.systems._infinity_order import play_faces
-from rules_core.systems.infinity import (
-    HIT_NO_EFFECT, HIT_NO_GUTS, HIT_PASSES, NULL_STATE, UNHARMED_STAYS, Attacker, Dodger, Guts,
-    InfinityScenario, Template, guts_failed_label, plan_order)
+from rules_core import ScenarioError, evaluate, get_system, load_scenario, play_once
+from rules_core.systems.infinity_n4.outcomes import (
+    HIT_NO_EFFECT, HIT_NO_GUTS, HIT_PASSES, NULL_STATE, UNHARMED_STAYS, guts_failed_label)
+from rules_core.systems.infinity_n4.play import plan_order
+from rules_core.systems.infinity_n4.scenario import Attacker, Dodger, Guts, InfinityScenario, Template
+
+SYSTEM = get_system("infinity-n4")
 
 HALF, P_WOUND = Fraction(10, 20), Fraction(12, 20)  # PH 10 Normal Roll; DAM 13 − ARM 1
 
@@ -34,7 +36,7 @@ def test_guts_by_hand():
     states = final(scenario)
     alive_hit = HALF * (1 - P_WOUND)                       # 1/2 · 8/20 = 1/5
     assert states[HIT_PASSES] == alive_hit * Fraction(11, 20) == Fraction(11, 100)
-    assert states[guts_failed_label(plan_order(scenario))] == alive_hit * Fraction(9, 20) == Fraction(9, 100)
+    assert states[guts_failed_label(scenario)] == alive_hit * Fraction(9, 20) == Fraction(9, 100)
     assert states[NULL_STATE] == HALF * P_WOUND == Fraction(3, 10)
     assert states['Unharmed, dodged everything: moves up to 2"'] == HALF
     result = evaluate(scenario)
@@ -46,7 +48,7 @@ def test_no_guts_roll_without_a_successful_attack():
     # An attacker of SV 0 never succeeds: the dodger is never hit, so never rolls Guts.
     scenario = InfinityScenario(dodger=Dodger(ph=10), attackers=(Attacker(value=0),))
     states = final(scenario)
-    assert states[HIT_PASSES] == states[guts_failed_label(plan_order(scenario))] == 0
+    assert states[HIT_PASSES] == states[guts_failed_label(scenario)] == 0
     assert states['Unharmed, dodged everything: moves up to 2"'] + states[UNHARMED_STAYS] == 1
 
 
@@ -55,7 +57,7 @@ def test_no_guts_roll_after_an_attack_without_damage_or_state():
     scenario = template_order(template=Template(kind="direct", damage=0))
     states = final(scenario)
     assert states[HIT_NO_EFFECT] == HALF
-    assert states[HIT_PASSES] == states[guts_failed_label(plan_order(scenario))] == 0
+    assert states[HIT_PASSES] == states[guts_failed_label(scenario)] == 0
     assert evaluate(scenario).headline["expected_wounds"] == 0
 
 
@@ -63,7 +65,7 @@ def test_a_state_without_damage_does_cause_a_guts_roll():
     scenario = template_order(template=Template(kind="direct", damage=0, inflicts_state=True))
     states = final(scenario)
     assert states[HIT_PASSES] == HALF * Fraction(11, 20)
-    assert states[guts_failed_label(plan_order(scenario))] == HALF * Fraction(9, 20)
+    assert states[guts_failed_label(scenario)] == HALF * Fraction(9, 20)
     assert states[NULL_STATE] == 0
 
 
@@ -107,7 +109,7 @@ def test_no_guts_roll_when_null():
                               template=Template(kind="direct", damage=20))
     states = final(scenario)
     assert states[NULL_STATE] == HALF
-    assert states[HIT_PASSES] == states[guts_failed_label(plan_order(scenario))] == 0
+    assert states[HIT_PASSES] == states[guts_failed_label(scenario)] == 0
 
 
 def test_the_owner_may_choose_to_fail():
@@ -122,11 +124,11 @@ def test_the_owner_may_choose_to_fail():
     (False, True, "into cover"), (False, False, "goes Prone")])
 def test_the_first_possible_fallback(can_leave, can_cover, words):
     scenario = template_order(guts=Guts(can_leave=can_leave, can_cover=can_cover))
-    label = guts_failed_label(plan_order(scenario))
+    label = guts_failed_label(scenario)
     assert words in label
     assert final(scenario)[label] == Fraction(9, 100)
     # The same label on concrete faces: dodge 15 fails, save 18 passes, Guts die 17 fails.
-    assert play_faces(scenario, [15, 18, 17]).final == label
+    assert play_once(SYSTEM, scenario, faces=[15, 18, 17])["final state"] == label
 
 
 def test_a_dodger_that_fails_against_anything_does_not_move():
@@ -135,9 +137,9 @@ def test_a_dodger_that_fails_against_anything_does_not_move():
     scenario = InfinityScenario(dodger=Dodger(ph=10, arm=1, wounds=2), minus_three="stacking",
                                 attackers=(Attacker(value=0, burst=1),),
                                 template=Template(kind="deployable", lof=False))
-    outcome = play_faces(scenario, [7, 1, 20, 3])   # dodge 7, attacker 1 fails; save 20; Guts 3
-    assert outcome.rolls[0].ok and not outcome.rolls[1].ok and not outcome.dodged
-    assert outcome.final == HIT_PASSES
+    outcome = play_once(SYSTEM, scenario, faces=[7, 1, 20, 3])  # dodge 7, attacker 1 fails; save 20; Guts 3
+    assert outcome.evasions == (True, False) and outcome.dodged is False
+    assert outcome["final state"] == HIT_PASSES
     states = final(scenario)
     assert states['Unharmed, dodged everything: moves up to 2"'] == Fraction(4, 20)
 
