@@ -891,8 +891,8 @@ def _removed(part: Part, path: str) -> Any:
     items = _value_at(part, owner)
     _value_at(part, path)  # an index out of range refused
     if len(items) <= spec.min_items:
-        raise ScenarioError(_what(type(part)), [Problem(path, path, f"at least {spec.min_items} "
-                                                                    f"item{'s' * (spec.min_items != 1)} in {owner}")])
+        least = f"at least {spec.min_items} item{'s' * (spec.min_items != 1)} in {owner}"
+        raise ScenarioError(_what(type(part)), [Problem(path, path, least)])
     kept = tuple(x for i, x in enumerate(items) if i != int(index))
     return _edited(part, {owner: kept})
 

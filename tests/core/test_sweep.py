@@ -21,7 +21,10 @@ def at(scenario, *changes):
     """``scenario`` with ``(block, field, value)`` changes made on its plain data by hand."""
     data = copy.deepcopy(scenario.to_data())
     for block, name, value in changes:
-        target = data if block is None else data[block] if isinstance(block, str) else data[block[0]][block[1]]
+        if block is None:
+            target = data
+        else:
+            target = data[block] if isinstance(block, str) else data[block[0]][block[1]]
         target[name] = value
     return load_scenario(data)
 
