@@ -295,8 +295,8 @@ class WorkbookVoila(Voila):
             handlers.append((pattern, replaced.get(handler, handler), *rest))
         index = url_path_join(self.base_url, "voila/render/index.ipynb")
         root = self.server_url.rstrip("/")
-        return [(root + "/?", tornado.web.RedirectHandler, {"url": index}),
-                (root + "/voila/tree(/.*)?", tornado.web.RedirectHandler, {"url": index}),
+        return [(root + "/?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
+                (root + "/voila/tree(/.*)?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
                 (root + "/voila/api/contents(/.*)?", NotFound), *handlers]
 
     def start(self):

@@ -113,6 +113,37 @@ def _preheating() -> bool:
     return os.environ.get("VOILA_PREHEAT") == "True"
 
 
+def _wait_for_request(timeout: float = 3600.0) -> dict[str, str]:
+    """In a kernel Voilà preheated: wait until the page is requested and return the request's
+    details (``QUERY_STRING``, ``SERVER_NAME``, ...), also put into ``os.environ`` as Voilà's
+    own ``voila.utils.wait_for_request`` does — without importing Voilà into the kernel (that
+    import alone costs ~45 MB per kernel)."""
+    import json
+
+    from websockets.sync.client import connect
+
+    env = os.environ
+    base = env.get("VOILA_WS_BASE_URL") or env.get("VOILA_SERVER_URL") or "/"
+    url = (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
+           f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env.get('VOILA_KERNEL_ID', '')}")
+    try:
+        with connect(url, open_timeout=10, max_size=2**20) as socket:
+            info = json.loads(socket.recv(timeout=timeout))
+    except Exception as err:  # no server to ask: the page shows the default scenario
+        logging.getLogger(__name__).warning("could not read the page request from %s: %s", url, err)
+        return {}
+    info = {str(k): str(v) for k, v in info.items()}
+    os.environ.update(info)
+    return info
+
+
+def _request_query() -> str:
+    """The page's URL query: waited for in a preheated kernel, else :func:`read_query`."""
+    if _preheating():
+        return _wait_for_request().get("QUERY_STRING", "")
+    return read_query()
+
+
 def _handling_browser_message() -> bool:
     """True while the kernel handles a widget message from the browser (a control change)."""
     try:
@@ -201,7 +232,7 @@ class Dashboard:
         self._start, self._forced_lang = start, lang
         # Preheated by Voilà: build now, read the query once the page is requested (below).
         later = query is None and _preheating()
-        shared = decode_query(self.system, "" if later else read_query() if query is None else query,
+        shared = decode_query(self.system, "" if later else _request_query() if query is None else query,
                               start)
         self.lang = lang or shared.lang or self.system.languages[0]
         self.views = system_views(self.system.id) if views is None else tuple(views)
@@ -218,7 +249,7 @@ class Dashboard:
         self.widget.add_class("wb-dashboard")
         self._build(shared.scenario or start)
         if later:
-            self.apply_query(read_query())  # waits until the page is requested
+            self.apply_query(_request_query())  # waits until the page is requested
 
     def apply_query(self, query: str) -> None:
         """Show what a page URL's ``query`` asks for (scenario and language), as the page would

@@ -148,7 +148,7 @@ def test_a_preheated_page_is_built_before_its_query_is_read(monkeypatch):
         dash_holder[:] = [self]
 
     monkeypatch.setattr(Dashboard, "_build", build)
-    monkeypatch.setattr(app, "read_query", read_query)
+    monkeypatch.setattr(app, "_wait_for_request", lambda: {"QUERY_STRING": read_query()})
     dash = Dashboard(FAKE)
     assert built_when_asked and built_when_asked[0] is dash  # the page existed when the query was read
     assert dash.lang == "xx" and dash.scenario.defender.agility == 5
@@ -160,7 +160,7 @@ def test_a_preheated_page_is_built_before_its_query_is_read(monkeypatch):
 
 def test_a_preheated_page_shows_a_refused_query_as_a_notice(monkeypatch):
     monkeypatch.setenv("VOILA_PREHEAT", "True")
-    monkeypatch.setattr(app, "read_query", lambda: "defender.agility=99")
+    monkeypatch.setattr(app, "_wait_for_request", lambda: {"QUERY_STRING": "defender.agility=99"})
     dash = Dashboard(FAKE)
     assert dash.scenario == FAKE.default_scenario()
     assert dash.notices and dash.notices == Dashboard(FAKE, query="defender.agility=99").notices
@@ -176,3 +176,33 @@ def test_views_are_found_without_importing_other_systems_panels():
 def test_view_open_defaults_to_true():
     view = View("x", lambda r, lang: "")
     assert view.open is True and replace(view, open=False).open is False
+
+
+def test_a_preheated_kernel_reads_the_request_from_voilas_query_socket(monkeypatch):
+    """The kernel asks Voilà's ``/voila/query/<kernel id>`` socket (as ``voila.utils`` would) and
+    takes the request's details into its environment, for the query and the share link."""
+    import json
+    import threading
+
+    from websockets.sync.server import serve
+
+    asked: list = []
+
+    def answer(socket):
+        asked.append(socket.request.path)
+        socket.send(json.dumps({"QUERY_STRING": "defender.agility=5", "SERVER_NAME": "127.0.0.1",
+                                "SERVER_PORT": "9999", "SCRIPT_NAME": "/voila/render/fake.ipynb"}))
+
+    with serve(answer, "127.0.0.1", 0) as server:
+        port = server.socket.getsockname()[1]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        for name, value in {"VOILA_PREHEAT": "True", "VOILA_APP_PORT": str(port), "VOILA_KERNEL_ID": "k-1",
+                            "VOILA_SERVER_URL": "/"}.items():
+            monkeypatch.setenv(name, value)
+        for name in ("QUERY_STRING", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME"):
+            monkeypatch.setenv(name, "")  # so that the request's values are undone afterwards
+        dash = Dashboard(FAKE)
+        server.shutdown()
+    assert asked == ["/voila/query/k-1"]
+    assert dash.scenario.defender.agility == 5
+    assert "http://127.0.0.1:9999/voila/render/fake.ipynb?" in dash._share.value
