@@ -31,7 +31,8 @@ handlers, kernels and pages) with these changes, each a setting (``--help-all`` 
 from __future__ import annotations
 
 import asyncio
-import html
+import gzip
+import hashlib
 import os
 import sys
 import tempfile
@@ -87,6 +88,8 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         super().notify_disconnect(kernel_id)
         if self._kernel_connections.get(kernel_id, 0) <= 0 and kernel_id in self:
             self._left[kernel_id] = time.monotonic()
+            self.log.info("Kernel %s has no browser connected; released in %d s unless one connects",
+                          kernel_id, self.disconnected_timeout)
             asyncio.get_event_loop().call_later(self.disconnected_timeout + 1, lambda: asyncio.ensure_future(
                 self._release_if_abandoned(kernel_id)))
 
@@ -195,6 +198,118 @@ class TemplateStatic(TemplateStaticFileHandler):
         return super().parse_url_path(path)
 
 
+def _brotli_file(source: str, target: str) -> str:
+    """Compress ``source`` into ``target`` with Brotli at its best quality (run in a worker process)."""
+    import brotli
+
+    with open(source, "rb") as f:
+        body = brotli.compress(f.read(), quality=11)
+    partial = f"{target}.{os.getpid()}.part"
+    with open(partial, "wb") as f:
+        f.write(body)
+    os.replace(partial, target)
+    return target
+
+
+class Precompressed:
+    """For a static file handler: serve each JavaScript/CSS/JSON file compressed once, not again on
+    every page open — Brotli (quality 11, made in a worker process and kept on disk under
+    ``~/.cache/dodge-workbook/``) when the browser accepts it and it is ready, else gzip (level 9,
+    kept in memory)."""
+
+    _gzip: dict[tuple[str, float, int], bytes] = {}
+    _brotli: dict[tuple[str, float, int], bytes] = {}
+    _pending: dict[tuple[str, float, int], object] = {}
+    _workers = None
+    cache_dir = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "dodge-workbook" / "static"
+
+    @classmethod
+    def _key(cls, path: str) -> tuple[str, float, int]:
+        stat = os.stat(path)
+        return (path, stat.st_mtime, stat.st_size)
+
+    @classmethod
+    def _brotli_path(cls, key) -> Path:
+        digest = hashlib.sha256(repr(key).encode()).hexdigest()[:32]
+        return cls.cache_dir / f"{digest}.br"
+
+    @classmethod
+    def warm(cls, path: str) -> None:
+        """Have the Brotli form of ``path`` made in the background (if not on disk already)."""
+        if brotli_available() is False:
+            return
+        key = cls._key(path)
+        if key in cls._brotli or key in cls._pending or cls._brotli_path(key).exists():
+            return
+        if cls._workers is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            cls.cache_dir.mkdir(parents=True, exist_ok=True)
+            cls._workers = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        cls._pending[key] = cls._workers.submit(_brotli_file, path, str(cls._brotli_path(key)))
+        cls._pending[key].add_done_callback(lambda _f: cls._pending.pop(key, None))
+
+    def _encoded(self) -> tuple[str, bytes] | None:
+        """(encoding, body) for this request, decided once (size and body must agree)."""
+        if not hasattr(self, "_wb_encoded"):
+            self._wb_encoded = self._encode()
+        return self._wb_encoded
+
+    def _encode(self) -> tuple[str, bytes] | None:
+        if (getattr(self, "_wb_range", False) or not self.absolute_path
+                or not os.path.isfile(self.absolute_path)):
+            return None
+        mime = self.get_content_type() or ""
+        if not (mime.startswith("text/") or mime.endswith(("javascript", "json", "css", "svg+xml"))):
+            return None
+        accepted = {e.split(";")[0].strip() for e in self.request.headers.get("Accept-Encoding", "").split(",")}
+        key = self._key(self.absolute_path)
+        if "br" in accepted and brotli_available():
+            if key not in self._brotli and self._brotli_path(key).exists():
+                self._brotli[key] = self._brotli_path(key).read_bytes()
+            if key in self._brotli:
+                return "br", self._brotli[key]
+            self.warm(self.absolute_path)
+        if "gzip" in accepted:
+            if key not in self._gzip:
+                with open(self.absolute_path, "rb") as source:
+                    self._gzip[key] = gzip.compress(source.read(), compresslevel=9, mtime=0)
+            return "gzip", self._gzip[key]
+        return None
+
+    async def get(self, path, include_body=True):
+        self._wb_range = "Range" in self.request.headers
+        return await super().get(path, include_body)
+
+    def get_content_size(self) -> int:
+        encoded = self._encoded()
+        if encoded is None:
+            return super().get_content_size()
+        self.set_header("Content-Encoding", encoded[0])  # the response transform then leaves it alone
+        return len(encoded[1])
+
+    def get_content(self, abspath, start=None, end=None):
+        encoded = self._encoded()
+        if encoded is None:
+            return super().get_content(abspath, start, end)
+        return encoded[1][start:end]
+
+
+def brotli_available() -> bool:
+    """Whether the optional ``brotli`` package is installed."""
+    try:
+        import brotli  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def precompressed(handler: type) -> type:
+    """``handler`` (a tornado StaticFileHandler) serving gzip from a cache: see :class:`Precompressed`."""
+    return type(f"Precompressed{handler.__name__}", (Precompressed, handler), {})
+
+
 class NotFound(tornado.web.RequestHandler):
     """A plain 404 (what is not served to dashboard visitors)."""
 
@@ -279,6 +394,16 @@ class WorkbookVoila(Voila):
         executor.setdefault("raise_on_iopub_timeout", True)
         executor.setdefault("timeout", 300)
         conf.http_keep_alive_timeout = min(conf.http_keep_alive_timeout, 10)
+        # A preheated kernel asks this server for its page request: on the address it listens on.
+        os.environ.setdefault("VOILA_APP_IP", self.ip if self.ip not in ("", "0.0.0.0", "::") else "127.0.0.1")
+
+    def _warm_static(self) -> None:
+        """Have the Brotli forms of the page's big static files made (once; kept on disk)."""
+        folders = [*self.static_paths]
+        for base in self.labextensions_path:
+            folders += [os.path.join(base, name) for name in self.voila_configuration.extension_allowlist]
+        for path in _static_files(f for f in folders if os.path.isdir(f)):
+            Precompressed.warm(path)
 
     @property
     def allowed_hosts(self) -> list[str]:
@@ -292,7 +417,10 @@ class WorkbookVoila(Voila):
             pattern, handler, *rest = spec
             if handler in (TornadoVoilaTreeHandler, VoilaContentsHandler):
                 continue  # no file tree, no contents API for visitors
-            handlers.append((pattern, replaced.get(handler, handler), *rest))
+            handler = replaced.get(handler, handler)
+            if self.compress and issubclass(handler, tornado.web.StaticFileHandler):
+                handler = precompressed(handler)
+            handlers.append((pattern, handler, *rest))
         index = url_path_join(self.base_url, "voila/render/index.ipynb")
         root = self.server_url.rstrip("/")
         return [(root + "/?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
@@ -308,13 +436,21 @@ class WorkbookVoila(Voila):
                         voila_log=self.log)
         if self.compress:
             settings.update(compress_response=True, websocket_compression_options={})
+        self.log.info("Kernel manager: %s", " < ".join(c.__name__ for c in type(self.kernel_manager).__mro__[:3]))
         self.app = GuardedApplication(**settings)
+        if self.compress:
+            self._warm_static()
         self.app.add_handlers(".*$", self.init_handlers())
         self.log.info("Workbook server: pool %d per notebook, at most %d kernels serving pages, "
                       "hosts %s, idle pages culled after %d s",
                       self.voila_configuration.default_pool_size if self.voila_configuration.preheat_kernel
                       else 0, self.max_kernels, ", ".join(self.allowed_hosts), self.idle_timeout)
         self.listen()
+
+
+def _static_files(folders) -> list[str]:
+    return [str(p) for folder in folders for p in Path(folder).rglob("*")
+            if p.suffix in (".js", ".css") and p.is_file() and p.stat().st_size > 20_000]
 
 
 def main(argv: list[str] | None = None) -> None:

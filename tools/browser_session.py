@@ -7,6 +7,7 @@ request to another host.
 
 from __future__ import annotations
 
+import base64
 import os
 import signal
 import socket
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -118,6 +120,8 @@ class PageStats:
     seconds: float | None = None
     http_bytes: int = 0
     ws_bytes: int = 0
+    ws_raw_bytes: int = 0
+    ws_deflate: bool = False
     requests: int = 0
     hosts: set[str] = field(default_factory=set)
     aborted: list[str] = field(default_factory=list)
@@ -127,6 +131,11 @@ class PageStats:
     @property
     def total_bytes(self) -> int:
         return self.http_bytes + self.ws_bytes
+
+
+def _deflate(data: bytes) -> bytes:
+    compressor = zlib.compressobj(6, zlib.DEFLATED, -15)
+    return compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
 
 
 def launch(playwright):
@@ -149,8 +158,21 @@ def open_page(context, url: str, ready: str = DASHBOARD_READY, timeout_ms: int =
         stats.requests += 1
 
     cdp.on("Network.loadingFinished", finished)
-    cdp.on("Network.webSocketFrameReceived",
-           lambda e: setattr(stats, "ws_bytes", stats.ws_bytes + len(e["response"].get("payloadData", ""))))
+    def frame(event):
+        response = event["response"]
+        payload = response.get("payloadData", "")
+        raw = base64.b64decode(payload) if response.get("opcode") == 2 else payload.encode()
+        stats.ws_raw_bytes += len(raw)
+        # Chromium reports frames decompressed: with permessage-deflate negotiated, count each
+        # message deflated on its own (an upper bound: the real stream also reuses its window).
+        stats.ws_bytes += len(_deflate(raw)) if stats.ws_deflate else len(raw)
+
+    def handshake(event):
+        headers = {k.lower(): v for k, v in event["response"].get("headers", {}).items()}
+        stats.ws_deflate = stats.ws_deflate or "permessage-deflate" in headers.get("sec-websocket-extensions", "")
+
+    cdp.on("Network.webSocketFrameReceived", frame)
+    cdp.on("Network.webSocketHandshakeResponseReceived", handshake)
 
     def route(r):
         host = urlsplit(r.request.url).hostname or ""
@@ -201,3 +223,62 @@ def machine_load() -> str:
     """The 1, 5 and 15 minute load averages and the core count, as text."""
     one, five, fifteen = os.getloadavg()
     return f"{one:.2f} / {five:.2f} / {fifteen:.2f} (1 / 5 / 15 min) on {os.cpu_count()} cores"
+
+
+class CountingProxy:
+    """A loopback TCP relay to the server that counts the bytes it passes to the browser: what a
+    page really costs on the wire, compressed HTTP and websocket frames alike. ``url`` is the
+    server's root as seen through the relay; ``received`` the bytes sent to browsers so far."""
+
+    def __init__(self, target_port: int):
+        import threading
+
+        self.target_port = target_port
+        self.received = 0
+        self._lock = threading.Lock()
+        self._listener = socket.socket()
+        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(64)
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}/"
+        self._closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import threading
+
+        while not self._closed:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            threading.Thread(target=self._pipe, args=(client, upstream, False), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, client, True), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket, count: bool) -> None:
+        try:
+            while data := source.recv(65536):
+                if count:
+                    with self._lock:
+                        self.received += len(data)
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (source, sink):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def reset(self) -> int:
+        """The bytes counted so far, and start counting from zero."""
+        with self._lock:
+            seen, self.received = self.received, 0
+        return seen
+
+    def close(self) -> None:
+        """Stop accepting connections."""
+        self._closed = True
+        self._listener.close()
