@@ -374,6 +374,7 @@ class WorkbookVoila(Voila):
 
     def initialize(self, argv=None):
         super().initialize(argv)
+        self.root_dir = os.path.abspath(self.root_dir)  # Voilà 0.5.8 keeps a relative one
         conf = self.voila_configuration
         pool = conf.default_pool_size
         conf.preheat_kernel = pool > 0
