@@ -37,7 +37,7 @@ def _exact_table(page) -> dict[str, Fraction]:
 
 
 @pytest.mark.parametrize("notebook", list(DASHBOARDS))
-def test_a_cold_open_asks_only_this_server_and_stays_light(browser, voila_server, timings, notebook):
+def test_a_cold_open_asks_only_this_server_and_stays_light(browser, voila_server, notebook):
     """Every request of the page goes to the server itself (recorded, not just blocked), the
     bytes on the wire (HTTP and websocket, as a counting relay sees them) stay under 3 MB with an
     empty browser cache, no widget version warning or error is logged, and the numbers are the
@@ -57,7 +57,6 @@ def test_a_cold_open_asks_only_this_server_and_stays_light(browser, voila_server
         }""", timeout=RENDER_TIMEOUT_MS, polling=100)
         page.wait_for_load_state("networkidle", timeout=UPDATE_TIMEOUT_MS)
         sent = relay.reset()
-        timings.record(DASHBOARDS[notebook], "bytes on the wire, cold browser cache", sent / 1e6)
         assert hosts == {"127.0.0.1"}, hosts
         assert sent <= MOST_BYTES, f"{sent / 1e6:.2f} MB"
         assert [text for kind, text in console if kind == "error"] == []
