@@ -55,10 +55,14 @@ def timed(page, action) -> float:
     return time.perf_counter() - start
 
 
+_PRESSES: dict[str, int] = {}
+
+
 def _slider_key(page, css: str):
+    """An arrow key on the slider: right, left, right, ... (so the value stays in range)."""
     handle = page.locator(f".{css} .noUi-handle")
-    value, top = float(handle.get_attribute("aria-valuenow")), float(handle.get_attribute("aria-valuemax"))
-    return lambda: handle.press("ArrowLeft" if value >= top else "ArrowRight")
+    _PRESSES[css] = _PRESSES.get(css, 0) + 1
+    return lambda: handle.press("ArrowRight" if _PRESSES[css] % 2 else "ArrowLeft")
 
 
 def _typed(page, css: str, values: tuple[float, float]):
@@ -86,7 +90,7 @@ def _preset(page):
 PLANS = {
     "infinity-n4-dodge.ipynb": ("infinity-n4", "wb-dodger-ph", ("wb-attackers-0-burst", (5, 2)),
                                 [("add an attacker", lambda page: lambda: page.locator(".wb-attackers-add").click())]),
-    "gurps-4e.ipynb": ("gurps-4e", "wb-dodger-modifier", ("wb-dodger-basic_speed", (8, 6)), []),
+    "gurps-4e.ipynb": ("gurps-4e", "wb-target-dr", ("wb-target-dr", (6, 1)), []),
     "eldfall.ipynb": ("eldfall", "wb-defender-ag", ("wb-defender-ag", (8, 5)), []),
     "d100-homebrew.ipynb": ("d100-homebrew", "wb-defender-agility", ("wb-defender-agility", (65, 35)),
                             [("language switch", lambda page: (lambda sel=page.locator(".wb-lang select"): sel.select_option(
