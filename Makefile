@@ -5,12 +5,13 @@ PORT   ?= 8866
 # Serving (see docs/deploy.md): preheated kernels per dashboard (each ~150-200 MB, held while
 # the server runs: POOL=1 is ~1 GB for the five notebooks), the most kernels serving pages at
 # once, the host names the server answers to, the address it listens on, and how long an idle
-# open page keeps its kernel.
+# open page keeps its kernel; TOKEN, if set, must be given once as ?token=... (docs/deploy.md).
 POOL        ?= 1
 MAX_KERNELS ?= 40
 HOSTS       ?= 127.0.0.1,localhost
 IP          ?= 127.0.0.1
 IDLE        ?= 1800
+TOKEN       ?=
 # make load: sessions opened over RAMP seconds.
 SESSIONS    ?= 30
 RAMP        ?= 30
@@ -37,7 +38,7 @@ install: $(STAMP)
 ## Serve all dashboards on 127.0.0.1 (Voilà with preheated kernels, a kernel cap, a Host allowlist).
 run: $(STAMP)
 	$(BIN)/python server/voila_app.py notebooks --port=$(PORT) --Voila.ip=$(IP) --pool=$(POOL) \
-	  --max-kernels=$(MAX_KERNELS) --hosts=$(HOSTS) --idle-timeout=$(IDLE)
+	  --max-kernels=$(MAX_KERNELS) --hosts=$(HOSTS) --idle-timeout=$(IDLE) $(if $(TOKEN),--token=$(TOKEN))
 
 ## Run the whole suite: core, workbook, notebooks and browser.
 test: $(TSTAMP)
