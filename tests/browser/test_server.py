@@ -177,3 +177,20 @@ def test_a_full_server_says_so_instead_of_a_silent_page(browser, tmp_path):
         assert "Server full" in server.log.read_text()
     finally:
         server.stop()
+
+
+def test_a_tab_gone_without_a_word_releases_its_kernel_too(browser, voila_server):
+    """A browser that never sends the shutdown beacon (it crashed, the laptop slept): the kernel
+    goes once no browser has been connected to it for the disconnected timeout (30 s)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{voila_server.url}voila/render/eldfall.ipynb", timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(".wb-table td[data-col=exact]", timeout=RENDER_TIMEOUT_MS)
+    kernel = page.evaluate(_KERNEL_ID)
+    context.close()  # no unload handlers run: no beacon
+    deadline = time.monotonic() + 60
+    log = voila_server.log
+    while f"Releasing kernel {kernel}: no browser connected" not in log.read_text(errors="replace"):
+        assert time.monotonic() < deadline, "the abandoned kernel is still running after 60 s"
+        time.sleep(0.5)
+    assert f"Kernel shutdown: {kernel}" in log.read_text(errors="replace")
