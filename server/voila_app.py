@@ -47,6 +47,7 @@ os.environ["JUPYTER_PATH"] = os.pathsep.join(
 
 import tornado.web  # noqa: E402
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager  # noqa: E402
+from jupyter_server._tz import utcnow  # noqa: E402
 from jupyter_server.utils import url_path_join  # noqa: E402
 from traitlets import Bool, Integer, Unicode, default  # noqa: E402
 from voila.app import Voila  # noqa: E402
@@ -101,13 +102,20 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         left, born = self._left.get(kernel_id), self._born.get(kernel_id)
         if left is not None and now - left >= self.disconnected_timeout:
             why = f"no browser connected for {now - left:.0f} s"
-        elif left is None and born is not None and now - born >= self.never_connected_timeout:
-            why = f"no browser ever connected in {now - born:.0f} s"
+        elif left is None and born is not None and min(now - born, self._idle(kernel_id)) >= self.never_connected_timeout:
+            # (a preheated kernel handed to a page runs its last cells then: it is not idle)
+            why = f"no browser connected in {now - born:.0f} s"
         else:
             return False
         self.log.info("Releasing kernel %s: %s.", kernel_id, why)
         await self.shutdown_kernel(kernel_id)
         return True
+
+    def _idle(self, kernel_id: str) -> float:
+        """Seconds since the kernel's last activity (0 when unknown)."""
+        kernel = self._kernels.get(kernel_id)
+        last = getattr(kernel, "last_activity", None)
+        return (utcnow() - last).total_seconds() if last is not None else 0.0
 
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
         self._left.pop(kernel_id, None)
