@@ -38,13 +38,13 @@ DASHBOARD_READY = """() => {
 PANELS_SNAPSHOT = """() => {
     const text = css => (document.querySelector(css) || {}).innerHTML || '';
     const plot = document.querySelector('.wb-outcome-chart .js-plotly-plot');
-    return [text('.wb-headline'), text('.wb-table'), plot && plot.data ? JSON.stringify(plot.data.map(t => t.y)) : ''];
+    return [text('.wb-headline'), text('.wb-table'), plot && plot.data ? JSON.stringify(plot.data.map(t => [t.x, t.y])) : ''];
 }"""
 
 PANELS_CHANGED = """(before) => {
     const text = css => (document.querySelector(css) || {}).innerHTML || '';
     const plot = document.querySelector('.wb-outcome-chart .js-plotly-plot');
-    const now = [text('.wb-headline'), text('.wb-table'), plot && plot.data ? JSON.stringify(plot.data.map(t => t.y)) : ''];
+    const now = [text('.wb-headline'), text('.wb-table'), plot && plot.data ? JSON.stringify(plot.data.map(t => [t.x, t.y])) : ''];
     return now[0] !== before[0] && now[1] !== before[1] && now[2] !== before[2];
 }"""
 

@@ -464,25 +464,27 @@ class Dashboard:
             return
         self._set_notices()
         self.result = result
-        self.figures["outcome"] = outcome_chart(result, lang, system=system)
-        self.figures["at_least"] = at_least_chart(result, lang, system=system)
-        self.tables["outcomes"] = outcome_table(result, lang, system=system)
+        # Cheapest first: the browser handles updates in the order they are sent, and redrawing
+        # a chart takes it tens of milliseconds; the numbers should not wait behind the charts.
         self.tables["headline"] = headline_table(result, lang, system=system)
-        _show_in(self._outcome_chart, self.figures["outcome"], text)
-        _show_in(self._at_least_chart, self.figures["at_least"], text)
+        self.tables["outcomes"] = outcome_table(result, lang, system=system)
         self._headline.value = table_html(self.tables["headline"], HEADLINE_COLUMNS,
                                           "wb-headline-grid", text)
         self._table.value = table_html(self.tables["outcomes"], OUTCOME_COLUMNS, "wb-outcome-grid", text)
-        for view in self.views:
-            if view.title in self._opened:
-                self._render_view(view, result)
-            else:
-                self.rendered.pop(view.title, None)
+        self.figures["outcome"] = outcome_chart(result, lang, system=system)
+        _show_in(self._outcome_chart, self.figures["outcome"], text)
+        self.figures["at_least"] = at_least_chart(result, lang, system=system)
+        _show_in(self._at_least_chart, self.figures["at_least"], text)
         self._trace.value = trace_html(result, lang, system=system)
         url = html.escape(share_url(system, scenario, lang), quote=True)
         self._share.value = (f"<b>{html.escape(text('Share this scenario'))}:</b> "
                              f'<a class="wb-share-anchor" href="{url}">{url}</a>')
         self._sync_preset(scenario)
+        for view in self.views:  # the system's own panels, heavier, after the common ones
+            if view.title in self._opened:
+                self._render_view(view, result)
+            else:
+                self.rendered.pop(view.title, None)
         self._show_comparison()
 
     def _sync_preset(self, scenario: Scenario) -> None:
