@@ -113,7 +113,7 @@ def _preheating() -> bool:
     return os.environ.get("VOILA_PREHEAT") == "True"
 
 
-def _wait_for_request(timeout: float = 3600.0) -> dict[str, str]:
+def _wait_for_request(timeout: float | None = None) -> dict[str, str]:
     """In a kernel Voilà preheated: wait until the page is requested and return the request's
     details (``QUERY_STRING``, ``SERVER_NAME``, ...), also put into ``os.environ`` as Voilà's
     own ``voila.utils.wait_for_request`` does — without importing Voilà into the kernel (that
