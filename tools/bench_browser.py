@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser_session import (DASHBOARD_READY, PANELS_CHANGED, PANELS_SNAPSHOT, CountingProxy,  # noqa: E402
-                             launch, machine_load, open_page, percentile, start_server)
+                             launch, machine_load, open_page, percentile, start_server, wait_quiet)
 
 
 @dataclass
@@ -99,15 +99,15 @@ PLANS = {
 }
 
 
-def refilled(log: Path, notebook: str, seen: int, timeout: float = 180.0) -> int:
-    """Wait until the pool of ``notebook`` has been filled more than ``seen`` times (plus a few
-    seconds for the notebook to finish in it); return the new count."""
+def refilled(server, notebook: str, seen: int, timeout: float = 180.0) -> int:
+    """Wait until the pool of ``notebook`` has been filled more than ``seen`` times and the
+    kernels are quiet (the notebook has run in the new one); return the new count."""
     line = f"Kernel pool of {notebook} is filled"
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        count = log.read_text(errors="replace").count(line)
+        count = server.log.read_text(errors="replace").count(line)
         if count > seen:
-            time.sleep(6)
+            wait_quiet(server, max(5.0, deadline - time.monotonic()))
             return count
         time.sleep(0.3)
     return seen
@@ -130,7 +130,7 @@ def run(args) -> tuple[list[Step], dict[str, int], list[str], str, str]:
                 if args.only and label not in args.only:
                     continue
                 opened = Step(label, "page request → chart and table drawn (preheated kernel, warm server)")
-                seen = refilled(server.log, notebook, 0) if args.pool else 0
+                seen = refilled(server, notebook, 0) if args.pool else 0
                 page = None
                 for i in range(args.opens):
                     context = browser.new_context(viewport={"width": 1280, "height": 1000})
@@ -148,7 +148,7 @@ def run(args) -> tuple[list[Step], dict[str, int], list[str], str, str]:
                     if i < args.opens - 1:
                         context.close()
                         if args.pool:
-                            seen = refilled(server.log, notebook, seen)
+                            seen = refilled(server, notebook, seen)
                 steps.append(opened)
                 if page is None or opened.failures == args.opens:
                     continue

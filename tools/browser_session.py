@@ -100,15 +100,47 @@ def start_server(log: Path, *args: str, port: int | None = None, timeout: float 
     raise RuntimeError(f"the server did not answer within {timeout} s:\n{log.read_text()}")
 
 
-def wait_for_pools(server: Server, notebooks: int, timeout: float = 240.0) -> bool:
-    """Wait until the log says every notebook's preheated pool is filled (and the notebook has had
-    a few seconds more to finish running in it: the log says "filled" before that)."""
+def _kernels_cpu(server_pid: int) -> float:
+    """CPU seconds used so far by the server's child processes (its kernels)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) == server_pid:
+                total += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def wait_for_pools(server: Server, notebooks: int, timeout: float = 600.0) -> bool:
+    """Wait until the log says every notebook's preheated pool is filled and then until the
+    kernels are quiet (the log says "filled" when a kernel has started, before its notebook has
+    run in it): less than 0.1 CPU second used by all of them over 3 s."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.log.read_text(errors="replace").count("is filled with") >= notebooks:
-            time.sleep(8)
-            return True
+            break
         time.sleep(0.5)
+    else:
+        return False
+    return wait_quiet(server, deadline - time.monotonic())
+
+
+def wait_quiet(server: Server, timeout: float = 300.0) -> bool:
+    """Wait until the server's kernels use less than 0.1 CPU second over 3 s (all idle)."""
+    deadline = time.monotonic() + timeout
+    used = _kernels_cpu(server.process.pid)
+    while time.monotonic() < deadline:
+        time.sleep(3)
+        now = _kernels_cpu(server.process.pid)
+        if now - used < 0.1:
+            return True
+        used = now
     return False
 
 

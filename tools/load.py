@@ -135,9 +135,15 @@ async def visit(browser, base: str, number: int, notebook: str, delay: float, ho
         if await page.locator("#wb-banner").count():
             session.error = "banner: " + (await page.locator("#wb-banner").inner_text())[:200]
         await asyncio.sleep(hold)
-    except Exception as err:  # a page that never renders is a result
-        full = await page.locator("body.wb-server-full").count() if not page.is_closed() else 0
-        session.error = ("server full page" if full else f"{type(err).__name__}: {str(err).splitlines()[0][:200]}")
+    except Exception as err:  # a page that never renders is a result: was the reader told?
+        said = ""
+        if not page.is_closed():
+            if await page.locator("body.wb-server-full").count():
+                said = "the 'server is full' page"
+            elif await page.locator("#wb-banner").count():
+                said = "a notice: " + (await page.locator("#wb-banner").inner_text())[:120]
+        session.error = (f"{type(err).__name__}: {str(err).splitlines()[0][:120]}; "
+                         f"the page showed {said or 'no notice (silent)'}")
     finally:
         try:
             await page.close(run_before_unload=True)

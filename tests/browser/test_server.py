@@ -194,3 +194,24 @@ def test_a_tab_gone_without_a_word_releases_its_kernel_too(browser, voila_server
         assert time.monotonic() < deadline, "the abandoned kernel is still running after 60 s"
         time.sleep(0.5)
     assert f"Kernel shutdown: {kernel}" in log.read_text(errors="replace")
+
+
+def test_a_page_that_could_not_be_built_says_so_with_a_retry(browser, tmp_path):
+    """A cell whose output does not arrive in time (here: no time at all, as on a machine far too
+    busy) stops Voilà's page short; the page then says so with a Retry button, never a page
+    with only its text."""
+    server = start_server(tmp_path / "slow.log", "--pool=0", "--iopub-timeout=0")
+    try:
+        page = browser.new_page()
+        try:
+            page.goto(server.url + "voila/render/d100-homebrew.ipynb", timeout=RENDER_TIMEOUT_MS)
+            banner = page.locator("#wb-banner.wb-banner-error")
+            banner.wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
+            assert "could not be built" in banner.inner_text()
+            assert page.locator("#wb-banner button.wb-reconnect").inner_text() == "Retry"
+            assert page.locator(".wb-dashboard").count() == 0
+        finally:
+            page.close()
+        assert "Timeout waiting for IOPub output" in server.log.read_text()
+    finally:
+        server.stop()
