@@ -60,7 +60,7 @@ load: $(TSTAMP)
 	$(BIN)/python tools/load.py --sessions=$(SESSIONS) --ramp=$(RAMP) --pool=$(POOL) \
 	  --max-kernels=$(MAX_KERNELS) --write docs/load.md
 
-## Refresh the dashboard screenshots and browser timings in docs/ (a browser test run).
+## Refresh the dashboard screenshots in docs/ (a browser test run; timings: make bench-browser).
 docs-media: $(TSTAMP)
 	@$(BIN)/python tools/ensure_chromium.py
 	WORKBOOK_UPDATE_DOCS=1 $(BIN)/python -m pytest tests/browser -q
