@@ -36,8 +36,30 @@ def _exact_table(page) -> dict[str, Fraction]:
     return {k: Fraction(v) for k, v in rows.items()}
 
 
+@pytest.fixture(scope="module")
+def compressed(browser, voila_server):
+    """Wait until the server has made the Brotli form of every script and stylesheet a dashboard
+    loads (it makes them once, in the background, after it starts; gzip is sent until then)."""
+    page = browser.new_page()
+    urls: set[str] = set()
+    page.on("response", lambda r: r.url.split("?")[0].endswith((".js", ".css")) and urls.add(r.url))
+    page.goto(f"{voila_server.url}voila/render/d100-homebrew.ipynb", timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(".wb-table td[data-col=exact]", timeout=RENDER_TIMEOUT_MS)
+    page.close()
+    deadline = time.monotonic() + 300
+    while urls and time.monotonic() < deadline:
+        for url in sorted(urls):
+            request = urllib.request.Request(url, headers={"Accept-Encoding": "br"})
+            with urllib.request.urlopen(request) as response:
+                body = response.read()
+                if response.headers.get("Content-Encoding") == "br" or len(body) <= 20_000:
+                    urls.discard(url)  # ready, or too small to be worth it (sent gzip)
+        time.sleep(1)
+    assert not urls, f"not compressed after 300 s: {sorted(urls)[:3]}"
+
+
 @pytest.mark.parametrize("notebook", list(DASHBOARDS))
-def test_a_cold_open_asks_only_this_server_and_stays_light(browser, voila_server, notebook):
+def test_a_cold_open_asks_only_this_server_and_stays_light(browser, voila_server, compressed, notebook):
     """Every request of the page goes to the server itself (recorded, not just blocked), the
     bytes on the wire (HTTP and websocket, as a counting relay sees them) stay under 3 MB with an
     empty browser cache, no widget version warning or error is logged, and the numbers are the
