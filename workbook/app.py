@@ -26,7 +26,8 @@ class                    what
 ``wb-at-least-chart``    P(at least k hits land)
 ``wb-table``             outcome table; rows ``tr[data-key=<outcome>]``, exact in
                          ``td[data-col=exact]`` as ``n/d``
-``wb-view-<slug>``       each extra :class:`View`
+``wb-view-<slug>``       each extra :class:`View`; a collapsed one opens with the toggle
+                         ``wb-view-<slug>-toggle`` and is rendered only while open
 ``wb-rulings``           rulings panel, opened by the toggle ``wb-rulings-toggle``:
                          ``wb-rulings-field``, ``wb-rulings-value``,
                          ``wb-compare-chart``, ``wb-compare-table``
@@ -37,8 +38,12 @@ class                    what
 
 from __future__ import annotations
 
+import ast
+import asyncio
 import html
 import importlib
+import logging
+import os
 import pkgutil
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -56,8 +61,8 @@ from .controls import ScenarioForm
 from .share import decode_query, read_query, share_url
 from .text import LANGUAGE_NAMES, translator
 from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart,
-                    compare_table, figure_bundle, headline_table, notice_html, outcome_chart,
-                    outcome_table, table_html, trace_html)
+                    compare_table, evaluate_cached, figure_bundle, headline_table, notice_html,
+                    outcome_chart, outcome_table, table_html, trace_html)
 
 __all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "system_views"]
 
@@ -71,16 +76,91 @@ def _panel_modules() -> list[str]:
     return sorted(n for n in names if n not in _FRAMEWORK and not n.startswith("_"))
 
 
+def _declared_system_id(name: str) -> str | None:
+    """The ``SYSTEM_ID = "<id>"`` a module of this package declares, read from its source
+    without importing it (a dashboard then imports only its own system's panels)."""
+    try:
+        tree = ast.parse((Path(__file__).parent / f"{name}.py").read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return None
+    for node in tree.body:
+        if (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Constant)
+                and any(isinstance(t, ast.Name) and t.id == "SYSTEM_ID"
+                        for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))):
+            return node.value.value
+    return None
+
+
 @cache
 def system_views(system_id: str) -> tuple[View, ...]:
     """The extra panels a system declares in a module of this package (``workbook/<name>.py``
-    defining ``SYSTEM_ID = "<id>"`` and ``VIEWS = (View(...), ...)``), in module-name order."""
+    defining ``SYSTEM_ID = "<id>"`` and ``VIEWS = (View(...), ...)``), in module-name order.
+    Only the modules declaring ``system_id`` are imported."""
     found: list[View] = []
     for name in _panel_modules():
+        declared = _declared_system_id(name)
+        if declared is not None and declared != system_id:
+            continue
         module = importlib.import_module(f"{__package__}.{name}")
         if getattr(module, "SYSTEM_ID", None) == system_id:
             found.extend(getattr(module, "VIEWS", ()))
     return tuple(found)
+
+
+def _preheating() -> bool:
+    """True inside a kernel Voilà runs ahead of any request (``--preheat_kernel``): the page's URL
+    query is not known until someone asks for the page."""
+    return os.environ.get("VOILA_PREHEAT") == "True"
+
+
+def _wait_for_request(timeout: float | None = None) -> dict[str, str]:
+    """In a kernel Voilà preheated: wait until the page is requested and return the request's
+    details (``QUERY_STRING``, ``SERVER_NAME``, ...), also put into ``os.environ`` as Voilà's
+    own ``voila.utils.wait_for_request`` does — without importing Voilà into the kernel (that
+    import alone costs ~45 MB per kernel)."""
+    import json
+
+    from websockets.sync.client import connect
+
+    env = os.environ
+    base = env.get("VOILA_WS_BASE_URL") or env.get("VOILA_SERVER_URL") or "/"
+    url = (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
+           f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env.get('VOILA_KERNEL_ID', '')}")
+    try:
+        with connect(url, open_timeout=10, max_size=2**20) as socket:
+            info = json.loads(socket.recv(timeout=timeout))
+    except Exception as err:  # no server to ask: the page shows the default scenario
+        logging.getLogger(__name__).warning("could not read the page request from %s: %s", url, err)
+        return {}
+    info = {str(k): str(v) for k, v in info.items()}
+    os.environ.update(info)
+    return info
+
+
+def _request_query() -> str:
+    """The page's URL query: waited for in a preheated kernel, else :func:`read_query`."""
+    if _preheating():
+        return _wait_for_request().get("QUERY_STRING", "")
+    return read_query()
+
+
+def _handling_browser_message() -> bool:
+    """True while the kernel handles a widget message from the browser (a control change)."""
+    try:
+        from IPython import get_ipython
+        kernel = getattr(get_ipython(), "kernel", None)
+        parent = kernel.get_parent("shell") if kernel is not None else None
+    except Exception:  # no kernel, or one without parent messages
+        return False
+    return bool(parent) and parent.get("header", {}).get("msg_type") == "comm_msg"
+
+
+def _event_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop (inside a kernel's message handler), else None."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _output(css: str) -> widgets.Output:
@@ -126,8 +206,19 @@ class Dashboard:
     ``figures`` (``"outcome"``, ``"at_least"``, ``"compare"``), ``tables`` (``"outcomes"``,
     ``"headline"``, ``"compare"``), ``rendered`` (each view's output by title), ``notices``.
     Widgets: ``widget`` (the page), ``form`` (:class:`ScenarioForm`), ``preset``, ``language``
-    (or None), ``compare_on`` / ``ruling_field`` / ``ruling_value`` (or None without rulings).
+    (or None), ``compare_on`` / ``ruling_field`` / ``ruling_value`` (or None without rulings),
+    ``view_toggles`` (the toggle of each collapsed :class:`View`, by title).
+
+    Speed: each scenario is evaluated once (:func:`workbook.views.evaluate_cached`); a panel
+    whose output did not change is not sent again; collapsed panels are not rendered; and the
+    browser's control changes that arrive while one is being shown are coalesced into one update
+    of the latest scenario (``coalesce=False`` turns that off). In a kernel Voilà preheats, the
+    page is built before anyone asks for it and the URL query is applied when the page is
+    requested (:meth:`apply_query`).
     """
+
+    #: Coalesce control changes from the browser (see the class docstring).
+    coalesce = True
 
     def __init__(self, system: System | str, *, scenario: Scenario | dict[str, Any] | None = None,
                  query: str | None = None, views: Sequence[View] | None = None,
@@ -138,7 +229,11 @@ class Dashboard:
                              f"{self.system.languages}")
         start = (parse(self.system.scenario_cls, scenario) if scenario is not None
                  else self.system.default_scenario())
-        shared = decode_query(self.system, read_query() if query is None else query, start)
+        self._start, self._forced_lang = start, lang
+        # Preheated by Voilà: build now, read the query once the page is requested (below).
+        later = query is None and _preheating()
+        shared = decode_query(self.system, "" if later else _request_query() if query is None else query,
+                              start)
         self.lang = lang or shared.lang or self.system.languages[0]
         self.views = system_views(self.system.id) if views is None else tuple(views)
         self._link_notice = shared.notice
@@ -147,9 +242,29 @@ class Dashboard:
         self.tables: dict[str, pd.DataFrame] = {}
         self.rendered: dict[str, Rendered] = {}
         self.notices: list[str] = []
+        self.view_toggles: dict[str, widgets.ToggleButton] = {}
+        self._opened = {v.title for v in self.views if v.open}
+        self._pending: Scenario | None = None
         self.widget = widgets.VBox(layout=widgets.Layout(max_width="1400px"))
         self.widget.add_class("wb-dashboard")
         self._build(shared.scenario or start)
+        if later:
+            self.apply_query(_request_query())  # waits until the page is requested
+
+    def apply_query(self, query: str) -> None:
+        """Show what a page URL's ``query`` asks for (scenario and language), as the page would
+        have been built with it; a refused query keeps the scenario and shows its notice."""
+        shared = decode_query(self.system, query, self._start)
+        self._link_notice = shared.notice
+        lang = self._forced_lang or shared.lang or self.lang
+        scenario = shared.scenario or self.form.scenario
+        if lang != self.lang:
+            self.lang = lang
+            self._build(scenario)
+        elif scenario != self.form.scenario:
+            self.form.set_scenario(scenario)
+        else:  # same page: refresh what depends on the request (notices, share link)
+            self._show(scenario)
 
     # -- building the page ----------------------------------------------------------------
     def _build(self, scenario: Scenario) -> None:
@@ -179,7 +294,7 @@ class Dashboard:
         self._preset_info = _html("wb-preset-info")
 
         self.form = ScenarioForm(system, scenario, self.lang)
-        self.form.on_change(self._show)
+        self.form.on_change(self._form_changed)
         self._notice = _html("wb-notice")
         self._headline = _html("wb-headline")
         self._outcome_chart = _output("wb-outcome-chart")
@@ -212,13 +327,41 @@ class Dashboard:
         rows = [header, widgets.HBox(top, layout=widgets.Layout(flex_flow="row wrap",
                                                                 align_items="center")),
                 self._preset_info, row, _section(text("Outcome table"), self._table)]
-        rows += [_section(text(v.title), self._view_boxes[v.title]) for v in self.views]
+        rows += [self._view_section(v) for v in self.views]
         rows.append(self._build_rulings())
         rows += [_section(text("Trace of the rules applied"), self._trace), self._share]
         self.widget.children = [r for r in rows if r is not None]
         for w in old:
             w.close()
         self._show(self.form.scenario)
+
+    def _view_section(self, view: View) -> widgets.VBox:
+        """A view's titled box; a collapsed view gets a toggle and is rendered once opened."""
+        text, box = self.text, self._view_boxes[view.title]
+        if view.open:
+            return _section(text(view.title), box)
+        toggle = widgets.ToggleButton(value=view.title in self._opened, description=text(view.title),
+                                      layout=widgets.Layout(width="auto"))
+        toggle.add_class(f"{view.css}-toggle")
+        box.layout.display = None if toggle.value else "none"
+        self.view_toggles[view.title] = toggle
+
+        def toggled(change: Any) -> None:
+            if change.new:
+                self._opened.add(view.title)
+                box.layout.display = None
+                if self.result is not None:
+                    self._render_view(view, self.result)
+            else:
+                self._opened.discard(view.title)
+                box.layout.display = "none"
+
+        toggle.observe(toggled, names="value")
+        return widgets.VBox([toggle, box], layout=widgets.Layout(margin="8px 0"))
+
+    def _render_view(self, view: View, result: Result) -> None:
+        self.rendered[view.title] = view.render(result, self.lang)
+        _show_in(self._view_boxes[view.title], self.rendered[view.title], self.text)
 
     def _build_rulings(self) -> widgets.Widget | None:
         text = self.text
@@ -241,7 +384,7 @@ class Dashboard:
                             layout=widgets.Layout(display="none"))
         # Closed by default: a comparison costs a second evaluation and a third chart per change.
         self.compare_on = widgets.ToggleButton(value=False, description=text("Compare a ruling"),
-                                               icon="balance-scale", layout=widgets.Layout(width="auto"))
+                                               layout=widgets.Layout(width="auto"))
         self.compare_on.add_class("wb-rulings-toggle")
 
         def toggled(change: Any) -> None:
@@ -289,33 +432,59 @@ class Dashboard:
         self.notices = [n for n in (self._link_notice, *extra) if n]
         self._notice.value = notice_html(*self.notices)
 
+    def _form_changed(self, scenario: Scenario) -> None:
+        """The form's change callback: show ``scenario`` now, or, for a change the browser sent
+        while the kernel has more to read, once those are read (only the latest is shown)."""
+        loop = _event_loop() if self.coalesce and _handling_browser_message() else None
+        if loop is None:
+            self._show(scenario)
+            return
+        first = self._pending is None
+        self._pending = scenario
+        if first:
+            loop.call_soon(self._show_pending)
+
+    def _show_pending(self) -> None:
+        scenario, self._pending = self._pending, None
+        if scenario is None or scenario != self.form.scenario:
+            scenario = self.form.scenario  # the form moved on (or was rebuilt): show where it is
+        try:
+            self._show(scenario)
+        except Exception:  # a callback's error would otherwise vanish in the event loop
+            logging.getLogger(__name__).exception("could not show %r", scenario)
+            raise
+
     def _show(self, scenario: Scenario) -> None:
-        """Evaluate ``scenario`` and refresh every panel (the form's change callback)."""
+        """Evaluate ``scenario`` and refresh every panel."""
         text, lang, system = self.text, self.lang, self.system
         try:
-            result = system.evaluate(scenario)
+            result = evaluate_cached(system, scenario)
         except ValueError as err:  # a ScenarioError, or a combination the rules refuse
             self._set_notices(f"{text('This scenario could not be evaluated')}: {err}")
             return
         self._set_notices()
         self.result = result
-        self.figures["outcome"] = outcome_chart(result, lang, system=system)
-        self.figures["at_least"] = at_least_chart(result, lang, system=system)
-        self.tables["outcomes"] = outcome_table(result, lang, system=system)
+        # Cheapest first: the browser handles updates in the order they are sent, and redrawing
+        # a chart takes it tens of milliseconds; the numbers should not wait behind the charts.
         self.tables["headline"] = headline_table(result, lang, system=system)
-        _show_in(self._outcome_chart, self.figures["outcome"], text)
-        _show_in(self._at_least_chart, self.figures["at_least"], text)
+        self.tables["outcomes"] = outcome_table(result, lang, system=system)
         self._headline.value = table_html(self.tables["headline"], HEADLINE_COLUMNS,
                                           "wb-headline-grid", text)
         self._table.value = table_html(self.tables["outcomes"], OUTCOME_COLUMNS, "wb-outcome-grid", text)
-        for view in self.views:
-            self.rendered[view.title] = view.render(result, lang)
-            _show_in(self._view_boxes[view.title], self.rendered[view.title], text)
+        self.figures["outcome"] = outcome_chart(result, lang, system=system)
+        _show_in(self._outcome_chart, self.figures["outcome"], text)
+        self.figures["at_least"] = at_least_chart(result, lang, system=system)
+        _show_in(self._at_least_chart, self.figures["at_least"], text)
         self._trace.value = trace_html(result, lang, system=system)
         url = html.escape(share_url(system, scenario, lang), quote=True)
         self._share.value = (f"<b>{html.escape(text('Share this scenario'))}:</b> "
                              f'<a class="wb-share-anchor" href="{url}">{url}</a>')
         self._sync_preset(scenario)
+        for view in self.views:  # the system's own panels, heavier, after the common ones
+            if view.title in self._opened:
+                self._render_view(view, result)
+            else:
+                self.rendered.pop(view.title, None)
         self._show_comparison()
 
     def _sync_preset(self, scenario: Scenario) -> None:
@@ -340,7 +509,7 @@ class Dashboard:
             return
         text = self.text
         try:
-            other = self.system.evaluate(self.scenario.replace(**{name: alt}))
+            other = evaluate_cached(self.system, self.scenario.replace(**{name: alt}))
         except ValueError as err:  # the alternative reading refused with these fields
             self._ruling_help.value = notice_html(str(err))
             self._compare_chart.outputs = ()

@@ -25,7 +25,7 @@ from rules_core import Dist, Play, Result, get_system, play_once
 from rules_core.systems.eldfall import without_reaction
 
 from .text import headline_label, translator
-from .views import View, exact_bar, exact_text, percent_text
+from .views import View, evaluate_cached, exact_bar, exact_text, percent_text
 
 __all__ = ["SYSTEM_ID", "VIEWS", "reaction_name", "without", "worth_chart", "worth_table",
            "second_model_chart", "after_dodge_table", "sample", "one_roll_html"]
@@ -49,7 +49,7 @@ def reaction_name(result: Result) -> str:
 
 def without(result: Result) -> Result:
     """The same scenario evaluated with the defender not reacting (Protective Barrier kept)."""
-    return get_system(result.system).evaluate(without_reaction(result.scenario))
+    return evaluate_cached(get_system(result.system), without_reaction(result.scenario))
 
 
 def _bars(dist: Dist, most: int, name: str, color: str, axis: str, show_legend: bool) -> go.Bar:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import math
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,7 +33,7 @@ from .text import headline_label, one_in_text, translator
 __all__ = ["View", "distribution_views", "exact_text", "percent_text", "is_probability",
            "outcome_table", "headline_table", "compare_table", "outcome_chart", "at_least_chart",
            "distribution_chart", "compare_chart", "trace_html", "table_html", "headline_html",
-           "notice_html", "figure_bundle", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
+           "notice_html", "figure_bundle", "evaluate_cached", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
 
 # A small template of our own: plotly's named templates cost ~13 ms per figure to copy.
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
@@ -44,14 +45,41 @@ _COLORS = ("#3366aa", "#cc7733", "#559955")
 
 Rendered = Union[go.Figure, pd.DataFrame, str]
 
+#: Results by (system id, scenario), newest last: see :func:`evaluate_cached`.
+_RESULTS: OrderedDict[tuple[str, Hashable], tuple[System, Result]] = OrderedDict()
+_RESULTS_KEPT = 256
+
+
+def evaluate_cached(system: System, scenario: Any) -> Result:
+    """``system.evaluate(scenario)``, computed once per scenario: the dashboard, its what-if
+    panels and its comparisons all ask through here, so a change evaluates each scenario it
+    shows once. The last 256 results are kept (a result is immutable; errors are not kept)."""
+    try:
+        key = (system.id, scenario)
+        found = _RESULTS.get(key)
+    except TypeError:  # an unhashable scenario: nothing to key on
+        return system.evaluate(scenario)
+    if found is not None and found[0] is system:
+        _RESULTS.move_to_end(key)
+        return found[1]
+    result = system.evaluate(scenario)
+    _RESULTS[key] = (system, result)
+    while len(_RESULTS) > _RESULTS_KEPT:
+        _RESULTS.popitem(last=False)
+    return result
+
 
 @dataclass(frozen=True)
 class View:
     """An extra dashboard panel: ``render(result, lang)`` returns a plotly Figure, a DataFrame
-    (shown as a table) or an HTML string. Its box has the class ``wb-view-<slug of title>``."""
+    (shown as a table) or an HTML string. Its box has the class ``wb-view-<slug of title>``.
+
+    ``open=False`` shows the panel collapsed under a toggle (class ``wb-view-<slug>-toggle``):
+    it is not rendered, and costs nothing per change, until the reader opens it."""
 
     title: str
     render: Callable[[Result, str], Rendered]
+    open: bool = True
 
     @property
     def css(self) -> str:

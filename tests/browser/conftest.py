@@ -3,9 +3,10 @@
 Fixtures (use them from any test module in this folder; every test here is marked ``browser``):
 
 ``voila_server`` (session)
-    Voilà serving ``notebooks/`` on a free 127.0.0.1 port, idle kernels culled; ``.url`` is its
-    root, ``.log`` its log file. Started once per session with subprocess, ready when a static
-    file answers, stopped by its PID at the end.
+    The workbook's server (``server/voila_app.py``, as ``make run`` starts it: Voilà with one
+    preheated kernel per notebook, the Host allowlist and the kernel cap) serving ``notebooks/``
+    on a free 127.0.0.1 port; ``.url`` is its root, ``.log`` its log file. Started once per
+    session with subprocess, ready when a static file answers, stopped by its PID at the end.
 ``browser`` (session)
     Playwright's Chromium API driving Debian's ``/usr/bin/chromium`` (never a downloaded build).
 ``open_dashboard`` (function)
@@ -15,8 +16,8 @@ Fixtures (use them from any test module in this folder; every test here is marke
     not a dashboard), and returns a :class:`DashboardPage`.
 ``timings`` (session)
     ``timings.record("infinity-n4", "first render", seconds)``: printed at the end of the run
-    and merged into ``test-artifacts/browser-timings.md`` (``docs/`` with WORKBOOK_UPDATE_DOCS=1).
-    Report timings; do not assert them.
+    and merged into ``test-artifacts/browser-test-timings.md`` (``make bench-browser`` writes
+    the measured timings in ``docs/browser-timings.md``). Report timings; do not assert them.
 
 :class:`DashboardPage` finds everything by the workbook's CSS classes (``wb-<dotted path>`` for
 a field, see ``workbook/app.py`` for the rest), waits with Playwright's ``wait_for_function``
@@ -46,6 +47,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -69,7 +71,8 @@ def output_path(path: Path | str) -> Path:
     return path if UPDATE_DOCS else ARTIFACTS / path.name
 
 
-TIMINGS_DOC = output_path(ROOT / "docs" / "browser-timings.md")
+TIMINGS_DOC = ARTIFACTS / "browser-test-timings.md"  # docs/browser-timings.md: make bench-browser
+SERVER = ROOT / "server" / "voila_app.py"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -114,10 +117,8 @@ def _wait_until_serving(server: VoilaServer, timeout: float = 60.0) -> None:
 def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
     port = _free_port()
     log = tmp_path_factory.mktemp("voila") / "voila.log"
-    command = [sys.executable, "-m", "voila", str(NOTEBOOKS), "--no-browser", f"--port={port}",
-               "--Voila.ip=127.0.0.1", "--show_tracebacks=True",
-               "--MappingKernelManager.cull_interval=30",
-               "--MappingKernelManager.cull_idle_timeout=120"]
+    command = [sys.executable, str(SERVER), str(NOTEBOOKS), f"--port={port}", "--pool=1",
+               "--show_tracebacks=True"]
     with open(log, "wb") as sink:
         process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=sink, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
@@ -202,6 +203,7 @@ class DashboardPage:
     load_seconds: float = 0.0
     console: list[tuple[str, str]] = field(default_factory=list)
     aborted: list[str] = field(default_factory=list)
+    hosts: set[str] = field(default_factory=set)  # every host a request of the page asked for
 
     # -- acting ----------------------------------------------------------------------------
     def set_slider(self, css: str, value: float) -> None:
@@ -307,6 +309,7 @@ def open_dashboard(browser, voila_server):
         dash = DashboardPage(page, url)
 
         def route(r):
+            dash.hosts.add(urlsplit(r.request.url).hostname or "")
             if r.request.url.startswith("http://127.0.0.1:"):
                 r.continue_()
             else:
@@ -332,10 +335,11 @@ def open_dashboard(browser, voila_server):
 class Timings:
     """Measured seconds per (dashboard, step); merged into TIMINGS_DOC."""
 
-    HEADER = ("# Browser timings\n\nMeasured by the browser tests (`tests/browser/`) on the machine "
-              "that last ran them: Voilà serving `notebooks/` with a cold kernel per page, Debian "
-              "Chromium driven by Playwright. Reported, not asserted; the target for a control "
-              "change is 100 ms or less.\n\n| dashboard | step | time |\n| --- | --- | --- |\n")
+    HEADER = ("# Browser test timings\n\nMeasured by the browser tests (`tests/browser/`) on the "
+              "machine that last ran them: the workbook's server (one preheated kernel per "
+              "notebook) serving `notebooks/`, Debian Chromium driven by Playwright. Reported, not "
+              "asserted; `make bench-browser` measures them properly (docs/browser-timings.md)."
+              "\n\n| dashboard | step | time |\n| --- | --- | --- |\n")
 
     def __init__(self) -> None:
         self.rows: dict[tuple[str, str], float] = {}
