@@ -72,7 +72,7 @@ __all__ = ["View", "Dashboard", "dashboard", "system_views"]
 
 #: Modules of this package that are the workbook itself, not a system's panels.
 _FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views", "layout", "notices",
-              "present", "urlbar", "explain"}
+              "present", "urlbar", "explain", "server"}
 
 
 def _panel_modules() -> list[str]:
