@@ -61,7 +61,7 @@ from .controls import ScenarioForm
 from .layout import headline_cards, page_css, style_figure
 from .notices import FieldMarks, link_notice
 from .share import decode_query, encode_query, read_query, share_url
-from .present import split_page_keys
+from .present import asked_lang, split_page_keys
 from .text import LANGUAGE_NAMES, translator
 from .urlbar import UrlBar
 from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart,
@@ -154,7 +154,8 @@ class Dashboard:
                  else self.system.default_scenario())
         query, page = split_page_keys(read_query() if query is None else query)
         shared = decode_query(self.system, query)
-        self.lang = lang or shared.lang or self.system.languages[0]
+        asked = shared.lang or asked_lang(query)
+        self.lang = lang or (asked if asked in self.system.languages else self.system.languages[0])
         self.present = page.get("present") == "1"
         self.views = system_views(self.system.id) if views is None else tuple(views)
         self._link_notice = shared.notice and link_notice(
@@ -178,8 +179,8 @@ class Dashboard:
         self.text = text
         self._syncing = self._syncing_ruling = False
 
-        header = widgets.HTML(page_css() + f"<h2>{html.escape(text(system.name))}</h2>"
-                              f"<p>{html.escape(text(system.summary))}</p>")
+        # The page's style; the notebook above the dashboard gives its title and lead.
+        header = widgets.HTML(page_css())
         header.add_class("wb-title")
         self.urlbar = UrlBar(label=text("Copy link"), copied=text("Copied"),
                              title=f"{text(system.name)} — {text('Dodge Workbook')}")
@@ -230,7 +231,9 @@ class Dashboard:
         # controls beside them (scrolling in their own box on a wide screen, so that the numbers
         # stay in view), below them in the page's own flow on a phone (see workbook.layout).
         self.form.widget.layout.flex = "0 0 auto"  # its own height; the box scrolls
-        controls = widgets.Box([widgets.VBox(top), self._preset_info, self.form.widget],
+        self._preset_info.layout.flex = "0 0 auto"
+        controls = widgets.Box([widgets.VBox(top, layout=widgets.Layout(flex="0 0 auto")),
+                                self._preset_info, self.form.widget],
                                layout=widgets.Layout(flex="1 1 380px", max_width="36em",
                                                      max_height="88vh", overflow="auto",
                                                      flex_flow="column"))

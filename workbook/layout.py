@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-__all__ = ["headline_cards", "short_fraction", "style_figure", "page_css", "OKABE_ITO",
+__all__ = ["headline_cards", "short_fraction", "style_figure", "wrap_title", "page_css", "OKABE_ITO",
            "FONT_SIZE", "PRESENT_FONT_SIZE"]
 
 #: Okabe & Ito's palette for colour-blind readers (Okabe and Ito, "Color Universal Design", 2008):
@@ -35,19 +35,19 @@ FONT_SIZE = 14
 PRESENT_FONT_SIZE = 20
 _HEIGHT, _PRESENT_HEIGHT = 340, 560
 _LONG = 13  # characters of an exact fraction shown whole on a card
+_TITLE_WIDTH = 34  # characters of a chart title's line (a phone's chart is ~360 px wide)
 
 
 def short_fraction(exact: str, room: int = _LONG) -> str:
     """``exact`` as it fits on a card: whole when short, else both numbers cut to their leading
-    digits with their digit counts.
+    digits (the whole fraction is one click, or a hover, away).
 
     >>> short_fraction("47/500"), short_fraction("900024327/1250000000")
-    ('47/500', '90002…(9 digits)/12500…(10 digits)')
+    ('47/500', '90002…/12500…')
     """
     if len(exact) <= room:
         return exact
-    parts = exact.split("/")
-    return "/".join(p if len(p) <= 5 else f"{p[:5]}…({len(p.lstrip('-'))} digits)" for p in parts)
+    return "/".join(p if len(p) <= 6 else f"{p[:5]}…" for p in exact.split("/"))
 
 
 def _number_text(value: float) -> str:
@@ -84,6 +84,25 @@ def headline_cards(frame: pd.DataFrame, text: Callable[[str], str] = str) -> str
     return f'<div class="wb-cards">{"".join(cards)}</div>{more}'
 
 
+def wrap_title(text: str, width: int = _TITLE_WIDTH) -> str:
+    """A chart title broken into lines of at most about ``width`` characters (``<br>``), so
+    that it fits a phone's narrow chart.
+
+    >>> wrap_title("Dodger PH × first attacker's SV: P(dodge succeeds)", 30)
+    "Dodger PH × first attacker's<br>SV: P(dodge succeeds)"
+    """
+    if len(text) <= width or "<br>" in text:
+        return text
+    lines, line = [], ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "<br>".join([*lines, line])
+
+
 def style_figure(fig: go.Figure, present: bool = False) -> go.Figure:
     """``fig`` with the workbook's type sizes and palette: a copy, larger for present mode
     (every text at least 18 px, taller), legends under the plot, title on the left so the
@@ -91,17 +110,20 @@ def style_figure(fig: go.Figure, present: bool = False) -> go.Figure:
     size = PRESENT_FONT_SIZE if present else FONT_SIZE
     styled = go.Figure(fig)
     old = fig.layout
+    title = wrap_title(old.title.text or "", _TITLE_WIDTH * (2 if present else 1))
+    lines = title.count("<br>") + 1 if title else 0
     layout: dict[str, Any] = dict(
         font=dict(size=size), colorway=list(OKABE_ITO.values()),
-        title=dict(x=0.01, xanchor="left", font=dict(size=round(size * 1.25))),
+        title=dict(text=title, x=0.01, xanchor="left", font=dict(size=round(size * 1.25))),
         hoverlabel=dict(font=dict(size=size)))
     if old.height is None or old.height <= _HEIGHT + 40:
         layout["height"] = _PRESENT_HEIGHT if present else _HEIGHT
     elif present:
         layout["height"] = round(old.height * 1.5)
-    margin = old.margin
-    if margin is not None and margin.t is not None:
-        layout["margin"] = dict(t=max(margin.t, round(size * 3.6)))
+    top = round(size * (1.6 + 1.6 * lines))
+    if old.margin is not None and old.margin.t is not None:
+        top = max(old.margin.t, top)
+    layout["margin"] = dict(t=top)
     styled.update_layout(**layout)
     # Text set on a trace or an annotation (bar labels, line labels) at least the chart's size.
     styled.update_traces(textfont=dict(size=size), selector=lambda t: hasattr(t, "textfont"))
@@ -116,7 +138,7 @@ _CSS = """
 .wb-dashboard * { box-sizing: border-box; }
 .wb-dashboard .wb-title h2 { margin: 4px 0 0; font-size: 1.5rem; }
 .wb-dashboard .wb-title p { margin: 2px 0 4px; color: #333; }
-.wb-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr));
+.wb-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(135px, 1fr)); line-height: 1.25;
   gap: 8px; margin: 4px 0 6px; }
 .wb-card { border: 1px solid #c8d3e0; border-radius: 8px; padding: 6px 10px; background: #f7faff;
   min-width: 0; }
@@ -162,8 +184,12 @@ _CSS = """
   .wb-dashboard .wb-help { margin-left: 0 !important; }
   .wb-dashboard .widget-html[style*="margin"] { margin-left: 0 !important; }
   .wb-dashboard .modebar-container { display: none; }
-  .wb-cards { grid-template-columns: 1fr 1fr; }
-  .wb-card-big { font-size: 1.45rem; }
+  .wb-cards { grid-template-columns: 1fr 1fr; gap: 6px; }
+  .wb-card { padding: 4px 8px; }
+  .wb-card-big { font-size: 1.35rem; }
+  .wb-card-one-in { font-size: 0.85rem; }
+  .jp-RenderedMarkdown h1 { font-size: 1.45rem; margin-top: 0.3em; }
+  .jp-RenderedMarkdown p { margin-bottom: 0.4em; }
   .wb-dashboard .widget-box, .wb-dashboard .widget-vbox, .wb-dashboard .widget-hbox { max-width: 100%; min-width: 0; }
 }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlencode
 
-__all__ = ["split_page_keys", "PAGE_KEYS"]
+__all__ = ["split_page_keys", "asked_lang", "PAGE_KEYS"]
 
 #: ``present=1``: the page opens in present mode (larger type and charts, for a projector).
 PAGE_KEYS = ("present",)
@@ -27,3 +27,16 @@ def split_page_keys(query: str | None) -> tuple[str, dict[str, str]]:
         return query, {}  # the scenario's own reading refuses it with a notice
     page = {k: v for k, v in pairs if k in PAGE_KEYS}
     return urlencode([(k, v) for k, v in pairs if k not in PAGE_KEYS], safe="."), page
+
+
+def asked_lang(query: str | None) -> str | None:
+    """The ``lang`` a query names, read on its own (so that a refused link's notice can still
+    speak the reader's language).
+
+    >>> asked_lang("lang=ru&dodger.ph=99999"), asked_lang("dodger.ph=1")
+    ('ru', None)
+    """
+    try:
+        return dict(parse_qsl((query or "").lstrip("?"), max_num_fields=300)).get("lang")
+    except ValueError:
+        return None
