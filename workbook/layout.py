@@ -33,7 +33,7 @@ OKABE_ITO = {"blue": "#0072B2", "orange": "#E69F00", "bluish green": "#009E73",
 #: Chart type size on a screen, and in present mode (a classroom projector: at least 18 px).
 FONT_SIZE = 14
 PRESENT_FONT_SIZE = 20
-_HEIGHT, _PRESENT_HEIGHT = 340, 560
+_HEIGHT, _PRESENT_HEIGHT = 320, 560
 _LONG = 13  # characters of an exact fraction shown whole on a card
 _TITLE_WIDTH = 34  # characters of a chart title's line (a phone's chart is ~360 px wide)
 
@@ -125,6 +125,11 @@ def style_figure(fig: go.Figure, present: bool = False) -> go.Figure:
         top = max(old.margin.t, top)
     layout["margin"] = dict(t=top)
     styled.update_layout(**layout)
+    # Axis titles too may be long on a phone's chart: wrapped like the title.
+    for name in styled.layout:
+        if name.startswith(("xaxis", "yaxis")) and styled.layout[name].title.text:
+            axis_title = styled.layout[name].title.text
+            styled.layout[name].title.text = wrap_title(axis_title, _TITLE_WIDTH - 4)
     # Text set on a trace or an annotation (bar labels, line labels) at least the chart's size.
     styled.update_traces(textfont=dict(size=size), selector=lambda t: hasattr(t, "textfont"))
     for note in styled.layout.annotations or ():
@@ -138,18 +143,19 @@ _CSS = """
 .wb-dashboard * { box-sizing: border-box; }
 .wb-dashboard .wb-title h2 { margin: 4px 0 0; font-size: 1.5rem; }
 .wb-dashboard .wb-title p { margin: 2px 0 4px; color: #333; }
-.wb-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(135px, 1fr)); line-height: 1.25;
+.wb-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(128px, 1fr)); line-height: 1.25;
   gap: 8px; margin: 4px 0 6px; }
-.wb-card { border: 1px solid #c8d3e0; border-radius: 8px; padding: 6px 10px; background: #f7faff;
+.wb-card { border: 1px solid #c8d3e0; border-radius: 8px; padding: 4px 8px; background: #f7faff;
   min-width: 0; }
 .wb-card-name { font-size: 0.85rem; color: #333; line-height: 1.2; }
-.wb-card-big { font-size: 1.75rem; font-weight: 700; color: #003f6b; line-height: 1.2; }
+.wb-card-big { font-size: 1.6rem; font-weight: 700; color: #003f6b; line-height: 1.15; }
 .wb-card-one-in { font-size: 0.95rem; color: #333; white-space: nowrap; }
 .wb-card-exact { font-size: 0.75rem; color: #555; font-family: monospace; display: block;
   overflow-wrap: anywhere; }
 .wb-card-exact summary { cursor: pointer; list-style: none; }
 .wb-card-exact summary::-webkit-details-marker { display: none; }
 .wb-card-absents { color: #555; margin: 0 0 6px; }
+.wb-dashboard .widget-html > .widget-html-content { line-height: 1.4; }
 .wb-dashboard .wb-notice-text { color: #8a1c00 !important; background: #fff3e6;
   border-left: 4px solid #D55E00; padding: 6px 10px; }
 .wb-top-notice:empty { display: none; }

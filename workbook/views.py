@@ -338,4 +338,4 @@ def notice_html(*messages: str) -> str:
 
 def figure_bundle(fig: go.Figure) -> dict[str, Any]:
     """The plotly mime bundle of ``fig`` (what a notebook stores for it), for an Output widget."""
-    return PlotlyRenderer(config={"displaylogo": False}).to_mimebundle(fig.to_dict())
+    return PlotlyRenderer(config={"displaylogo": False, "responsive": True}).to_mimebundle(fig.to_dict())

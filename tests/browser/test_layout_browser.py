@@ -16,7 +16,7 @@ import pytest
 
 from rules_core import evaluate, get_system
 
-from conftest import ROOT
+from conftest import ROOT, output_path
 
 pytestmark = pytest.mark.browser
 
@@ -59,9 +59,13 @@ def box(dash, css: str) -> dict:
 
 
 def shoot(dash, name: str, size: tuple[int, int]) -> None:
-    """The first screen at ``size``, into docs/img/<name>-<width>.png."""
-    path = dash.screenshot(ROOT / "docs" / "img" / f"{name}-{size[0]}.png", width=size[0],
-                           height=size[1])
+    """The first screen a reader sees at ``size`` (from the top of the page), into
+    docs/img/<name>-<width>.png (test-artifacts/ unless WORKBOOK_UPDATE_DOCS=1)."""
+    path = output_path(ROOT / "docs" / "img" / f"{name}-{size[0]}.png")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    dash.resize(*size)
+    dash.page.evaluate("window.scrollTo(0, 0)")
+    dash.page.screenshot(path=str(path))
     assert path.stat().st_size > 10_000
 
 
@@ -191,7 +195,7 @@ def test_the_server_root_opens_the_index_of_cards(open_dashboard, voila_server):
     decoration = dash.page.evaluate(
         "getComputedStyle(document.querySelector('.wb-index-name')).textDecorationLine")
     assert "underline" in decoration
-    cards.first.click()
+    dash.page.locator(".wb-index-card", has_text="Infinity N4").click()
     dash.page.wait_for_function("() => document.querySelector('.wb-headline .wb-card')", timeout=120_000)
     assert dash.page.title() == "Infinity N4 — Dodge Workbook"
 
