@@ -171,7 +171,10 @@ _CSS = """
 .wb-ruling-labels { margin: 4px 0; }
 .wb-toolbar { gap: 6px; }
 .wb-dashboard .jupyter-widgets.widget-html-content, .wb-dashboard .widget-html-content { max-width: 100%; }
-.wb-dashboard .widget-label { overflow: visible; }
+/* A field's label wraps onto a second line rather than being cut ("Продвижение Навыка Dodge"). */
+.wb-form .widget-label { white-space: normal; height: auto; min-height: var(--jp-widgets-inline-height, 28px);
+  line-height: 1.15; overflow: visible; text-overflow: clip; display: flex; align-items: center;
+  justify-content: flex-end; text-align: right; }
 
 /* A phone (and any narrow window): one column, the numbers first, the page scrolls once. */
 @media (max-width: 760px) {

@@ -211,6 +211,10 @@ def test_d100_in_russian_throughout_and_switchable_keeping_the_scenario(open_das
     assert dash.page.locator(".wb-copy-link").inner_text() == "Копировать ссылку"
     trace = dash.page.locator(".wb-trace").inner_text()
     assert "1 попадание атаки 2 избегнуто по 4 Успеха за попадание" in trace
+    cut = dash.page.evaluate("""() => Array.from(document.querySelectorAll(
+        '.wb-form .widget-label, .wb-rulings .widget-label')).filter(
+        l => l.getBoundingClientRect().width > 0 && l.scrollWidth > l.clientWidth + 1).map(l => l.textContent)""")
+    assert cut == []  # every label whole ("Продвижение Навыка Dodge" too)
     d100 = get_system("d100-homebrew")
     s = d100.preset("two-attacks-leftovers").scenario
     dash.wait_for_table(dict(evaluate(s).outcome_rows()))
