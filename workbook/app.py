@@ -196,7 +196,8 @@ class Dashboard:
         if len(system.languages) > 1:
             self.language = widgets.Dropdown(
                 options=[(LANGUAGE_NAMES.get(code, code), code) for code in system.languages],
-                value=self.lang, description=text("Language"))
+                value=self.lang, description=text("Language"),
+                style={"description_width": "initial"})
             self.language.add_class("wb-lang")
             self.language.observe(lambda ch: self.set_lang(ch.new), names="value")
             toolbar.append(self.language)

@@ -183,12 +183,16 @@ _CSS = """
   .wb-results { padding: 0 !important; width: 100% !important; flex: 0 0 auto !important; }
   .wb-controls { max-height: none !important; overflow: visible !important; max-width: 100% !important;
     width: 100% !important; flex: 0 0 auto !important; }
-  .wb-dashboard .widget-inline-hbox { flex-wrap: wrap; }
-  .wb-dashboard .widget-inline-hbox .widget-label { min-width: 0; width: 100% !important;
-    max-width: 100% !important; text-align: left !important; white-space: normal; }
-  .wb-dashboard .widget-slider, .wb-dashboard .widget-dropdown, .wb-dashboard .widget-text,
-  .wb-dashboard .widget-checkbox { width: 100% !important; max-width: 100% !important; }
-  .wb-dashboard .widget-dropdown select { min-width: 0; max-width: 100%; }
+  .wb-controls .widget-inline-hbox, .wb-rulings .widget-inline-hbox { height: auto !important;
+    min-height: var(--jp-widgets-inline-height, 28px); }
+  .wb-controls .widget-inline-hbox .widget-label, .wb-rulings .widget-inline-hbox .widget-label {
+    min-width: 0; width: 40% !important; max-width: 40% !important; flex: 0 0 40%; }
+  .wb-controls .widget-slider, .wb-controls .widget-dropdown, .wb-controls .widget-text,
+  .wb-controls .widget-checkbox, .wb-rulings .widget-dropdown {
+    width: 100% !important; max-width: 100% !important; }
+  .wb-controls .widget-dropdown select, .wb-rulings .widget-dropdown select { min-width: 0;
+    width: 100%; max-width: 100%; flex: 1 1 auto; }
+  .wb-toolbar .widget-dropdown { width: auto !important; }
   .wb-dashboard .widget-hslider .slider-container { min-width: 0; }
   .wb-dashboard .wb-help { margin-left: 0 !important; }
   .wb-dashboard .widget-html[style*="margin"] { margin-left: 0 !important; }
@@ -213,6 +217,10 @@ _CSS = """
 .wb-present .wb-main { flex-direction: column !important; }
 .wb-present .wb-results { padding: 0 !important; flex: 0 0 auto !important; width: 100%; }
 .wb-present .wb-controls { max-height: none !important; max-width: none !important; }
+body:has(.wb-present) .jp-RenderedMarkdown { font-size: 22px; }
+body:has(.wb-present) .jp-RenderedMarkdown h1 { font-size: 2.2rem; }
+.wb-present .wb-card-absents small, .wb-present .wb-preset-info small, .wb-present .wb-ruling-labels,
+.wb-present .wb-notice-text { font-size: 18px; }
 .wb-present .widget-label, .wb-present .widget-readout, .wb-present select,
 .wb-present input, .wb-present button, .wb-present table { font-size: 18px !important; }
 """
