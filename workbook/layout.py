@@ -36,6 +36,7 @@ PRESENT_FONT_SIZE = 20
 _HEIGHT, _PRESENT_HEIGHT = 320, 560
 _LONG = 13  # characters of an exact fraction shown whole on a card
 _TITLE_WIDTH = 34  # characters of a chart title's line (a phone's chart is ~360 px wide)
+_TICK_WIDTH = 14  # characters of a line of a category name under a bar
 
 
 def short_fraction(exact: str, room: int = _LONG) -> str:
@@ -120,16 +121,32 @@ def style_figure(fig: go.Figure, present: bool = False) -> go.Figure:
         layout["height"] = _PRESENT_HEIGHT if present else _HEIGHT
     elif present:
         layout["height"] = round(old.height * 1.5)
-    top = round(size * (1.6 + 1.6 * lines))
+    over = any(getattr(a, "yref", None) == "paper" and (a.y or 0) >= 1
+               for a in fig.layout.annotations or ())  # subplot titles above the plots
+    top = round(size * (1.6 + 1.6 * (lines + over)))
     if old.margin is not None and old.margin.t is not None:
         top = max(old.margin.t, top)
     layout["margin"] = dict(t=top)
     styled.update_layout(**layout)
-    # Axis titles too may be long on a phone's chart: wrapped like the title.
-    for name in styled.layout:
-        if name.startswith(("xaxis", "yaxis")) and styled.layout[name].title.text:
-            axis_title = styled.layout[name].title.text
-            styled.layout[name].title.text = wrap_title(axis_title, _TITLE_WIDTH - 4)
+    # Long category names (outcomes) on two or three short lines rather than slanted.
+    for trace in styled.data:
+        if trace.type == "bar" and trace.x is not None and all(isinstance(v, str) for v in trace.x):
+            trace.x = [wrap_title(v, _TICK_WIDTH) for v in trace.x]
+    # Axis titles too may be long on a phone's chart: wrapped like the title; side by side
+    # subplots share one title per text (the others would overlap it on a narrow screen).
+    axes = sorted(name for name in styled.layout if name.startswith(("xaxis", "yaxis")))
+    side_by_side = sum(name.startswith("xaxis") for name in axes) > 1
+    seen: set[str] = set()
+    for name in axes:
+        axis = styled.layout[name]
+        if not axis.title.text:
+            continue
+        key = name[0] + axis.title.text
+        if side_by_side and key in seen:
+            axis.title.text = ""
+            continue
+        seen.add(key)
+        axis.title.text = wrap_title(axis.title.text, _TITLE_WIDTH - 4)
     # Text set on a trace or an annotation (bar labels, line labels) at least the chart's size.
     styled.update_traces(textfont=dict(size=size), selector=lambda t: hasattr(t, "textfont"))
     for note in styled.layout.annotations or ():

@@ -86,3 +86,12 @@ def test_every_dashboard_opens_on_a_scenario_where_every_card_has_a_value_or_a_r
         dash = Dashboard(system_id)
         assert Fraction(cards(dash._headline.value)["p_dodge_succeeds"]) == \
             dash.result.headline["p_dodge_succeeds"]
+
+
+def test_long_outcome_names_are_wrapped_for_display_only():
+    result = evaluate(INF.default_scenario())
+    fig = outcome_chart(result)
+    shown = style_figure(fig)
+    assert "No hit lands, no successful dodge" in fig.data[0].x  # the figure itself is unchanged
+    assert "No hit lands,<br>no successful<br>dodge" in shown.data[0].x
+    assert [x.replace("<br>", " ") for x in shown.data[0].x] == list(fig.data[0].x)
