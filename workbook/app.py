@@ -20,8 +20,13 @@ class                    what
 ``wb-preset``            presets dropdown
 ``wb-help-toggle``       shows every field's help and source under it
 ``wb-form``              the controls (each field ``wb-<dotted-path>``, see controls)
-``wb-notice``            notices: a refused link, a refused combination of fields
-``wb-headline``          headline numbers; rows ``tr[data-key]``, cells ``td[data-col]``
+``wb-notice``            notices: a refused link (at the top, ``wb-top-notice``), a refused
+                         combination of fields (in the form; the field is marked ``wb-invalid``
+                         with its reason beside it and ``wb-results`` gets ``wb-stale``)
+``wb-headline``          headline cards ``[data-key]``, exact in ``[data-col=exact]``'s
+                         ``data-value`` (see :mod:`workbook.layout`)
+``wb-present-toggle``    present mode (``present=1`` in the link): larger type and charts
+``wb-urlbar``            keeps the address bar on the scenario; its ``wb-copy-link`` button
 ``wb-outcome-chart``     outcome probabilities (plotly, inside an Output)
 ``wb-at-least-chart``    P(at least k hits land)
 ``wb-table``             outcome table; rows ``tr[data-key=<outcome>]``, exact in
@@ -58,8 +63,12 @@ from rules_core import Result, System, get_system
 from rules_core.scenario import Scenario, parse
 
 from .controls import ScenarioForm
-from .share import decode_query, read_query, share_url
+from .layout import headline_cards, page_css, style_figure
+from .notices import FieldMarks, link_notice
+from .share import decode_query, encode_query, read_query, share_url
+from .present import asked_lang, split_page_keys
 from .text import LANGUAGE_NAMES, translator
+from .urlbar import UrlBar
 from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart,
                     compare_table, evaluate_cached, figure_bundle, headline_table, notice_html,
                     outcome_chart, outcome_table, table_html, trace_html)
@@ -67,7 +76,8 @@ from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Rendered, View, at_least_
 __all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "system_views"]
 
 #: Modules of this package that are the workbook itself, not a system's panels.
-_FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views"}
+_FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views", "layout", "notices",
+              "present", "urlbar", "explain", "server"}
 
 
 def _panel_modules() -> list[str]:
@@ -182,10 +192,12 @@ def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
                          *children])
 
 
-def _show_in(out: widgets.Output, thing: Rendered, text: Callable[[str], str]) -> None:
-    """Replace what ``out`` shows by a Figure, a DataFrame or an HTML string, in one update."""
+def _show_in(out: widgets.Output, thing: Rendered, text: Callable[[str], str],
+             present: bool = False) -> None:
+    """Replace what ``out`` shows by a Figure (in the workbook's style, larger when
+    ``present``), a DataFrame or an HTML string, in one update."""
     if isinstance(thing, go.Figure):
-        data = figure_bundle(thing)
+        data = figure_bundle(style_figure(thing, present))
     elif isinstance(thing, pd.DataFrame):
         data = {"text/html": table_html(thing, {c: str(c) for c in thing.columns}, text=text)}
     else:
@@ -201,6 +213,8 @@ class Dashboard:
     shows a notice), else ``scenario``, else the system's default. ``views`` are the extra
     panels (by default the ones the system declares, see :func:`system_views`);
     ``lang`` forces the language (else the query's ``lang``, else the system's first).
+    A query's fields change the system's default scenario (or the preset it names), like the
+    links the page writes; ``present=1`` opens the page in present mode.
 
     State for tests and extensions, replaced on every change: ``scenario``, ``result``,
     ``figures`` (``"outcome"``, ``"at_least"``, ``"compare"``), ``tables`` (``"outcomes"``,
@@ -232,11 +246,14 @@ class Dashboard:
         self._start, self._forced_lang = start, lang
         # Preheated by Voilà: build now, read the query once the page is requested (below).
         later = query is None and _preheating()
-        shared = decode_query(self.system, "" if later else _request_query() if query is None else query,
-                              start)
-        self.lang = lang or shared.lang or self.system.languages[0]
+        query, page = split_page_keys("" if later else _request_query() if query is None else query)
+        shared = decode_query(self.system, query)
+        asked = shared.lang or asked_lang(query)
+        self.lang = lang or (asked if asked in self.system.languages else self.system.languages[0])
+        self.present = page.get("present") == "1"
         self.views = system_views(self.system.id) if views is None else tuple(views)
-        self._link_notice = shared.notice
+        self._link_notice = shared.notice and link_notice(
+            self.system, query, translator(self.system, self.lang), fallback=shared.notice)
         self.result: Result | None = None
         self.figures: dict[str, go.Figure] = {}
         self.tables: dict[str, pd.DataFrame] = {}
@@ -247,6 +264,8 @@ class Dashboard:
         self._pending: Scenario | None = None
         self.widget = widgets.VBox(layout=widgets.Layout(max_width="1400px"))
         self.widget.add_class("wb-dashboard")
+        if self.present:
+            self.widget.add_class("wb-present")
         self._build(shared.scenario or start)
         if later:
             self.apply_query(_request_query())  # waits until the page is requested
@@ -254,9 +273,14 @@ class Dashboard:
     def apply_query(self, query: str) -> None:
         """Show what a page URL's ``query`` asks for (scenario and language), as the page would
         have been built with it; a refused query keeps the scenario and shows its notice."""
-        shared = decode_query(self.system, query, self._start)
-        self._link_notice = shared.notice
-        lang = self._forced_lang or shared.lang or self.lang
+        query, page = split_page_keys(query)
+        shared = decode_query(self.system, query)
+        asked = shared.lang or asked_lang(query)
+        lang = self._forced_lang or (asked if asked in self.system.languages else self.lang)
+        self._link_notice = shared.notice and link_notice(
+            self.system, query, translator(self.system, lang), fallback=shared.notice)
+        if page.get("present") == "1" and not self.present:
+            self.set_present(True)
         scenario = shared.scenario or self.form.scenario
         if lang != self.lang:
             self.lang = lang
@@ -274,20 +298,32 @@ class Dashboard:
         self.text = text
         self._syncing = self._syncing_ruling = False
 
-        header = widgets.HTML(f"<h2 style='margin:4px 0'>{html.escape(text(system.name))}</h2>"
-                              f"<p>{html.escape(text(system.summary))}</p>")
+        # The page's style; the notebook above the dashboard gives its title and lead.
+        header = widgets.HTML(page_css())
+        header.add_class("wb-title")
+        self.urlbar = UrlBar(label=text("Copy link"), copied=text("Copied"),
+                             title=f"{text(system.name)} — {text('Dodge Workbook')}")
+        self.present_toggle = widgets.ToggleButton(
+            value=self.present, description=text("Present"), icon="television",
+            tooltip=text("Larger type and charts, for a projector"),
+            layout=widgets.Layout(width="auto"))
+        self.present_toggle.add_class("wb-present-toggle")
+        self.present_toggle.observe(lambda ch: self.set_present(ch.new), names="value")
+        toolbar = [self.urlbar, self.present_toggle]
         top = []
         self.language = None
         if len(system.languages) > 1:
             self.language = widgets.Dropdown(
                 options=[(LANGUAGE_NAMES.get(code, code), code) for code in system.languages],
-                value=self.lang, description=text("Language"))
+                value=self.lang, description=text("Language"),
+                style={"description_width": "initial"})
             self.language.add_class("wb-lang")
             self.language.observe(lambda ch: self.set_lang(ch.new), names="value")
-            top.append(self.language)
+            toolbar.append(self.language)
         self.preset = widgets.Dropdown(
             options=[(text("(custom scenario)"), "")] + [(text(p.title), p.name) for p in system.presets],
-            value="", description=text("Preset"), layout=widgets.Layout(width="34em"))
+            value="", description=text("Preset"),
+            layout=widgets.Layout(width="100%", max_width="34em"))
         self.preset.add_class("wb-preset")
         self.preset.observe(self._preset_chosen, names="value")
         top.append(self.preset)
@@ -296,6 +332,8 @@ class Dashboard:
         self.form = ScenarioForm(system, scenario, self.lang)
         self.form.on_change(self._form_changed)
         self._notice = _html("wb-notice")
+        self._notice.add_class("wb-top-notice")
+        self._stale = _html("wb-stale-banner")
         self._headline = _html("wb-headline")
         self._outcome_chart = _output("wb-outcome-chart")
         self._at_least_chart = _output("wb-at-least-chart")
@@ -309,24 +347,30 @@ class Dashboard:
         self.help_toggle.add_class("wb-help-toggle")
         self.help_toggle.observe(lambda ch: self.form.show_help(ch.new), names="value")
         top.append(self.help_toggle)
-        # Controls on the left, scrolling in their own box, so that the numbers and charts on
-        # the right stay in view while a long form is worked through; one column when narrow.
+        # The numbers first: the headline cards and the outcome chart at the top left, the
+        # controls beside them (scrolling in their own box on a wide screen, so that the numbers
+        # stay in view), below them in the page's own flow on a phone (see workbook.layout).
         self.form.widget.layout.flex = "0 0 auto"  # its own height; the box scrolls
-        controls = widgets.Box([self.form.widget],
-                               layout=widgets.Layout(flex="1 1 400px", max_width="38em",
+        self._preset_info.layout.flex = "0 0 auto"
+        controls = widgets.Box([widgets.VBox(top, layout=widgets.Layout(flex="0 0 auto")),
+                                self._preset_info, self.form.widget],
+                               layout=widgets.Layout(flex="1 1 380px", max_width="36em",
                                                      max_height="88vh", overflow="auto",
                                                      flex_flow="column"))
         controls.add_class("wb-controls")
-        results = widgets.VBox([_section(text("Headline numbers"), self._headline), self._notice,
-                                self._outcome_chart, self._at_least_chart],
-                               layout=widgets.Layout(flex="1 1 520px", padding="0 0 0 16px",
+        results = widgets.VBox([self._stale, self._headline, self._outcome_chart,
+                                self._at_least_chart],
+                               layout=widgets.Layout(flex="1 1 560px", padding="0 16px 0 0",
                                                      overflow="visible"))
         results.add_class("wb-results")
-        row = widgets.Box([controls, results],
+        self._results = results
+        self._marks = FieldMarks(self.form, results, self._stale)
+        row = widgets.Box([results, controls],
                           layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
-        rows = [header, widgets.HBox(top, layout=widgets.Layout(flex_flow="row wrap",
-                                                                align_items="center")),
-                self._preset_info, row, _section(text("Outcome table"), self._table)]
+        row.add_class("wb-main")
+        bar = widgets.HBox(toolbar, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        bar.add_class("wb-toolbar")
+        rows = [header, bar, self._notice, row, _section(text("Outcome table"), self._table)]
         rows += [self._view_section(v) for v in self.views]
         rows.append(self._build_rulings())
         rows += [_section(text("Trace of the rules applied"), self._trace), self._share]
@@ -361,7 +405,7 @@ class Dashboard:
 
     def _render_view(self, view: View, result: Result) -> None:
         self.rendered[view.title] = view.render(result, self.lang)
-        _show_in(self._view_boxes[view.title], self.rendered[view.title], self.text)
+        _show_in(self._view_boxes[view.title], self.rendered[view.title], self.text, self.present)
 
     def _build_rulings(self) -> widgets.Widget | None:
         text = self.text
@@ -370,10 +414,11 @@ class Dashboard:
         if not rulings:
             return None
         self.ruling_field = widgets.Dropdown(options=[(text(r.label), r.name) for r in rulings],
-                                             description=text("Ruling"))
+                                             description=text("Ruling"),
+                                             layout=widgets.Layout(width="100%", max_width="40em"))
         self.ruling_field.add_class("wb-rulings-field")
         self.ruling_value = widgets.Dropdown(description=text("Alternative"),
-                                             layout=widgets.Layout(width="40em"))
+                                             layout=widgets.Layout(width="100%", max_width="60em"))
         self.ruling_value.add_class("wb-rulings-value")
         self._ruling_help = _html("wb-rulings-help")
         self._compare_chart = _output("wb-compare-chart")
@@ -423,6 +468,22 @@ class Dashboard:
             self.lang = lang
             self._build(self.form.scenario)
 
+    def set_present(self, on: bool) -> None:
+        """Present mode on or off: larger type and charts across the whole width."""
+        if on == self.present:
+            return
+        self.present = on
+        self.present_toggle.value = on
+        (self.widget.add_class if on else self.widget.remove_class)("wb-present")
+        if self.result is not None:
+            self._show(self.form.scenario)
+        self._follow_address()
+
+    def _follow_address(self) -> None:
+        """The address bar: this scenario's link, with ``present=1`` in present mode."""
+        query = encode_query(self.system, self.form.scenario, self.lang)
+        self.urlbar.query = "&".join(q for q in (query, "present=1" if self.present else "") if q)
+
     def _preset_chosen(self, change: Any) -> None:
         if self._syncing or not change.new:
             return
@@ -468,17 +529,17 @@ class Dashboard:
         # a chart takes it tens of milliseconds; the numbers should not wait behind the charts.
         self.tables["headline"] = headline_table(result, lang, system=system)
         self.tables["outcomes"] = outcome_table(result, lang, system=system)
-        self._headline.value = table_html(self.tables["headline"], HEADLINE_COLUMNS,
-                                          "wb-headline-grid", text)
+        self._headline.value = headline_cards(self.tables["headline"], text)
         self._table.value = table_html(self.tables["outcomes"], OUTCOME_COLUMNS, "wb-outcome-grid", text)
         self.figures["outcome"] = outcome_chart(result, lang, system=system)
-        _show_in(self._outcome_chart, self.figures["outcome"], text)
+        _show_in(self._outcome_chart, self.figures["outcome"], text, self.present)
         self.figures["at_least"] = at_least_chart(result, lang, system=system)
-        _show_in(self._at_least_chart, self.figures["at_least"], text)
+        _show_in(self._at_least_chart, self.figures["at_least"], text, self.present)
         self._trace.value = trace_html(result, lang, system=system)
         url = html.escape(share_url(system, scenario, lang), quote=True)
         self._share.value = (f"<b>{html.escape(text('Share this scenario'))}:</b> "
                              f'<a class="wb-share-anchor" href="{url}">{url}</a>')
+        self._follow_address()
         self._sync_preset(scenario)
         for view in self.views:  # the system's own panels, heavier, after the common ones
             if view.title in self._opened:
@@ -517,18 +578,24 @@ class Dashboard:
             self.figures.pop("compare", None)
             self.tables.pop("compare", None)
             return
-        names = (f"{current} ({text('current')})", str(alt))
+        spec = next(r for r in self.system.rulings() if r.name == name)
+        labels = {value: text(label) for value, label in spec.choices}
+        names = (text("Current reading"), text("Alternative reading"))
         self.figures["compare"] = compare_chart(self.result, other, self.lang, names=names,
                                                 system=self.system)
         self.tables["compare"] = compare_table(self.result, other, self.lang, names=names,
                                                system=self.system)
-        spec = next(r for r in self.system.rulings() if r.name == name)
-        self._ruling_help.value = (f"<small>{html.escape(text(spec.help))} "
-                                   f"<span class='wb-cite'>[{html.escape(text(spec.citation))}]</span></small>")
-        _show_in(self._compare_chart, self.figures["compare"], text)
+        self._ruling_help.value = (
+            f"<div class='wb-ruling-labels'><b>{html.escape(names[0])}:</b> "
+            f"{html.escape(labels.get(current, str(current)))}<br><b>{html.escape(names[1])}:</b> "
+            f"{html.escape(labels.get(alt, str(alt)))}</div>"
+            f"<small>{html.escape(text(spec.help))} "
+            f"<span class='wb-cite'>[{html.escape(text(spec.citation))}]</span></small>")
+        _show_in(self._compare_chart, self.figures["compare"], text, self.present)
         self._compare_table.value = table_html(self.tables["compare"], {
             "name": text("Quantity"), "a": names[0], "b": names[1],
-            "difference": text("Difference")}, "wb-compare-grid")  # headers already in lang
+            "difference": text("Difference"), "difference_pp": text("Difference (percentage points)")},
+            "wb-compare-grid")  # headers already in lang
 
 
 class NotebookDashboard(Dashboard):

@@ -32,7 +32,7 @@ __all__ = ["SYSTEM_ID", "VIEWS", "reaction_name", "without", "worth_chart", "wor
 
 SYSTEM_ID = "eldfall"
 
-_COLORS = ("#3366aa", "#cc7733")
+_COLORS = ("#0072B2", "#E69F00")  # Okabe–Ito (colour-blind safe)
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
 _REACTIONS = {"dodge": "With the Dodge", "ward": "With Ward", "none": "No reaction"}
 _WORTH_KEYS = ("p_no_hit", "expected_hits", "expected_wounds", "p_at_least_one_wound")

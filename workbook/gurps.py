@@ -38,7 +38,7 @@ SYSTEM_ID = "gurps-4e"
 
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
 _TEMPLATE = {"layout": {"plot_bgcolor": "white", "paper_bgcolor": "white", "font": {"size": 12}}}
-_COLORS = ("#3366aa", "#cc7733", "#559955", "#999999", "#aa3333", "#226633")
+_COLORS = ("#0072B2", "#E69F00", "#009E73", "#999999", "#D55E00", "#CC79A7")  # Okabe–Ito
 _ROLL_KIND_COLORS = {"critical success": _COLORS[5], "success": _COLORS[0], "failure": _COLORS[3],
                      "critical failure": _COLORS[4]}
 

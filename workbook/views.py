@@ -38,9 +38,11 @@ __all__ = ["View", "distribution_views", "exact_text", "percent_text", "is_proba
 # A small template of our own: plotly's named templates cost ~13 ms per figure to copy.
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
 _LAYOUT = dict(template={"layout": {"plot_bgcolor": "white", "paper_bgcolor": "white",
-                                    "font": {"size": 12}, "xaxis": _AXIS, "yaxis": _AXIS}},
+                                    "font": {"size": 14}, "xaxis": _AXIS, "yaxis": _AXIS}},
                height=320, margin=dict(l=60, r=20, t=50, b=60), bargap=0.25)
-_COLORS = ("#3366aa", "#cc7733", "#559955")
+#: Okabe–Ito colours (colour-blind safe, see :data:`workbook.layout.OKABE_ITO`): blue, orange,
+#: bluish green.
+_COLORS = ("#0072B2", "#E69F00", "#009E73")
 
 
 Rendered = Union[go.Figure, pd.DataFrame, str]
@@ -267,8 +269,9 @@ def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, s
     """Two results side by side: every headline quantity, then every outcome.
 
     Columns: kind ("headline" / "outcome"), key, name (translated), ``a`` and ``b`` (exact
-    ``"n/d"`` or None), difference (exact ``b - a`` or None), and a_value / b_value /
-    difference_value as floats. ``names`` only label the columns when shown.
+    ``"n/d"`` or None), difference (exact ``b - a`` or None), difference_pp (that difference in
+    percentage points, as text, for probabilities), and a_value / b_value / difference_value as
+    floats. ``names`` only label the columns when shown.
     """
     text = translator(_system(a, system), lang)
     rows = []
@@ -279,6 +282,9 @@ def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, s
                      "a": None if pa is None else exact_text(pa),
                      "b": None if pb is None else exact_text(pb),
                      "difference": None if diff is None else exact_text(diff),
+                     "difference_pp": (None if diff is None or not (kind == "outcome"
+                                                                    or is_probability(key))
+                                       else f"{float(diff) * 100:+.2f} pp"),
                      "a_value": None if pa is None else float(pa),
                      "b_value": None if pb is None else float(pb),
                      "difference_value": None if diff is None else float(diff)})
@@ -360,4 +366,4 @@ def notice_html(*messages: str) -> str:
 
 def figure_bundle(fig: go.Figure) -> dict[str, Any]:
     """The plotly mime bundle of ``fig`` (what a notebook stores for it), for an Output widget."""
-    return PlotlyRenderer(config={"displaylogo": False}).to_mimebundle(fig.to_dict())
+    return PlotlyRenderer(config={"displaylogo": False, "responsive": True}).to_mimebundle(fig.to_dict())
