@@ -57,9 +57,9 @@ def test_roll_again_type_faces_and_simulate(open_dashboard, notebook, system):
     wait_text(dash, "wb-roll-steps", "typed faces")
     assert dash.page.locator(".wb-roll-outcome").inner_text().strip() == typed.outcome
     # A face off the die is refused with the reason.
-    dash.page.locator(".wb-roll-faces input").fill("999")
+    dash.page.locator(".wb-roll-faces input").fill(" ".join(["999"] * 6))
     dash.click("wb-roll-play")
-    wait_text(dash, "wb-roll-error", "999")
+    wait_text(dash, "wb-roll-error", "face 999 is not on a d")
     # Simulate 2,000 rolls of seed 1: the counts are the core's.
     dash.click("wb-sim-toggle")
     n = dash.page.locator(".wb-sim-n input")
