@@ -288,6 +288,7 @@ class Dashboard:
             self.system, query, translator(self.system, lang), fallback=shared.notice)
         if page.get("present") == "1" and not self.present:
             self.set_present(True)
+        self._roll_seed = _seed(page.get("roll"))  # shown by the next refresh
         scenario = shared.scenario or self.form.scenario
         if lang != self.lang:
             self.lang = lang

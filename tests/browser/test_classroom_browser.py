@@ -11,6 +11,7 @@ import pytest
 from rules_core import evaluate, play_once
 from rules_core.simulate import simulate
 from workbook.catalog import dashboards
+from workbook.share import decode_query
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +35,7 @@ def wait_text(dash, css: str, text: str) -> None:
 @pytest.mark.parametrize("notebook, system", PAGES, ids=[p[0] for p in PAGES])
 def test_roll_again_type_faces_and_simulate(open_dashboard, notebook, system):
     dash = open_dashboard(notebook)
-    scenario = system.default_scenario()
+    scenario = decode_query(system, dash.page.evaluate("location.search")).scenario or system.default_scenario()
     result = evaluate(scenario)
     dash.click("wb-roll-toggle")
     # Roll with seed 1, then again with seed 2: the outcome of each is the core's play on that seed.
@@ -77,7 +78,8 @@ def test_roll_again_type_faces_and_simulate(open_dashboard, notebook, system):
 def test_a_link_with_a_roll_opens_that_roll(open_dashboard):
     notebook, system = PAGES[0]
     dash = open_dashboard(notebook, query="roll=5")
-    expected = play_once(system, system.default_scenario(), seed=5)
+    shown = decode_query(system, dash.page.evaluate("location.search")).scenario or system.default_scenario()
+    expected = play_once(system, shown, seed=5)
     wait_text(dash, "wb-roll-steps", "seed 5")
     assert dash.page.locator(".wb-roll-outcome").inner_text().strip() == expected.outcome
     assert re.search(r"roll=5\b", dash.page.evaluate("location.search"))
