@@ -13,7 +13,7 @@ from rules_core.systems.d100_homebrew import D100Scenario
 from rules_core.systems.d100_homebrew.exact import analyse
 from rules_core.systems.d100_homebrew.text import translate
 
-from conftest import ROOT
+from .conftest import ROOT
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ import pytest
 from rules_core import evaluate, get_system
 from rules_core.systems.eldfall import EldfallScenario, without_reaction
 
-from conftest import ROOT
+from .conftest import ROOT
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ from rules_core import evaluate, get_system
 from rules_core.systems.gurps_4e import GurpsScenario
 from rules_core.systems.gurps_4e.dice import ROLL_3D6
 
-from conftest import ROOT
+from .conftest import ROOT
 
 pytestmark = pytest.mark.browser
 

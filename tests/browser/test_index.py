@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import NOTEBOOKS
+from .conftest import NOTEBOOKS
 from workbook.catalog import dashboards
 
 pytestmark = pytest.mark.browser

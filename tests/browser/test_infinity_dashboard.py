@@ -12,7 +12,7 @@ from rules_core import evaluate, get_system
 from rules_core.systems.infinity_n4.exact import dodge_headline
 from rules_core.systems.infinity_n4.scenario import InfinityScenario
 
-from conftest import ROOT
+from .conftest import ROOT
 
 pytestmark = pytest.mark.browser
 

@@ -16,7 +16,7 @@ import pytest
 
 from rules_core import evaluate, get_system
 
-from conftest import ROOT, output_path
+from .conftest import ROOT, output_path
 
 pytestmark = pytest.mark.browser
 

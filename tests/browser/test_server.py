@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import ROOT, RENDER_TIMEOUT_MS, UPDATE_TIMEOUT_MS
+from .conftest import ROOT, RENDER_TIMEOUT_MS, UPDATE_TIMEOUT_MS
 from rules_core import evaluate, get_system
 
 sys.path.insert(0, str(ROOT / "tools"))
