@@ -16,6 +16,7 @@ line, quote at most :data:`SHOWN` characters of any value and escape control cha
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import numbers
@@ -25,6 +26,7 @@ from decimal import Decimal, localcontext
 from enum import Enum
 from fractions import Fraction
 from functools import cache
+from collections.abc import Iterator
 from typing import Any, Literal
 
 import annotated_types
@@ -64,9 +66,65 @@ class Part(BaseModel):
         """Plain JSON-ready data."""
         return self.model_dump(mode="json")
 
+    # Working in code: the methods below are defined in the "editing in code" section at the
+    # end of this module; the class docstring of every subclass lists its fields.
+
     def replace(self, **changes: Any) -> "Part":
-        """A validated copy with some fields changed."""
-        return parse(type(self), {**self.to_data(), **_plain(changes)})
+        """A validated copy with some fields changed, every other value kept.
+
+        Keys are field names or dotted paths, as in a share link: ``dodger=...``,
+        ``**{"dodger.ph": 13, "attackers.0.burst": 4}``. A block given as a dict changes only
+        the fields it names (``dodger={"ph": 13}``); given as a ``Part`` it replaces the block
+        whole. A list given as a list becomes exactly that long, and each dict in it changes
+        only the fields it names of the item at that index (a new index starts from the
+        defaults): ``attackers=[{"burst": 4}]`` keeps the first attacker's other values and
+        drops the rest. A dotted index one past the end adds an item (``"attackers.3.burst"``).
+        Raises :class:`ScenarioError` naming the path, the value and what is allowed.
+
+        >>> from rules_core import find_preset
+        >>> seed = find_preset("infinity-n4/zhanshi-vs-fusilier").scenario
+        >>> changed = seed.replace(attackers=[{"burst": 4}])
+        >>> changed.attackers[0].burst, changed.attackers[0].mod  # the preset's MOD +3 is kept
+        (4, 3)
+        """
+        return _edited(self, changes)
+
+    def set(self, path: str, value: Any) -> "Part":
+        """A validated copy with the field at dotted ``path`` set to ``value``
+        (``scenario.set("dodger.ph", 13)``); see :meth:`replace`."""
+        return _edited(self, {path: value})
+
+    def get(self, path: str) -> Any:
+        """The value at dotted ``path`` (``scenario.get("attackers.0.burst")``)."""
+        return _value_at(self, path)
+
+    def add_item(self, path: str, item: Any = None, *, at: int | None = None) -> "Part":
+        """A copy with one more item in the list at dotted ``path``: the defaults changed by the
+        dict ``item`` (or the ``Part`` itself), inserted at index ``at`` (default: the end)."""
+        return _added(self, path, item, at)
+
+    def remove_item(self, path: str) -> "Part":
+        """A copy without the list item at dotted ``path`` (``"attackers.1"``)."""
+        return _removed(self, path)
+
+    def paths(self) -> tuple[str, ...]:
+        """The dotted path of every single-valued field here (``"attackers.0.burst"``, ...)."""
+        return tuple(_leaf_paths(self, ()))
+
+    def __repr__(self) -> str:
+        return _pretty(self, 0)
+
+    def __dir__(self) -> list[str]:
+        return _completions(self)
+
+    def _repr_html_(self) -> str:
+        return _part_html(self)
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        if cls.__module__ != __name__:  # not the Scenario base below
+            _document_fields(cls)
 
 
 class Scenario(Part):
@@ -661,3 +719,289 @@ def _owner(model: type[Part], path: tuple[Any, ...]) -> type[Part] | None:
     spec = spec_at(model, path)
     return spec.part_cls if spec is not None else None
 
+
+
+# -- editing in code --------------------------------------------------------------------------
+# What ``Part.replace`` / ``set`` / ``get`` / ``add_item`` / ``remove_item`` / ``paths``, the
+# ``repr``, the completion list, the notebook display and the field list of every scenario
+# class's docstring are built from. Paths are dotted as in a share link: ``"attackers.0.burst"``.
+
+#: The methods completion offers beside the fields (pydantic's own are left out of ``dir``).
+_METHODS = ("replace", "set", "get", "add_item", "remove_item", "paths", "to_data", "to_json")
+_REPR_WIDTH = 100
+
+
+def _what(model: type[Part]) -> str:
+    system = model.model_fields.get("system")
+    return f"{system.default} scenario" if system is not None and system.default else model.__name__
+
+
+class _Refused(Exception):
+    """An edit that names no field, or an index out of range (turned into a ScenarioError)."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+def _specs(model: type[Part]) -> dict[str, FieldSpec]:
+    return {s.name: s for s in fields_of(model)}
+
+
+def _no_field(model: type[Part], done: tuple[str, ...], name: str, given: Any) -> _Refused:
+    where = ".".join(done) or _what(model)
+    return _Refused(Problem(".".join((*done, name)), given,
+                            f"no such field; {where} has: {', '.join(_specs(model))}"))
+
+
+def _index(raw: str, length: int, done: tuple[str, ...], given: Any,
+           most: int | None = None) -> int:
+    """The list index ``raw`` names. With ``most`` (the list's largest size), one past the end
+    is allowed too while there is room: it adds an item."""
+    room = most is not None and length < most
+    if raw.isdigit() and int(raw) < length + room:
+        return int(raw)
+    allowed = (f"an index from 0 to {length - 1} ({length} item{'s' * (length != 1)})" if length
+               else "no index (the list is empty)")
+    if room:
+        allowed += f", or {length} to add an item"
+    elif most is not None:
+        allowed += f"; at most {most} items"
+    raise _Refused(Problem(".".join((*done, raw)), given, allowed))
+
+
+def _put(model: type[Part], data: dict[str, Any], steps: list[str], value: Any,
+         done: tuple[str, ...]) -> None:
+    """Set dotted ``steps`` of ``data`` (a ``model``'s plain data, changed in place) to ``value``."""
+    name, rest = steps[0], steps[1:]
+    spec = _specs(model).get(name)
+    here = (*done, name)
+    if spec is None:
+        if name == "system" and not rest and "system" in model.model_fields:
+            data[name] = value  # parse refuses any other system
+            return
+        raise _no_field(model, done, name, value)
+    if spec.kind == "part":
+        if rest:
+            _put(spec.part_cls, data[name], rest, value, here)
+        else:
+            data[name] = _merged(spec.part_cls, data[name], value, here)
+    elif spec.kind == "parts":
+        items = data[name]
+        if not rest:
+            if isinstance(value, (list, tuple)):
+                data[name] = [_merged(spec.part_cls, items[i] if i < len(items) else
+                                      spec.part_cls().to_data(), v, (*here, str(i)))
+                              for i, v in enumerate(value)]
+            else:
+                data[name] = _plain(value)  # parse says what a list allows
+            return
+        i = _index(rest[0], len(items), here, value, spec.max_items)
+        if i == len(items):
+            items.append(spec.part_cls().to_data())
+        if rest[1:]:
+            _put(spec.part_cls, items[i], rest[1:], value, (*here, rest[0]))
+        else:
+            items[i] = _merged(spec.part_cls, items[i], value, (*here, rest[0]))
+    elif rest:
+        raise _Refused(Problem(".".join((*here, *rest)), value,
+                               f"'{'.'.join(here)}' is one value, with no fields inside it"))
+    else:
+        data[name] = _plain(value)
+
+
+def _merged(model: type[Part], current: dict[str, Any], value: Any, done: tuple[str, ...]) -> Any:
+    """A block's data after ``value``: a dict changes the fields it names, a Part replaces all."""
+    if isinstance(value, dict):
+        out = json.loads(json.dumps(current))  # a deep copy of plain JSON data
+        for key, v in value.items():
+            _put(model, out, str(key).split("."), v, done)
+        return out
+    return _plain(value)  # a Part's data, or something parse refuses with a clear message
+
+
+def _edited(part: Part, changes: dict[str, Any]) -> Any:
+    model = type(part)
+    data = part.to_data()
+    try:
+        for key, value in changes.items():
+            _put(model, data, key.split("."), value, ())
+    except _Refused as err:
+        raise ScenarioError(_what(model), [err.problem]) from None
+    return parse(model, data)
+
+
+def _value_at(part: Part, path: str) -> Any:
+    value: Any = part
+    done: tuple[str, ...] = ()
+    try:
+        for step in path.split("."):
+            if isinstance(value, tuple):  # a list of blocks
+                value = value[_index(step, len(value), done, path)]
+            elif isinstance(value, Part) and (step in _specs(type(value)) or
+                                              (step == "system" and isinstance(value, Scenario))):
+                value = getattr(value, step)
+            elif isinstance(value, Part):
+                raise _no_field(type(value), done, step, path)
+            else:
+                raise _Refused(Problem(path, path, f"'{'.'.join(done)}' is one value, with no "
+                                                   "fields inside it"))
+            done = (*done, step)
+    except _Refused as err:
+        raise ScenarioError(_what(type(part)), [err.problem]) from None
+    return value
+
+
+def _list_spec(part: Part, path: str) -> FieldSpec:
+    """The declaration of the list at ``path`` (refused unless it names a list of blocks)."""
+    _value_at(part, path)  # a clear error for a path that names nothing
+    spec = spec_at(type(part), tuple(int(s) if s.isdigit() else s for s in path.split(".")))
+    if spec is None or spec.kind != "parts" or path.split(".")[-1].isdigit():
+        raise ScenarioError(_what(type(part)), [Problem(path, path, "the path of a list of items, "
+                                                                    "such as 'attackers'")])
+    return spec
+
+
+def _added(part: Part, path: str, item: Any, at: int | None) -> Any:
+    spec = _list_spec(part, path)
+    items = list(_value_at(part, path))
+    if len(items) >= spec.max_items:
+        raise ScenarioError(_what(type(part)), [Problem(path, item, f"at most {spec.max_items} items; "
+                                                                    f"it has {len(items)}")])
+    position = len(items) if at is None else at
+    if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= len(items):
+        raise ScenarioError(_what(type(part)), [Problem(f"{path} (at)", position,
+                                                        f"a position from 0 to {len(items)}")])
+    try:
+        new = _merged(spec.part_cls, spec.part_cls().to_data(), {} if item is None else item,
+                      (*path.split("."), str(position)))
+    except _Refused as err:
+        raise ScenarioError(_what(type(part)), [err.problem]) from None
+    data = [x.to_data() for x in items]
+    data.insert(position, new)
+    return _edited(part, {path: data})
+
+
+def _removed(part: Part, path: str) -> Any:
+    owner, _, index = path.rpartition(".")
+    if not owner or not index.isdigit():
+        raise ScenarioError(_what(type(part)), [Problem(path, path, "the path of a list item, such "
+                                                                    "as 'attackers.1'")])
+    spec = _list_spec(part, owner)
+    items = _value_at(part, owner)
+    _value_at(part, path)  # an index out of range refused
+    if len(items) <= spec.min_items:
+        raise ScenarioError(_what(type(part)), [Problem(path, path, f"at least {spec.min_items} "
+                                                                    f"item{'s' * (spec.min_items != 1)} in {owner}")])
+    kept = tuple(x for i, x in enumerate(items) if i != int(index))
+    return _edited(part, {owner: kept})
+
+
+def _leaf_paths(part: Part, done: tuple[str, ...]) -> Iterator[str]:
+    for spec in fields_of(type(part)):
+        value = getattr(part, spec.name)
+        if spec.kind == "part":
+            yield from _leaf_paths(value, (*done, spec.name))
+        elif spec.kind == "parts":
+            for i, item in enumerate(value):
+                yield from _leaf_paths(item, (*done, spec.name, str(i)))
+        else:
+            yield ".".join((*done, spec.name))
+
+
+def _pretty(value: Any, indent: int) -> str:
+    """``Class(field=value, ...)`` on one line when it fits, else filled line by line."""
+    if isinstance(value, Part):
+        opening, closing = f"{type(value).__name__}(", ")"
+        items = [f"{name}={_pretty(getattr(value, name), indent + 4)}"
+                 for name in type(value).model_fields if name != "system"]
+    elif isinstance(value, tuple) and value and all(isinstance(v, Part) for v in value):
+        opening, closing = "(", ",)" if len(value) == 1 else ")"
+        items = [_pretty(v, indent + 4) for v in value]
+    else:
+        return repr(value)
+    one = opening + ", ".join(items) + closing
+    if "\n" not in one and indent + len(one) <= _REPR_WIDTH:
+        return one
+    pad = " " * (indent + 4)
+    lines: list[str] = []
+    line: list[str] = []
+    for item in items:
+        if line and ("\n" in item or len(pad) + len(", ".join([*line, item])) + 1 > _REPR_WIDTH):
+            lines.append(pad + ", ".join(line) + ",")
+            line = []
+        if "\n" in item:
+            lines.append(pad + item + ",")
+        else:
+            line.append(item)
+    if line:
+        lines.append(pad + ", ".join(line) + ",")
+    return opening + "\n" + "\n".join(lines) + "\n" + " " * indent + closing.lstrip(",")
+
+
+def _completions(part: Part) -> list[str]:
+    names = [name for name in type(part).model_fields]
+    methods = [m for m in _METHODS if hasattr(part, m)]
+    return sorted(set(names)) + [m for m in methods if m not in names]
+
+
+def _shown_value(spec: FieldSpec, value: Any) -> str:
+    if spec.kind == "float":
+        return _decimal_text(Fraction(value)) or str(value)
+    return repr(value) if isinstance(value, (bool, str)) else str(value)
+
+
+def _field_rows(model: type[Part], done: tuple[str, ...]) -> Iterator[tuple[str, FieldSpec]]:
+    """``(dotted path, spec)`` of every single-valued field of ``model``, list items as ``<i>``."""
+    for spec in fields_of(model):
+        here = (*done, spec.name)
+        if spec.kind == "part":
+            yield from _field_rows(spec.part_cls, here)
+        elif spec.kind == "parts":
+            yield from _field_rows(spec.part_cls, (*here, "<i>"))
+        else:
+            yield ".".join(here), spec
+
+
+def _document_fields(cls: type[Part]) -> None:
+    """Append the list of ``cls``'s fields to its docstring (for ``help()`` and ``cls?``)."""
+    if not cls.__pydantic_complete__:
+        return
+    try:
+        rows = list(_field_rows(cls, ()))
+        lists = [s for s in fields_of(cls) if s.kind == "parts"]
+    except TypeError:  # a field declared without the helpers: fields_of says so when asked
+        return
+    lines = ["", "", "Fields, by dotted path (``<i>`` is a list index):", ""]
+    for path, spec in rows:
+        default = "" if spec.kind in ("part", "parts") else f"; default {_shown_value(spec, spec.default)}"
+        lines.append(f"- ``{path}``: {spec.label}. {spec.allowed()}{default}.")
+    for spec in lists:
+        lines.append(f"- ``{spec.name}``: {spec.min_items} to {spec.max_items} items.")
+    written = (cls.__doc__ or cls.__name__).rstrip()
+    extra = cls.model_config.get("json_schema_extra")
+    if extra is None or (isinstance(extra, dict) and set(extra) == {"description"}):
+        # the JSON Schema keeps the class's own words: its fields are described one by one there
+        cls.model_config["json_schema_extra"] = {"description": inspect.cleandoc(written)}
+    cls.__doc__ = written + "\n".join(lines)
+
+
+def _part_html(part: Part) -> str:
+    """The fields of ``part`` as a compact HTML table: path, value (bold when not the default),
+    label and what is allowed."""
+    from .markup import escape, table
+
+    rows = []
+    for path in _leaf_paths(part, ()):
+        spec = spec_at(type(part), tuple(int(s) if s.isdigit() else s for s in path.split(".")))
+        assert spec is not None
+        value = part.get(path)
+        shown_value = escape(_shown_value(spec, value))
+        if value != spec.default:
+            shown_value = f"<b>{shown_value}</b>"
+        rows.append([f"<code>{escape(path)}</code>", shown_value, escape(spec.label),
+                     escape(spec.allowed())])
+    title = f"{type(part).__name__}" + (f" ({part.system})" if isinstance(part, Scenario) else "")
+    return (f"<div class='rc-scenario'><b>{escape(title)}</b> "
+            f"<small>(bold: not the default)</small>"
+            + table(["field", "value", "label", "allowed"], rows) + "</div>")

@@ -59,7 +59,7 @@ from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Rendered, View, at_least_
                     compare_table, figure_bundle, headline_table, notice_html, outcome_chart,
                     outcome_table, table_html, trace_html)
 
-__all__ = ["View", "Dashboard", "dashboard", "system_views"]
+__all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "system_views"]
 
 #: Modules of this package that are the workbook itself, not a system's panels.
 _FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views"}
@@ -362,7 +362,63 @@ class Dashboard:
             "difference": text("Difference")}, "wb-compare-grid")  # headers already in lang
 
 
-def dashboard(system_id: str, **kw: Any) -> widgets.Widget:
-    """The dashboard of ``system_id``, ready to be a notebook's last expression
-    (keywords as for :class:`Dashboard`)."""
-    return Dashboard(system_id, **kw).widget
+class NotebookDashboard(Dashboard):
+    """The dashboard as an object to work with in a notebook (what :func:`dashboard` returns).
+
+    It displays as the page (as the last expression of a cell, or with ``display``), and code
+    and sliders share one state:
+
+    - ``scenario``: the scenario shown; assign a scenario built in code to show it
+      (``d.scenario = d.scenario.set("dodger.ph", 13)``);
+    - ``result``: its exact :class:`rules_core.Result`;
+    - ``on_change(callback)``: ``callback(result)`` after every new evaluated scenario, from the
+      controls or from code (``result.scenario`` is the scenario); ``remove=True`` unregisters.
+
+    Everything else is as for :class:`Dashboard` (``figures``, ``tables``, ``form``, ...).
+    """
+
+    def __init__(self, system: System | str, **kw: Any):
+        self._observers: list[Callable[[Result], None]] = []
+        super().__init__(system, **kw)
+
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario shown; assigning one shows it (validated: a bad one is refused with a
+        :class:`rules_core.ScenarioError` and nothing changes)."""
+        return self.form.scenario
+
+    @scenario.setter
+    def scenario(self, scenario: Scenario | dict[str, Any]) -> None:
+        self.form.set_scenario(parse(self.system.scenario_cls, scenario))
+
+    def on_change(self, callback: Callable[[Result], None], remove: bool = False) -> None:
+        """Call ``callback(result)`` after each new scenario is evaluated and shown."""
+        if remove:
+            self._observers.remove(callback)
+        else:
+            self._observers.append(callback)
+
+    def _show(self, scenario: Scenario) -> None:
+        super()._show(scenario)
+        if self.result is not None and self.result.scenario == scenario:  # evaluated, not refused
+            for callback in list(self._observers):
+                callback(self.result)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return {**self.widget._repr_mimebundle_(**kwargs), "text/plain": repr(self)}
+
+    def __repr__(self) -> str:
+        return f"<dashboard of {self.system.id}: {self.result!r}>"
+
+
+def dashboard(system: str | System | Scenario, *, scenario: Scenario | dict[str, Any] | None = None,
+              **kw: Any) -> NotebookDashboard:
+    """The dashboard of a system (an id, a :class:`rules_core.System`, or a scenario built in
+    code, whose system it is and which it then shows), ready to be a notebook's last
+    expression; ``scenario`` and the other keywords as for :class:`Dashboard`. Returns a
+    :class:`NotebookDashboard`: ``d.scenario``, ``d.result``, ``d.on_change(callback)``."""
+    if isinstance(system, Scenario):
+        if scenario is not None:
+            raise TypeError("give the scenario once: dashboard(scenario) or dashboard(id, scenario=...)")
+        system, scenario = system.system, system
+    return NotebookDashboard(system, scenario=scenario, **kw)

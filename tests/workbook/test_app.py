@@ -124,9 +124,9 @@ def test_a_refused_link_shows_the_default_with_a_notice(query):
     assert dash.notices
 
 
-def test_dashboard_returns_the_page_widget():
+def test_dashboard_returns_an_object_holding_the_page_widget():
     page = dashboard("infinity-n4", query="")
-    assert "wb-dashboard" in page._dom_classes
+    assert "wb-dashboard" in page.widget._dom_classes
 
 
 # -- generic parts, with the fake system -----------------------------------------------------

@@ -1,0 +1,101 @@
+"""A Result in a notebook: pandas frames with exact and float columns, float views of the
+headline, a short repr and a compact HTML display."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import plotly.express as px
+import pytest
+
+from rules_core import TraceStep, all_systems, evaluate, find_preset
+
+SEED = evaluate(find_preset("infinity-n4/zhanshi-vs-fusilier").scenario)
+RESULTS = [evaluate(p.scenario) for s in all_systems().values() for p in s.presets[:2]]
+
+
+@pytest.mark.parametrize("result", RESULTS, ids=lambda r: r.system)
+def test_to_frame_has_every_outcome_exact_and_as_floats(result):
+    frame = result.to_frame()
+    assert list(frame["outcome"]) == list(result.outcome_order)
+    assert list(frame["exact"]) == [result.outcomes[label] for label in result.outcome_order]
+    assert all(isinstance(p, Fraction) for p in frame["exact"])
+    assert str(frame["probability"].dtype) == "float64" and str(frame["percent"].dtype) == "float64"
+    for row in frame.itertuples():
+        assert row.probability == float(row.exact) and row.percent == pytest.approx(float(row.exact) * 100)
+
+
+def test_to_frame_of_the_seed():
+    frame = SEED.to_frame().set_index("outcome")
+    assert frame.loc["Dodge succeeds", "exact"] == Fraction(47, 500)
+    assert frame.loc["Dodge succeeds", "percent"] == pytest.approx(9.4)
+    assert frame.loc["Dodge succeeds", "one_in"] == "1 in 10.6"
+
+
+def test_the_frames_plot_with_plotly_express():
+    # The float columns serialise; a column of Fractions would not ("not JSON serializable").
+    fig = px.bar(SEED.to_frame(), x="outcome", y="probability")
+    assert json.loads(fig.to_json())["data"][0]["y"]
+    fig = px.bar(SEED.headline_frame(), x="key", y="value")
+    assert json.loads(fig.to_json())["data"][0]["x"]
+
+
+@pytest.mark.parametrize("result", RESULTS, ids=lambda r: r.system)
+def test_headline_frame_and_floats(result):
+    frame = result.headline_frame().set_index("key")
+    floats = result.headline_floats()
+    assert list(frame.index) == list(result.headline) == list(floats)
+    for key, value in result.headline.items():
+        assert frame.loc[key, "exact"] == value
+        if value is None:
+            assert floats[key] is None and frame.loc[key, "note"] == result.notes[key]
+        else:
+            assert floats[key] == float(value) == frame.loc[key, "value"]
+            if key.startswith("p_"):
+                assert frame.loc[key, "percent"] == pytest.approx(float(value) * 100)
+
+
+def test_a_null_headline_is_nan_with_its_note():
+    gurps = evaluate(all_systems()["gurps-4e"].default_scenario())
+    assert gurps.headline["p_dodge_succeeds"] is None
+    row = gurps.headline_frame().set_index("key").loc["p_dodge_succeeds"]
+    assert row["value"] != row["value"]  # NaN
+    assert row["note"] == gurps.notes["p_dodge_succeeds"]
+
+
+def test_repr_is_short_and_exact():
+    text = repr(SEED)
+    assert text.startswith("<Result infinity-n4: p_dodge_succeeds=47/500, p_no_hit=401/3200,")
+    assert len(text) < 300 and "\n" not in text
+
+
+def test_html_display_has_cards_the_outcome_table_and_the_trace_folded():
+    page = SEED._repr_html_()
+    assert page.count("class='rc-card'") == len(SEED.headline)
+    assert "9.40%" in page and "47/500 · 1 in 10.6" in page
+    assert page.count("<tr>") == len(SEED.outcome_order) + 1 + len(SEED.scenario.paths()) + 1
+    assert "<details class='rc-details'><summary>Trace of the rules applied (11 steps)</summary><ol>" in page
+    assert page.count("<li>") == len(SEED.trace)
+    assert "<script" not in page
+
+
+def test_html_escapes_what_it_shows():
+    odd = dataclasses.replace(SEED, trace=(TraceStep("a<b", "x & <i>y</i>", "p. 1"),))
+    page = odd._repr_html_()
+    assert "<li>a&lt;b: x &amp; &lt;i&gt;y&lt;/i&gt; [p. 1]</li>" in page
+    assert "<i>" not in page
+
+
+def test_frames_import_pandas_only_when_asked():
+    code = ("import sys, rules_core\n"
+            "r = rules_core.evaluate(rules_core.find_preset('infinity-n4/zhanshi-vs-fusilier').scenario)\n"
+            "r._repr_html_(); repr(r); rules_core.sweep(r.scenario, 'dodger.ph', [9])\n"
+            "before = 'pandas' in sys.modules\n"
+            "r.to_frame()\n"
+            "print(before, 'pandas' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]

@@ -1,0 +1,113 @@
+"""Sweeps in the core: every point equals evaluating the scenario built by hand at that value,
+the default values are the field's whole range, bad input is refused before any evaluation."""
+
+from __future__ import annotations
+
+import copy
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+
+from rules_core import ScenarioError, evaluate, find_preset, get_system, load_scenario, sweep, sweep_grid
+from rules_core.scenario import fields_of
+from rules_core.sweep import field_values
+
+SEED = find_preset("infinity-n4/zhanshi-vs-fusilier").scenario
+GURPS = get_system("gurps-4e").default_scenario()
+
+
+def at(scenario, *changes):
+    """``scenario`` with ``(block, field, value)`` changes made on its plain data by hand."""
+    data = copy.deepcopy(scenario.to_data())
+    for block, name, value in changes:
+        target = data if block is None else data[block] if isinstance(block, str) else data[block[0]][block[1]]
+        target[name] = value
+    return load_scenario(data)
+
+
+def test_each_point_is_the_scenario_evaluated_at_that_value():
+    swept = sweep(SEED, "dodger.ph", [8, 10, 13])
+    assert [p.value for p in swept] == [8, 10, 13]
+    for point in swept:
+        assert point.headline == evaluate(at(SEED, ("dodger", "ph", point.value))).headline
+        assert point.refused == ""
+
+
+def test_the_point_at_the_scenarios_own_value_equals_evaluate():
+    own = SEED.dodger.ph
+    point = next(p for p in sweep(SEED, "dodger.ph") if p.value == own)
+    assert point.headline == evaluate(SEED).headline
+    assert point.headline["p_dodge_succeeds"] == Fraction(47, 500)  # the seed's worked example
+
+
+def test_the_headline_moves_along_the_sweep():
+    # More PH never makes the dodge less likely (face to face on a d20 with the same attacker).
+    values = [p.headline["p_dodge_succeeds"] for p in sweep(SEED, "dodger.ph", range(5, 16))]
+    assert values == sorted(values) and values[0] < values[-1]
+
+
+def test_default_values_are_the_whole_declared_range_on_its_step():
+    assert [p.value for p in sweep(SEED, "dodger.ph")] == list(range(0, 31))
+    speeds = field_values(next(s for s in fields_of(type(GURPS.dodger)) if s.name == "basic_speed"))
+    assert len(speeds) == 77 and speeds[0] == 1 and speeds[-1] == 20
+    assert speeds[21] == Decimal("6.25") and all(isinstance(v, Decimal) for v in speeds)
+    assert [p.value for p in sweep(SEED, "minus_three")] == ["single", "stacking"]
+    assert [p.value for p in sweep(SEED, "dodger.dodges")] == [False, True]
+
+
+def test_a_value_off_its_step_by_floating_point_is_the_step():
+    point = sweep(GURPS, "dodger.basic_speed", [6.250000000000001]).points[0]
+    assert point.value == Decimal("6.25")
+    assert point.headline == evaluate(at(GURPS, ("dodger", "basic_speed", 6.25))).headline
+
+
+def test_a_grid_has_every_pair_first_field_outer():
+    grid = sweep_grid(SEED, "dodger.ph", [9, 12], "attackers.0.burst", [1, 2, 3])
+    assert [p.values for p in grid] == [(9, 1), (9, 2), (9, 3), (12, 1), (12, 2), (12, 3)]
+    for point in grid:
+        expected = at(SEED, ("dodger", "ph", point.values[0]), (("attackers", 0), "burst", point.values[1]))
+        assert point.headline == evaluate(expected).headline
+
+
+def test_a_combination_the_rules_refuse_is_kept_with_its_reason():
+    swept = sweep(GURPS, "target.hp_left", [5, 10, 11])  # full HP is 10
+    assert [p.refused == "" for p in swept] == [True, True, False]
+    refused = swept.points[2]
+    assert "target.hp_left" in refused.refused and "at most the full HP (10)" in refused.refused
+    assert dict(refused.headline) == {}
+
+
+@pytest.mark.parametrize("call, field, words", [
+    (lambda: sweep(SEED, "dodger.ph", [10, 31]), "dodger.ph", "a whole number from 0 to 30"),
+    (lambda: sweep(SEED, "dodger.ph", [True]), "dodger.ph", "a whole number"),
+    (lambda: sweep(SEED, "dodger.pj"), "dodger.pj", "no such field"),
+    (lambda: sweep(SEED, "dodger"), "dodger", "one field with a single value"),
+    (lambda: sweep(SEED, "attackers.0"), "attackers.0", "one field with a single value"),
+    (lambda: sweep(SEED, "minus_three", ["both"]), "minus_three", "one of 'single', 'stacking'"),
+    (lambda: sweep(GURPS, "dodger.basic_speed", [6.3]), "dodger.basic_speed", "in steps of 0.25"),
+    (lambda: sweep(SEED, "dodger.ph", []), "dodger.ph", "at least one value"),
+    (lambda: sweep_grid(SEED, "dodger.ph", None, "dodger.ph"), "dodger.ph", "a second, different field"),
+    (lambda: sweep_grid(SEED, "dodger.ph", None, "dodger.wip", range(0, 100)), "dodger.wip", "a whole number"),
+    (lambda: sweep_grid(GURPS, "target.dr", None, "target.hp"), "target.dr × target.hp",
+     "at most 1,600 points"),  # 101 × 100, refused before any evaluation
+])
+def test_bad_sweeps_are_refused_naming_the_field(call, field, words):
+    with pytest.raises(ScenarioError) as caught:
+        call()
+    assert caught.value.problems[0].field == field
+    assert words in str(caught.value)
+
+
+def test_records_and_json_carry_every_headline():
+    swept = sweep(SEED, "dodger.ph", [10, 11])
+    records = swept.records()
+    assert records[0]["dodger.ph"] == 10 and records[0]["p_dodge_succeeds"] == Fraction(47, 500)
+    assert set(records[0]) == {"dodger.ph", "refused", *evaluate(SEED).headline}
+    data = swept.to_data()
+    assert data["field"] == "dodger.ph" and data["points"][0]["value"] == 10
+    assert data["points"][0]["headline"]["p_dodge_succeeds"] == "47/500"
+    grid = sweep_grid(GURPS, "dodger.basic_speed", [6.25], "target.dr", [0]).to_data()
+    assert grid["fields"] == ["dodger.basic_speed", "target.dr"]
+    assert grid["points"][0]["values"] == [6.25, 0]
+    assert grid["points"][0]["headline"]["p_dodge_succeeds"] is None  # no Dodge in this preset
