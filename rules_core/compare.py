@@ -12,7 +12,7 @@
 >>> from rules_core import find_preset
 >>> w = worth(find_preset("infinity-n4/zhanshi-vs-fusilier").scenario)
 >>> w.without.headline["p_no_hit"], w.gained["p_no_hit"], w.gained["hits_avoided"]
-(Fraction(0, 1), Fraction(401, 3200), Fraction(9, 10))
+(Fraction(1, 64), Fraction(351, 3200), Fraction(9, 20))
 """
 
 from __future__ import annotations
