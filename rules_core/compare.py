@@ -26,6 +26,7 @@ from typing import Any
 from .registry import Evasion, System, evaluate, get_system
 from .result import Result, fraction_text
 from .scenario import Problem, Scenario, ScenarioError
+from .sweep import allowed_values
 
 __all__ = ["Difference", "Comparison", "compare", "evasion_of", "without_reaction", "Worth", "worth",
            "WorthPoint", "worth_curve"]
@@ -209,8 +210,6 @@ def worth_curve(scenario: Scenario, values: Iterable[Any] | None = None) -> tupl
     >>> [(p.value, str(p.unopposed), str(p.worth.gained["p_no_hit"])) for p in curve]
     [(0, '0', '0'), (10, '1/2', '261/800'), (20, '1', '261/400')]
     """
-    from .sweep import allowed_values  # the sweep module imports the registry too
-
     evasion = evasion_of(scenario.system)
     chosen = allowed_values(scenario, evasion.attribute) if values is None else tuple(values)
     points = []
