@@ -43,7 +43,7 @@ from .roller import DiceError
 from .scenario import Scenario, ScenarioError, one_line
 from .simulate import MAX_ROLLS, simulate
 
-__all__ = ["main"]
+__all__ = ["main", "UsageError", "OneLineParser", "say_error", "read_scenario_source", "write_output"]
 
 #: Digits a JSON integer may have; a longer one is never a valid field value, and is refused
 #: before Python spends time converting it (any field's bounds have a few digits).
@@ -131,16 +131,19 @@ def _read_scenario(source: str, stdin: TextIO | None) -> Any:
     return _parse_json(text, name)
 
 
+def read_scenario_source(file: str | None, preset: str | None, stdin: TextIO | None, command: str) -> Scenario:
+    """The scenario a command names: ``preset`` (SYSTEM/NAME) or ``file`` (``-`` for standard
+    input), validated; :class:`UsageError` or ``ScenarioError`` (one line) otherwise."""
+    if (file is None) == (preset is None):
+        raise UsageError(f"{command} takes either a FILE (or - for standard input) or --preset SYSTEM/NAME")
+    if preset is not None:
+        return _preset(preset)
+    return load_scenario(_read_scenario(file, stdin))
+
+
 def _scenario(args: argparse.Namespace, stdin: TextIO) -> Scenario:
     """The scenario a command names: a preset, or a file (``-`` for standard input)."""
-    if (args.file is None) == (args.preset is None):
-        raise UsageError(f"{args.command} takes either a FILE (or - for standard input) or --preset SYSTEM/NAME")
-    if args.preset is not None:
-        try:
-            return find_preset(args.preset).scenario
-        except KeyError as err:
-            raise UsageError(err.args[0]) from None
-    return load_scenario(_read_scenario(args.file, stdin))
+    return read_scenario_source(args.file, args.preset, stdin, args.command)
 
 
 def _preset(ref: str) -> Scenario:
@@ -255,6 +258,10 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{one_line(message, 300)} (see {self.prog} --help)")
 
 
+#: The parser other command lines of the project use, for the same one-line usage errors.
+OneLineParser = _Parser
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m rules_core", description="Exact evasion rules for tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -313,6 +320,10 @@ def _say(stream: TextIO | None, message: str) -> None:
         pass
 
 
+#: One error line on standard error (what every command line of the project prints).
+say_error = _say
+
+
 def _detach(stream: TextIO) -> None:
     """Point the process's standard output at /dev/null after a failed write, so Python's own
     flush at exit does not fail again and print a traceback of its own."""
@@ -343,11 +354,18 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         return int(exit_.code or 0)
     except KeyboardInterrupt:
         return 130
+    return write_output(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, indent=2),
+                        stdout, stderr)
+
+
+def write_output(text: str, stdout: TextIO | None, stderr: TextIO | None) -> int:
+    """Write ``text`` and a newline; 0 when written, 1 (quietly for a reader that has gone, with
+    one line on standard error for a full disk) when not."""
     if stdout is None:
         _say(stderr, "standard output is closed; nothing was written")
         return 1
     try:
-        stdout.write((data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
+        stdout.write(text + "\n")
         stdout.flush()
     except BrokenPipeError:  # the reader has gone (``| head -c1``): nothing to say to anyone
         _detach(stdout)
