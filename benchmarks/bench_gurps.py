@@ -10,7 +10,7 @@ import icepool
 
 from benchmarks.common import Case
 from rules_core import evaluate, find_preset
-from rules_core.systems.gurps import damage, dice
+from rules_core.systems.gurps_4e import damage
 
 BURST = find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario  # skill 12 (+2 RoF), Recoil 2, Dodge 9 + 3
 COVER = find_preset("gurps-4e/drop-behind-cover").scenario
@@ -19,7 +19,7 @@ SACRIFICE = find_preset("gurps-4e/sacrificial-dodge-and-drop").scenario
 
 def clear_caches() -> None:
     damage.hit_injury.cache_clear()
-    dice.dice_total.cache_clear()
+    damage.dice_total.cache_clear()
 
 
 def ours(scenario):

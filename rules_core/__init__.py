@@ -11,7 +11,7 @@ from .registry import Preset, Source, System, all_systems, evaluate, find_preset
 from .roller import Dice, DiceError, FacesRoller, RandomRoller, Roller
 from .result import COMMON_HEADLINES, Result, TraceStep
 from .scenario import ScenarioError
-from .sweep import Sweep, SweepPoint, sweep, sweep_grid
+from .sweeps import Sweep, SweepPoint, sweep, sweep_grid
 
 __all__ = ["Dist", "Preset", "Source", "System", "evaluate", "find_preset", "get_system",
            "load_scenario", "all_systems", "Play", "Headline", "enumerate_play", "sample", "play_once",

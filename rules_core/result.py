@@ -171,9 +171,10 @@ class Result:
             [escape(label), escape(fraction_text(p)), escape(percent(p, 2)), escape(one_in(p))]
             for label, p in self.outcome_rows()))
         steps = "".join(f"<li>{escape(step)}</li>" for step in self.trace)
+        steps = f"<ol style='font-size:90%'>{steps}</ol>"
         return (f"<div class='rc-result'><b>{escape(self.system)}</b>"
                 + cards(card(k, v) for k, v in self.headline.items()) + outcomes
-                + details(f"Trace of the rules applied ({len(self.trace)} steps)", f"<ol>{steps}</ol>")
+                + details(f"Trace of the rules applied ({len(self.trace)} steps)", steps)
                 + details("Scenario", self.scenario._repr_html_()) + "</div>")
 
     def to_data(self) -> dict[str, Any]:

@@ -773,6 +773,9 @@ def _index(raw: str, length: int, done: tuple[str, ...], given: Any,
 def _put(model: type[Part], data: dict[str, Any], steps: list[str], value: Any,
          done: tuple[str, ...]) -> None:
     """Set dotted ``steps`` of ``data`` (a ``model``'s plain data, changed in place) to ``value``."""
+    if not isinstance(data, dict):  # an earlier change put something else there
+        raise _Refused(Problem(".".join(done) or "(top level)", data, f"an object with the fields "
+                                                                      f"of {model.__name__}"))
     name, rest = steps[0], steps[1:]
     spec = _specs(model).get(name)
     here = (*done, name)
@@ -787,7 +790,7 @@ def _put(model: type[Part], data: dict[str, Any], steps: list[str], value: Any,
         else:
             data[name] = _merged(spec.part_cls, data[name], value, here)
     elif spec.kind == "parts":
-        items = data[name]
+        items = data[name] if isinstance(data[name], list) else []  # parse refuses a non-list
         if not rest:
             if isinstance(value, (list, tuple)):
                 data[name] = [_merged(spec.part_cls, items[i] if i < len(items) else
@@ -891,8 +894,8 @@ def _removed(part: Part, path: str) -> Any:
     items = _value_at(part, owner)
     _value_at(part, path)  # an index out of range refused
     if len(items) <= spec.min_items:
-        raise ScenarioError(_what(type(part)), [Problem(path, path, f"at least {spec.min_items} "
-                                                                    f"item{'s' * (spec.min_items != 1)} in {owner}")])
+        least = f"at least {spec.min_items} item{'s' * (spec.min_items != 1)} in {owner}"
+        raise ScenarioError(_what(type(part)), [Problem(path, path, least)])
     kept = tuple(x for i, x in enumerate(items) if i != int(index))
     return _edited(part, {owner: kept})
 

@@ -1,7 +1,29 @@
 """Settings shared by every test folder."""
 
-from hypothesis import settings
+from __future__ import annotations
 
-# `make mutate` runs the core tests once per mutant: the same examples each time, so a mutant's
-# verdict does not depend on the draw.
-settings.register_profile("mutation", derandomize=True, deadline=None, print_blob=False)
+from hypothesis import Phase, settings
+
+#: `make mutate` runs the fast core tests once per mutant: the same few examples each time (so a
+#: mutant's verdict does not depend on the draw), no shrinking of a failure (a mutant only needs
+#: to fail, not to be explained), and at most this many examples per property.
+MUTATION_EXAMPLES = 12
+
+settings.register_profile("mutation", derandomize=True, deadline=None, print_blob=False, database=None,
+                          phases=(Phase.explicit, Phase.reuse, Phase.generate),
+                          max_examples=MUTATION_EXAMPLES)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under the mutation profile, cap the examples of properties that ask for more explicitly."""
+    if config.getoption("hypothesis_profile", None) != "mutation":
+        return
+    for item in items:
+        test = getattr(item, "obj", None)
+        inner = getattr(test, "hypothesis", None)
+        own = getattr(getattr(inner, "inner_test", None), "_hypothesis_internal_use_settings", None) \
+            or getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is not None and own.max_examples > MUTATION_EXAMPLES:
+            capped = settings(own, max_examples=MUTATION_EXAMPLES, derandomize=True, database=None,
+                              phases=(Phase.explicit, Phase.reuse, Phase.generate))
+            test._hypothesis_internal_use_settings = capped

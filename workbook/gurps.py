@@ -24,9 +24,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from rules_core import Result, ScenarioError, get_system
-from rules_core.systems.gurps import GurpsScenario, dodge_score
-from rules_core.systems.gurps.rolls import ROLL_3D6, TOTALS, success_roll, success_weight
-from rules_core.systems.gurps.rules import attack_context, defense_option, points_left, sacrificial_context
+from rules_core.systems.gurps_4e.dice import ROLL_3D6, TOTALS, success_roll, success_weight
+from rules_core.systems.gurps_4e.play import attack_context, defense_option, dodge_score, sacrificial_context
+from rules_core.systems.gurps_4e.scenario import GurpsScenario
 
 from .text import headline_label, translator
 from .views import View, exact_bar, exact_text, percent_text, table_html
@@ -145,7 +145,7 @@ def hits_chart(result: Result, lang: str = "en") -> go.Figure | str:
 def injury_chart(result: Result, lang: str = "en") -> go.Figure:
     """The dodger's total injury, with the line at the HP (or FP) left: at or past it, down."""
     text = _text(result, lang)
-    pool, left = points_left(result.scenario)
+    pool, left = result.scenario.pool()
     injury = result.distributions["injury"]
     values = list(range(max(injury.outcomes()) + 1))
     down = result.headline["p_down"]

@@ -10,8 +10,8 @@ from fractions import Fraction
 import pytest
 
 from rules_core import evaluate, get_system
-from rules_core.systems.gurps import GurpsScenario
-from rules_core.systems.gurps.rolls import ROLL_3D6
+from rules_core.systems.gurps_4e import GurpsScenario
+from rules_core.systems.gurps_4e.dice import ROLL_3D6
 
 from conftest import ROOT
 

@@ -162,20 +162,6 @@ def test_cross_field_checks_say_what_is_wrong_without_dumping_the_data():
         parse(Pair, {"system": "pair", "low": 5, "high": 2})
 
 
-def test_enumerate_rule_follows_the_rules_own_branching():
-    from rules_core.enumerate import enumerate_rule
-
-    # Roll a d6; on a 6 stop, else add a second d6 (a rule that asks for a varying number of dice).
-    d6 = lambda _request: [(face, 1, 1) for face in range(1, 7)]  # noqa: E731
-    dist = enumerate_rule(lambda ask: 1 if ask("first") == 6 else 1 + ask("second"), d6,
-                          lambda total: total, sides=6)
-    assert dist[1] == Fraction(1, 6) and dist[2] == Fraction(5, 36) and dist[7] == Fraction(5, 36)
-    # Grouped answers: a request for two dice answered by multisets with their ordered counts.
-    pairs = [((a, b), 1 if a == b else 2, 2) for a in range(1, 7) for b in range(a, 7)]
-    doubles = enumerate_rule(lambda ask: len(set(ask(2))) == 1, lambda _n: pairs, bool, sides=6)
-    assert doubles[True] == Fraction(1, 6)
-
-
 def test_every_ruling_and_headline_is_written_down():
     from pathlib import Path
 

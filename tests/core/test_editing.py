@@ -109,6 +109,10 @@ def test_add_and_remove_items_by_index():
     (lambda s: s.add_item("attackers", {"burst": 9}), "attackers.1.burst", "a whole number from 1 to 5"),
     (lambda s: s.add_item("dodger"), "dodger", "the path of a list"),
     (lambda s: s.add_item("attackers", at=5), "attackers (at)", "a position from 0 to 1"),
+    (lambda s: s.replace(attackers=["x"]), "attackers.0", "Input should be"),
+    (lambda s: s.replace(**{"attackers": ["x"], "attackers.0.burst": 4}), "attackers.0",
+     "an object with the fields of Attacker"),
+    (lambda s: s.replace(dodger=7), "dodger", "an object with the fields of Dodger"),
 ])
 def test_errors_name_the_path_the_value_and_what_is_allowed(edit, field, words):
     with pytest.raises(ScenarioError) as caught:

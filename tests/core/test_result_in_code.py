@@ -78,7 +78,8 @@ def test_html_display_has_cards_the_outcome_table_and_the_trace_folded():
     assert page.count("class='rc-card'") == len(SEED.headline)
     assert "9.40%" in page and "47/500 · 1 in 10.6" in page
     assert page.count("<tr>") == len(SEED.outcome_order) + 1 + len(SEED.scenario.paths()) + 1
-    assert "<details class='rc-details'><summary>Trace of the rules applied (11 steps)</summary><ol>" in page
+    assert ("<details class='rc-details'><summary>Trace of the rules applied (11 steps)</summary>"
+            "<ol style='font-size:90%'>") in page
     assert page.count("<li>") == len(SEED.trace)
     assert "<script" not in page
 

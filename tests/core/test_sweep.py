@@ -11,7 +11,7 @@ import pytest
 
 from rules_core import ScenarioError, evaluate, find_preset, get_system, load_scenario, sweep, sweep_grid
 from rules_core.scenario import fields_of
-from rules_core.sweep import field_values
+from rules_core.sweeps import field_values
 
 SEED = find_preset("infinity-n4/zhanshi-vs-fusilier").scenario
 GURPS = get_system("gurps-4e").default_scenario()
@@ -21,7 +21,10 @@ def at(scenario, *changes):
     """``scenario`` with ``(block, field, value)`` changes made on its plain data by hand."""
     data = copy.deepcopy(scenario.to_data())
     for block, name, value in changes:
-        target = data if block is None else data[block] if isinstance(block, str) else data[block[0]][block[1]]
+        if block is None:
+            target = data
+        else:
+            target = data[block] if isinstance(block, str) else data[block[0]][block[1]]
         target[name] = value
     return load_scenario(data)
 
@@ -111,3 +114,10 @@ def test_records_and_json_carry_every_headline():
     assert grid["fields"] == ["dodger.basic_speed", "target.dr"]
     assert grid["points"][0]["values"] == [6.25, 0]
     assert grid["points"][0]["headline"]["p_dodge_succeeds"] is None  # no Dodge in this preset
+
+
+def test_the_function_does_not_shadow_its_module():
+    import rules_core
+    import rules_core.sweeps as module
+
+    assert rules_core.sweep is module.sweep and callable(module.field_values)

@@ -12,9 +12,10 @@ import nbformat
 import plotly.express as px
 import pytest
 
-from rules_core import ScenarioError, evaluate, find_preset, get_system
+from rules_core import ScenarioError, all_systems, evaluate, find_preset, get_system
 from workbook.app import NotebookDashboard, dashboard
 from workbook.explore import sweep, sweep_chart, sweep_grid
+from workbook.views import at_least_chart, headline_table, outcome_chart, outcome_table, trace_html
 
 SEED = find_preset("infinity-n4/zhanshi-vs-fusilier").scenario
 GURPS = get_system("gurps-4e").default_scenario()
@@ -155,3 +156,19 @@ def test_the_explore_notebook_walks_through_every_step_and_is_linked_from_the_in
         assert step in code, step
     index = nbformat.read(ROOT / "notebooks" / "index.ipynb", as_version=4)
     assert any("(explore-in-code.ipynb)" in c.source for c in index.cells if c.cell_type == "markdown")
+
+
+# -- the charts and tables of workbook.views take any Result ------------------------------------
+
+@pytest.mark.parametrize("system_id", sorted(all_systems()))
+def test_views_work_on_any_result_and_agree_with_its_frame(system_id):
+    result = evaluate(all_systems()[system_id].default_scenario())
+    frame = result.to_frame()
+    chart = outcome_chart(result)  # no system given: found from the result
+    assert list(chart.data[0].y) == list(frame["probability"])
+    assert list(outcome_table(result)["exact"]) == [f"{p.numerator}/{p.denominator}" for p in frame["exact"]]
+    headline = headline_table(result).set_index("key")
+    for key, value in result.headline_floats().items():
+        assert (headline.loc[key, "value"] != headline.loc[key, "value"]) if value is None \
+            else headline.loc[key, "value"] == value
+    assert at_least_chart(result).data and trace_html(result).count("<li") == len(result.trace)

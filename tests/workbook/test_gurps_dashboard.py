@@ -12,8 +12,8 @@ import pytest
 
 from dashboard_checks import check_against_core as page_against_core
 from rules_core import evaluate, find_preset, get_system
-from rules_core.systems.gurps import Attack, Dodger, GurpsScenario
-from rules_core.systems.gurps.rolls import ROLL_3D6
+from rules_core.systems.gurps_4e import Attack, Dodger, GurpsScenario
+from rules_core.systems.gurps_4e.dice import ROLL_3D6
 from workbook.app import Dashboard
 from workbook.gurps import as_situation, cover_numbers, dodge_scores, sacrificial_numbers
 

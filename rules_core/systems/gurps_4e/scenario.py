@@ -12,26 +12,39 @@ Four situations share one set of fields:
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Literal
+from math import ceil, log2
+from typing import Literal, NamedTuple
 
 from pydantic import field_validator, model_validator
 
 from ...scenario import FieldConflict, Part, Scenario, choice, flag, number, part, parts, ruling, text
 from . import sources as cite
-from .damage import DAMAGE_TYPES, DIVISORS, IMPALING_OR_PIERCING, LOCATIONS
-from .dice import MAX_LENGTH, NOTATION, parse_damage
+from .damage import (DAMAGE_TYPES, DIVISORS, IMPALING_OR_PIERCING, LOCATIONS, MAX_LENGTH, NOTATION, Hit,
+                     hit_injury, parse_damage)
 
-__all__ = ["Dodger", "Target", "Attack", "Cover", "Blast", "Friend", "GurpsScenario", "ENCUMBRANCE",
-           "POSTURES", "DamageType", "Divisor"]
+__all__ = ["SYSTEM_ID", "Dodger", "Target", "Attack", "Cover", "Blast", "Friend", "GurpsScenario", "Pool",
+           "ENCUMBRANCE", "POSTURES", "Posture", "DamageType", "Divisor", "SIZE_LIMIT", "turn_size"]
+
+SYSTEM_ID = "gurps-4e"
+#: The largest turn computed exactly (see :func:`turn_size`): about a second on a laptop.
+SIZE_LIMIT = 1_500_000
 
 DamageType = Literal["pi-", "pi", "pi+", "pi++", "cut", "imp", "cr", "burn", "cor", "tox", "fat"]
 Divisor = Literal["1", "2", "3", "5", "10", "100", "0.5", "0.2", "0.1"]
 Location = Literal["torso", "vitals", "limb"]
 
 ENCUMBRANCE = {"none": 0, "light": 1, "medium": 2, "heavy": 3, "extra-heavy": 4}
-#: posture → (modifier to active defenses, modifier to ranged attacks at you) (B551).
-POSTURES = {"standing": (0, 0), "crouching": (0, -2), "kneeling": (-2, -2), "sitting": (-2, -2),
-            "crawling": (-3, -2), "lying": (-3, -2)}
+
+
+class Posture(NamedTuple):
+    """A posture's modifiers (B551): to the dodger's active defenses, and to ranged attacks at him."""
+
+    defense: int
+    ranged_at: int
+
+
+POSTURES = {"standing": Posture(0, 0), "crouching": Posture(0, -2), "kneeling": Posture(-2, -2),
+            "sitting": Posture(-2, -2), "crawling": Posture(-3, -2), "lying": Posture(-3, -2)}
 DOWN_POSTURES = ("crawling", "lying")
 
 
@@ -195,7 +208,7 @@ class Friend(Part):
 class GurpsScenario(Scenario):
     """A GURPS 4e dodge: the situation, the dodger, what comes in, and the rulings."""
 
-    system: Literal["gurps-4e"] = "gurps-4e"
+    system: Literal["gurps-4e"] = SYSTEM_ID
     situation: Literal["attacks", "sacrificial", "smother", "dive"] = choice(
         "attacks", label="Situation", citation=cite.DROP,
         help="A foe's attacks on you this turn; a sacrificial dodge for a friend a step away; "
@@ -296,8 +309,6 @@ class GurpsScenario(Scenario):
                                 "not fat when other attacks this turn do HP damage (FP and HP are separate)")
 
     def _check_size(self) -> None:
-        from .exact import SIZE_LIMIT, turn_size  # the estimate needs the damage pipeline
-
         size = turn_size(self)
         if size > SIZE_LIMIT:
             attacks = self.attacks if self.situation == "attacks" else self.attacks[:1]
@@ -305,3 +316,51 @@ class GurpsScenario(Scenario):
             raise FieldConflict("attacks", f"{len(attacks)} attack(s), up to {hits} hits in all",
                                 f"a turn small enough to compute exactly (this one is {size / SIZE_LIMIT:.1f} "
                                 "times the limit): fewer attacks, a lower RoF or fewer hits, or smaller damage")
+
+    # -- readings of the fields the rule and the fast path share -----------------------------------
+
+    @property
+    def fatigue(self) -> bool:
+        """Whether the damage in this situation is fatigue (it comes off FP, not HP)."""
+        if self.situation in ("smother", "dive"):
+            return self.blast.damage_type == "fat"
+        return self.attacks[0].damage_type == "fat"
+
+    def pool(self) -> "Pool":
+        """The points the damage comes off: HP left, or FP left against fatigue damage."""
+        return Pool("FP", self.target.fp_left) if self.fatigue else Pool("HP", self.target.hp_left)
+
+    def hit(self, index: int, cover_dr: int = 0) -> Hit:
+        """A hit of the ``index``-th attack on the dodger, through cover of ``cover_dr``."""
+        attack, target = self.attacks[index], self.target
+        return Hit(parse_damage(attack.damage), attack.damage_type, attack.divisor, target.dr, target.flexible,
+                   target.location, target.hp, cover_dr)
+
+    def friend_hit(self) -> Hit:
+        """A hit of the first attack on the friend (torso)."""
+        attack, friend = self.attacks[0], self.friend
+        return Hit(parse_damage(attack.damage), attack.damage_type, attack.divisor, friend.dr, friend.flexible,
+                   "torso", friend.hp)
+
+
+class Pool(NamedTuple):
+    """What damage comes off: ``name`` "HP" or "FP", and how many are ``left`` before the turn."""
+
+    name: str
+    left: int
+
+
+def turn_size(scenario: GurpsScenario) -> int:
+    """How big the exact computation of a turn of attacks is: bits per weight (enough for every
+    way the turn's dice can fall) × injury values the total can take. Work grows a little faster
+    than this; blasts are always small (0)."""
+    if scenario.situation in ("smother", "dive"):
+        return 0
+    sacrificial = scenario.situation == "sacrificial"
+    bits = slots = 0
+    for i, attack in enumerate(scenario.attacks[:1] if sacrificial else scenario.attacks):
+        hits = attack.rof if attack.hits_by == "roll" else attack.hits
+        bits += 32 + ceil(hits * parse_damage(attack.damage).dice * log2(6))
+        targets = (scenario.hit(i), scenario.friend_hit()) if sacrificial else (scenario.hit(i),)
+        slots += hits * max(max(hit_injury(hit).outcomes()) for hit in targets)
+    return bits * (slots + 1)

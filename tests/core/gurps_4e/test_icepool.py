@@ -11,10 +11,9 @@ import icepool
 import pytest
 
 from rules_core import evaluate
-from rules_core.systems.gurps import Attack, Dodger, GurpsScenario, Target
-from rules_core.systems.gurps.damage import Hit, hit_injury
-from rules_core.systems.gurps.dice import parse_damage
-from rules_core.systems.gurps.rules import rof_bonus
+from rules_core.systems.gurps_4e import Attack, Dodger, GurpsScenario, Target
+from rules_core.systems.gurps_4e.damage import Hit, hit_injury, parse_damage
+from rules_core.systems.gurps_4e.dice import rof_bonus
 
 WOUND = {"pi-": Fraction(1, 2), "pi": 1, "pi+": Fraction(3, 2), "pi++": 2, "cut": Fraction(3, 2), "imp": 2,
          "cr": 1, "burn": 1, "cor": 1, "tox": 1, "fat": 1}

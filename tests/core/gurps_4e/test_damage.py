@@ -1,5 +1,6 @@
-"""GURPS damage dice notation: what it accepts, the canonical spelling, and clear refusals of
-hostile text (directly and through a scenario field)."""
+"""One hit's damage: the dice notation (what it accepts, the canonical spelling, clear refusals of
+hostile text, directly and through a scenario field) and the pipeline from a dice total to
+injury, worked by hand (B378-379, B398-400, B414)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_core import ScenarioError, load_scenario
-from rules_core.systems.gurps.dice import (MAX_ADDS, MAX_DICE, MAX_MULTIPLIER, DamageDice, DiceError,
-                                           dice_total, parse_damage)
+from rules_core.systems.gurps_4e.damage import (MAX_ADDS, MAX_DICE, MAX_MULTIPLIER, DamageDice, Hit,
+                                                NotationError, dice_total, effective_dr, injury, major_wound,
+                                                parse_damage)
 
 
 @pytest.mark.parametrize("text, dice, adds, mult, canonical", [
@@ -60,14 +62,14 @@ def test_accepted_notation(text, dice, adds, mult, canonical):
     ("1d\x00", "not damage dice notation"),
 ])
 def test_refused_notation(text, words):
-    with pytest.raises(DiceError) as err:
+    with pytest.raises(NotationError) as err:
         parse_damage(text)
     assert words in str(err.value)
 
 
 @pytest.mark.parametrize("value", [None, 3, 2.5, ["2d"], {"dice": 2}, b"2d"])
 def test_non_text_is_refused(value):
-    with pytest.raises(DiceError, match="is not text"):
+    with pytest.raises(NotationError, match="is not text"):
         parse_damage(value)
 
 
@@ -93,7 +95,7 @@ def test_dice_totals_and_basic_damage():
 def test_any_text_parses_or_gives_a_dice_error(text):
     try:
         parsed = parse_damage(text)
-    except DiceError as err:
+    except NotationError as err:
         assert str(err)
     else:
         assert 1 <= parsed.dice <= MAX_DICE and abs(parsed.adds) <= MAX_ADDS
@@ -110,3 +112,49 @@ def test_every_valid_spelling_parses(dice, adds, mult, d, times, space):
     if mult != 1:
         text += f"{space}{times}{space}{mult}"
     assert parse_damage(text) == DamageDice(dice, adds, mult)
+
+
+# -- the pipeline ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dr, divisor, effective", [
+    (7, "2", 3), (7, "3", 2), (9, "5", 1), (25, "10", 2), (99, "100", 0), (7, "1", 7),
+    (3, "0.5", 6), (3, "0.2", 15), (3, "0.1", 30), (0, "0.5", 2), (0, "0.2", 5), (0, "0.1", 10)])
+def test_armor_divisors(dr, divisor, effective):
+    assert effective_dr(dr, divisor) == effective
+
+
+@pytest.mark.parametrize("dice, dtype, roll, kw, expected", [
+    ("1d-3", "cr", 1, {}, 0),                                   # crushing may do 0
+    ("1d-3", "cut", 1, {}, 1),                                  # any other type at least 1
+    ("1d", "pi-", 1, {}, 1),                                    # 0.5 rounds down to 0: at least 1
+    ("1d", "pi-", 5, {}, 2),
+    ("2d", "imp", 9, {"dr": 10, "divisor": "2"}, 8),            # DR 5; 4 × 2
+    ("2d", "cut", 12, {"dr": 15, "flexible": True}, 1),         # 12 stopped: 1 per full 10
+    ("2d", "cut", 12, {"dr": 15}, 0),                           # rigid armor: no blunt trauma
+    ("3d", "cr", 14, {"dr": 20, "flexible": True}, 2),          # 14 stopped: 1 per full 5
+    ("3d", "burn", 14, {"dr": 20, "flexible": True}, 0),        # burning: no blunt trauma
+    ("2d", "pi", 7, {"dr": 2, "location": "vitals"}, 15),       # 5 × 3
+    ("3d", "imp", 18, {"location": "limb", "hp": 10}, 6),       # ×1, capped at 10 // 2 + 1
+    ("3d", "cut", 10, {"location": "limb", "hp": 10}, 6),       # 15 → 6
+    ("4d×2", "pi++", 13, {"dr": 8}, 36),                        # 26 − 8 = 18, × 2
+    ("6d", "cr", 20, {"spread": 6}, 3),                         # blast at 2 yards: 20 ÷ 6
+    ("6d", "cr", 20, {"spread": 6, "cover_dr": 2, "dr": 1}, 0),
+    ("1d+1", "cr", 6, {"cover_dr": 3, "dr": 5, "flexible": True}, 0),  # 4 reach the armor: < 5
+])
+def test_pipeline_by_hand(dice, dtype, roll, kw, expected):
+    assert injury(Hit(parse_damage(dice), dtype, **kw), roll).value == expected
+
+
+def test_the_seed_roll_of_8_step_by_step():
+    # B378: 2d+1 cutting rolls 8 (the dice total 7); DR 3 → 5 penetrating; × 1.5 = 7.5 → 7.
+    value, steps = injury(Hit(parse_damage("2d+1"), "cut", dr=3), 7, explain=True)
+    details = [step.detail for step in steps]
+    assert value == 7
+    assert details[:2] == ["dice 7, 2d+1 → 8", "8 − DR 3 → 5 penetrating"]
+    assert details[2].startswith("5 × 1.5") and details[2].endswith("→ 7 (round down, at least 1)")
+    assert injury(Hit(parse_damage("2d+1"), "cut", dr=3), 7).steps == ()  # no trace unless asked
+
+
+@pytest.mark.parametrize("injury_, hp, major", [(5, 10, False), (6, 10, True), (3, 5, True), (2, 5, False)])
+def test_major_wound_is_more_than_half_hp(injury_, hp, major):
+    assert major_wound(injury_, hp) is major

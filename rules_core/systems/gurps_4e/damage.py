@@ -1,30 +1,138 @@
-"""The damage pipeline for one hit (B378-379, B398-400, B414): basic damage → DR (after the
-armor divisor) → penetrating damage → wounding modifier → injury; blunt trauma through flexible
-armor; explosion damage falling with distance.
+"""One hit's damage (B378-379, B398-400, B414): the dice notation (``2d+1``, ``1d-1``, ``3d``,
+``4d×2``) and the pipeline from a dice total to injury — basic damage → DR (after the armor
+divisor) → penetrating damage → wounding modifier → injury; blunt trauma through flexible armor;
+explosion damage falling with distance; a major wound.
 
-:func:`injury` is the rule on one concrete dice total (with a trace); :func:`hit_injury` is the
-exact distribution of one hit's injury, the same rule applied to every total.
+:func:`parse_damage` reads the notation and refuses anything else with a message saying what was
+wrong and what is accepted. :func:`injury` is the rule on one concrete dice total (with a trace);
+:func:`hit_injury` is the exact distribution of one hit's injury, the same rule on every total.
 
->>> from rules_core.systems.gurps.dice import parse_damage
+>>> parse_damage("2d+1")
+DamageDice(dice=2, adds=1, multiplier=1)
+>>> str(parse_damage(" 4D6 x2 "))
+'4d×2'
 >>> sword = Hit(parse_damage("2d+1"), "cut", dr=3)
->>> injury(sword, 7)[0]          # the seed: 2 dice total 7, +1 = 8 basic, DR 3, 5 × 1.5 = 7.5
+>>> injury(sword, 7).value        # the seed: 2 dice total 7, +1 = 8 basic, DR 3, 5 × 1.5 = 7.5
 7
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import floor
+from typing import NamedTuple
 
 from ...dist import Dist
 from ...result import TraceStep
 from . import sources as cite
-from .dice import DamageDice, dice_total
 
-__all__ = ["DAMAGE_TYPES", "LOCATIONS", "DIVISORS", "Hit", "wounding_modifier", "effective_dr",
-           "minimum_damage", "injury", "hit_injury", "IMPALING_OR_PIERCING"]
+__all__ = ["DamageDice", "NotationError", "parse_damage", "dice_total", "MAX_DICE", "MAX_ADDS",
+           "MAX_MULTIPLIER", "MAX_LENGTH", "NOTATION", "DAMAGE_TYPES", "LOCATIONS", "DIVISORS", "Hit",
+           "wounding_modifier", "effective_dr", "minimum_damage", "Injury", "injury", "hit_injury",
+           "IMPALING_OR_PIERCING", "major_wound"]
+
+# -- the notation ----------------------------------------------------------------------------------
+
+MAX_DICE = 30
+MAX_ADDS = 50
+MAX_MULTIPLIER = 10
+MAX_LENGTH = 24
+NOTATION = ("GURPS damage dice: a number of six-sided dice, an optional add and an optional "
+            "multiplier, such as 2d+1, 1d-1, 3d or 4d×2")
+
+# Digits are spelled [0-9]: Python's \d also matches other scripts' digits.
+_PATTERN = re.compile(
+    r"(?P<dice>[0-9]{1,3})\s*[dD](?P<sides>[0-9]{1,3})?"
+    r"\s*(?:(?P<sign>[+\-−])\s*(?P<adds>[0-9]{1,3}))?"
+    r"\s*(?:[x×*]\s*(?P<mult>[0-9]{1,3}))?")
+
+
+class NotationError(ValueError):
+    """Text that is not GURPS damage dice notation; the message says why and what is accepted."""
+
+
+@dataclass(frozen=True)
+class DamageDice:
+    """``dice`` six-sided dice, plus ``adds``, times ``multiplier``: ``(roll + adds) × multiplier``."""
+
+    dice: int
+    adds: int = 0
+    multiplier: int = 1
+
+    def __str__(self) -> str:
+        text = f"{self.dice}d"
+        if self.adds:
+            text += f"{self.adds:+d}"
+        if self.multiplier != 1:
+            text += f"×{self.multiplier}"
+        return text
+
+    def basic(self, roll: int) -> int:
+        """Basic damage from the total of the dice, before the minimum-damage rule.
+
+        >>> DamageDice(2, 1).basic(7), DamageDice(4, 0, 2).basic(13), DamageDice(1, -1).basic(1)
+        (8, 26, 0)
+        """
+        return (roll + self.adds) * self.multiplier
+
+    @property
+    def maximum(self) -> int:
+        """The largest basic damage the dice can give."""
+        return self.basic(6 * self.dice)
+
+
+@cache
+def dice_total(dice: int) -> Dist:
+    """Exact distribution of the total of ``dice`` six-sided dice.
+
+    >>> dice_total(3)[10], dice_total(3).denominator
+    (Fraction(1, 8), 216)
+    """
+    return Dist.die(6).repeat_sum(dice)
+
+
+def parse_damage(text: object) -> DamageDice:
+    """Read damage dice notation; :class:`NotationError` names what is wrong otherwise.
+
+    Accepts ``NdK``-style text with optional spaces: ``N`` dice (1 to 30; ``d6`` may be written
+    out), an add of ``+K`` or ``-K`` (up to 50), and a multiplier ``×M``, ``xM`` or ``*M``
+    (1 to 10).
+
+    >>> parse_damage("1d-1"), parse_damage("3d")
+    (DamageDice(dice=1, adds=-1, multiplier=1), DamageDice(dice=3, adds=0, multiplier=1))
+    >>> parse_damage("2d8")
+    Traceback (most recent call last):
+    ...
+    rules_core.systems.gurps_4e.damage.NotationError: '2d8' uses d8: GURPS damage dice are six-sided ('2d' means 2d6)
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not text; expected {NOTATION}")
+    if len(text) > MAX_LENGTH:
+        raise NotationError(f"damage dice text is {len(text)} characters long; expected at most "
+                        f"{MAX_LENGTH}: {NOTATION}")
+    match = _PATTERN.fullmatch(text.strip())
+    if match is None:
+        raise NotationError(f"{text!r} is not damage dice notation; expected {NOTATION}")
+    if match["sides"] is not None and match["sides"] != "6":
+        raise NotationError(f"{text!r} uses d{match['sides']}: GURPS damage dice are six-sided "
+                        f"('2d' means 2d6)")
+    dice = int(match["dice"])
+    if not 1 <= dice <= MAX_DICE:
+        raise NotationError(f"{text!r} has {dice} dice; expected 1 to {MAX_DICE}")
+    adds = int(match["adds"] or 0) * (-1 if match["sign"] in ("-", "−") else 1)
+    if abs(adds) > MAX_ADDS:
+        raise NotationError(f"{text!r} adds {adds:+d}; expected an add from -{MAX_ADDS} to +{MAX_ADDS}")
+    multiplier = int(match["mult"] or 1)
+    if not 1 <= multiplier <= MAX_MULTIPLIER:
+        raise NotationError(f"{text!r} multiplies by {multiplier}; expected a multiplier from 1 to "
+                        f"{MAX_MULTIPLIER}")
+    return DamageDice(dice, adds, multiplier)
+
+
+# -- the pipeline ----------------------------------------------------------------------------------
 
 DAMAGE_TYPES = {
     "pi-": "pi- (small piercing)", "pi": "pi (piercing)", "pi+": "pi+ (large piercing)",
@@ -125,7 +233,14 @@ def _number(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
-def injury(hit: Hit, roll: int, explain: bool = False) -> tuple[int, tuple[TraceStep, ...]]:
+class Injury(NamedTuple):
+    """One hit's injury (HP, or FP for fatigue damage) and, when asked for, the steps to it."""
+
+    value: int
+    steps: tuple[TraceStep, ...]
+
+
+def injury(hit: Hit, roll: int, explain: bool = False) -> Injury:
     """Injury (HP, or FP for fatigue damage) from one hit whose damage dice total ``roll``.
 
     Order (B378-379): basic damage = (roll + adds) × multiplier, at least 0 crushing or 1
@@ -135,10 +250,9 @@ def injury(hit: Hit, roll: int, explain: bool = False) -> tuple[int, tuple[Trace
     (capped for an arm or leg at what cripples it). If nothing penetrates flexible armor,
     blunt trauma: 1 per full 5 crushing or 10 cutting/impaling/piercing points it stopped.
 
-    >>> from rules_core.systems.gurps.dice import parse_damage
-    >>> injury(Hit(parse_damage("1d-3"), "pi-", dr=0), 1)[0]        # minimum 1 basic; ×0.5 still 1
+    >>> injury(Hit(parse_damage("1d-3"), "pi-", dr=0), 1).value     # minimum 1 basic; ×0.5 still 1
     1
-    >>> injury(Hit(parse_damage("6d"), "cr", dr=40, flexible=True), 36)[0]   # 36 stopped: 7 blunt trauma
+    >>> injury(Hit(parse_damage("6d"), "cr", dr=40, flexible=True), 36).value   # 36 stopped: 7 blunt trauma
     7
     """
     steps: list[TraceStep] = []
@@ -186,7 +300,7 @@ def injury(hit: Hit, roll: int, explain: bool = False) -> tuple[int, tuple[Trace
             steps.append(TraceStep("Crippled limb", f"{value} → {hit.hp // 2 + 1}: injury beyond "
                                    f"crippling an arm or leg (over HP/2 = {hit.hp}/2) is lost", cite.LOCATION))
         value = hit.hp // 2 + 1
-    return value, tuple(steps)
+    return Injury(value, tuple(steps))
 
 
 @cache
@@ -194,5 +308,14 @@ def hit_injury(hit: Hit, maximum: bool = False) -> Dist:
     """Exact distribution of one hit's injury: :func:`injury` on every dice total, each with
     its weight (over 6^dice); with ``maximum``, the dice always give their highest total."""
     if maximum:
-        return Dist.certain(injury(hit, 6 * hit.damage.dice)[0])
-    return dice_total(hit.damage.dice).map(lambda roll: injury(hit, roll)[0])
+        return Dist.certain(injury(hit, 6 * hit.damage.dice).value)
+    return dice_total(hit.damage.dice).map(lambda roll: injury(hit, roll).value)
+
+
+def major_wound(injury: int, hp: int) -> bool:
+    """One blow's injury over HP/2 (B420).
+
+    >>> major_wound(5, 10), major_wound(6, 10), major_wound(3, 5)
+    (False, True, True)
+    """
+    return 2 * injury > hp

@@ -1,41 +1,12 @@
-"""GURPS 4th edition: Dodge, Dodge and Drop, Retreat, Acrobatic Dodge, rapid fire, the damage
-pipeline, sacrificial dodge, throwing oneself on an explosive, and diving for cover.
-
-The rule is written once on concrete dice in :mod:`.play` (with the shared modifiers of
-:mod:`.rules`, the success rolls of :mod:`.rolls` and the damage pipeline of :mod:`.damage`);
-:mod:`.exact` computes the same thing over distributions, fast, and the tests prove the two
-equal. Readings and rulings: docs/rulings/gurps-4e.md.
-
->>> from rules_core import evaluate, find_preset
->>> result = evaluate(find_preset("gurps-4e/sword-2d1-cut-vs-dr3").scenario)
->>> result.headline["expected_injury"], result.distributions["injury"][7]
-(Fraction(29, 4), Fraction(1, 6))
-"""
+"""GURPS 4e's presets: the seed's worked example first (the sword of B378), then one per situation."""
 
 from __future__ import annotations
 
-from ...registry import Preset, System
+from ...registry import Preset
 from . import sources as cite
-from .exact import SYSTEM_ID, evaluate
-from .play import Play, enumerate_plays, play, roll_once
-from .rules import dodge_score
 from .scenario import Attack, Blast, Cover, Dodger, Friend, GurpsScenario, Target
 
-__all__ = ["SYSTEM", "GurpsScenario", "Dodger", "Target", "Attack", "Cover", "Blast", "Friend", "evaluate",
-           "play", "roll_once", "enumerate_plays", "Play", "dodge_score", "HEADLINES"]
-
-HEADLINES = {
-    "expected_injury": "Expected total injury to the dodger over every landing hit (HP; FP against "
-                       "fatigue damage), after DR, wounding modifiers and blunt trauma.",
-    "p_down": "Probability that the dodger ends at 0 or fewer HP (FP against fatigue damage): total "
-              "injury at least the HP left before the turn. At 0 HP or less a character must roll HT "
-              "each turn to stay conscious (B419).",
-    "p_major_wound": "Probability that at least one hit's injury to the dodger exceeds half his full HP "
-                     "(a major wound, B420; crippling an arm or leg is one). Null against fatigue damage.",
-    "p_friend_hit": "Sacrificial dodge and throwing oneself on an explosive: probability that the friend "
-                    "is struck (after the friend's own defense) or caught by the blast. Null otherwise.",
-    "expected_friend_injury": "Sacrificial situations: the friend's expected injury. Null otherwise.",
-}
+__all__ = ["PRESETS"]
 
 _SPEED_6 = Dodger(basic_speed=6.0)
 
@@ -97,17 +68,4 @@ PRESETS = (
            "instead of ÷ 6).",
            GurpsScenario(situation="dive", blast=Blast(damage="6d", distance=2)),
            citation=cite.DIVE + "; " + cite.EXPLOSION),
-)
-
-SYSTEM = System(
-    id=SYSTEM_ID,
-    name="GURPS 4th edition",
-    summary="3d6 roll-under. Dodge = Basic Speed + 3; dodge and drop +3 against ranged attacks (ends "
-            "prone); a Dodge against rapid fire avoids one hit plus one per point of margin; every "
-            "landing hit goes through DR and wounding modifiers to injury.",
-    scenario_cls=GurpsScenario,
-    evaluate=evaluate,
-    sources=cite.SOURCES,
-    presets=PRESETS,
-    headlines=HEADLINES,
 )

@@ -1,0 +1,175 @@
+"""The rule on concrete dice: its planning worked by hand (the Dodge, what a drop carries to the
+foe's later attacks), one roll stepped through on typed faces, the ``classify`` hints proven by
+enumerating without them, and the roller's contract (every die asked for, the trace only when
+explaining)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from rules_core import DiceError, enumerate_play, evaluate, find_preset, load_scenario, play_once, sample
+from rules_core.systems.gurps_4e import SYSTEM, Attack, Blast, Cover, Dodger, Friend, GurpsScenario, Target
+from rules_core.systems.gurps_4e.play import attack_context, dodge_score
+from strategies import scenario_strategy
+
+from .small import fix
+
+
+# -- planning: the Dodge (B17, B375, B377, B419, B551) ------------------------------------------------
+
+def test_dodge_arithmetic_by_hand():
+    # Basic Speed 5.75 → 5; + 3 = 8; heavy encumbrance -3 → 5; HP 3 of 10 is below 1/3: halved,
+    # rounding up → 3; dodge and drop +3 → 6; kneeling -2 → 4; shield DB 1 → 5; other -1 → 4.
+    s = GurpsScenario(dodger=Dodger(basic_speed=5.75, encumbrance="heavy", defense="dodge_and_drop",
+                                    posture="kneeling", shield_db=1, modifier=-1),
+                      target=Target(hp=10, hp_left=3))
+    score = dodge_score(s, "ranged", dropped=False)
+    assert score.value == 4
+    text = " ".join(step.detail for step in score.steps)
+    assert "fractions dropped: 5, + 3, − 3 (heavy encumbrance) = 5" in text and "5 → 3" in text
+    # FP below 1/3 halves just the same; exactly 1/3 does not.
+    assert dodge_score(s.replace(target=Target(fp=9, fp_left=2)), "ranged", False).value == 4
+    assert dodge_score(s.replace(target=Target(hp=9, hp_left=3)), "ranged", False).value == 6
+
+
+@pytest.mark.parametrize("carry, dodge, skill", [("both", 9, 11), ("bonus_only", 12, 13), ("prone_only", 6, 11)])
+def test_dodge_and_drop_against_the_foes_later_attacks(carry, dodge, skill):
+    s = find_preset("gurps-4e/drop-behind-cover").scenario.replace(carry=carry)
+    first, later = attack_context(s, 1, dropped=False), attack_context(s, 1, dropped=True)
+    assert (first.dodge.value, first.skill.value, first.hit.cover_dr) == (12, 13, 0)  # 9 + 3; no cover yet
+    assert (later.dodge.value, later.skill.value, later.hit.cover_dr) == (dodge, skill, 8)
+
+
+def test_retreat_and_flyer():
+    s = GurpsScenario(dodger=Dodger(defense="retreat"), attacks=(Attack(kind="melee"),))
+    assert dodge_score(s, "melee", False).value == 12
+    flyer = GurpsScenario(dodger=Dodger(defense="dodge_and_drop", flying=True, below_terrain=True),
+                          cover=Cover(kind="dr", dr=4))
+    later = attack_context(flyer, 0, dropped=True)
+    assert (later.dodge.value, later.skill.value, later.hit.cover_dr) == (12, 12, 4)  # no prone
+
+
+# -- one roll on typed faces ----------------------------------------------------------------------------
+
+def test_the_seed_sword_on_typed_faces():
+    # B378: the two damage dice show 3 and 4: 7 + 1 = 8, − DR 3 = 5, × 1.5 = 7.
+    seed = find_preset("gurps-4e/sword-2d1-cut-vs-dr3").scenario
+    played = play_once(SYSTEM, seed, faces=[3, 4])
+    assert (played.outcome, played.hits, played.evasions, played["injury"]) == ("Major wound", 1, (), 7)
+    assert played["major_wound"] and not played["down"]          # 7 > 10/2, but 7 < 10 HP
+    assert [str(r) for r in played.rolled] == ["damage to the dodger: 3+4 = 7"]
+    details = [step.detail for step in played.trace]
+    assert "dice 7, 2d+1 → 8" in details and "8 − DR 3 → 5 penetrating" in details
+
+
+@pytest.mark.parametrize("crit_dodge, landed", [("margin", 4), ("all", 0)])
+def test_a_critical_dodge_against_five_hits_on_typed_faces(crit_dodge, landed):
+    # Five fixed hits against Dodge 2 (8 halved to 4, −2 kneeling): a 3 (1, 1, 1) is a critical
+    # success made by −1, which avoids one hit by margin — or all five under the ruling "all".
+    # Each landing hit rolls 2 on 1d cutting: 2 × 1.5 = 3.
+    s = GurpsScenario(dodger=Dodger(basic_speed=5.0, posture="kneeling"), target=Target(hp=9, hp_left=2),
+                      attacks=(Attack(hits_by="fixed", hits=5, damage="1d"),), crit_dodge=crit_dodge)
+    assert dodge_score(s, "ranged", False).value == 2
+    played = play_once(SYSTEM, s, faces=[1, 1, 1] + [2] * landed)
+    assert (played.hits, played["hits_dodged"], played["injury"], played.evasions) == (landed, 5 - landed,
+                                                                                       3 * landed, (True,))
+
+
+def test_a_turn_with_a_drop_behind_cover_step_by_step():
+    # Three rifle shots at skill 13; Dodge 9 + 3. Shot 1: attack 3+3+3 = 9 hits (margin 4); Dodge
+    # 4+4+4 = 12 made: the drop. Shot 2, after the drop (ruling both): skill 13 − 2 (prone) = 11,
+    # rolled 2+2+2 = 6, one hit; Dodge 9 (+3 carried, −3 prone), rolled 6+6+4 = 16, failed; the hit
+    # goes through cover DR 8 and DR 2: 5d of 1s = 5, nothing through. Shot 3: 6+6+6 = 18 misses.
+    s = find_preset("gurps-4e/drop-behind-cover").scenario
+    played = play_once(SYSTEM, s, faces=[3, 3, 3, 4, 4, 4, 2, 2, 2, 6, 6, 4, 1, 1, 1, 1, 1, 6, 6, 6])
+    assert played.evasions == (True, False)
+    assert (played.outcome, played.hits, played["hits_dodged"], played["injury"], played["ends_prone"]) == \
+           ("Hits land, no injury", 1, 1, 0, True)
+    text = "\n".join(map(str, played.trace))
+    assert "roll 6 vs 11: success" in text and "roll 16 vs 9: failure" in text
+    assert "cover DR 8 stops 5; 0 reaches the target" in text
+    assert [r.dice.purpose for r in played.rolled] == ["attack 1", "Dodge", "attack 2", "Dodge",
+                                                        "damage to the dodger", "attack 3"]
+
+
+def test_the_friend_spared_and_the_dive_that_was_not_caught_are_rolled_too():
+    # Throwing oneself on a 4d grenade: the Dodge 1+1+1 is made; the contact explosion rolls 4d
+    # (all 2s: 8 − DR 4 = 4); the friend's share is rolled all the same (all 6s: 24 ÷ 6 = 4), what
+    # he was spared.
+    grenade = find_preset("gurps-4e/throw-yourself-on-a-grenade").scenario
+    played = play_once(SYSTEM, grenade, faces=[1, 1, 1] + [2] * 4 + [6] * 4)
+    assert (played.outcome, played["injury"], played["friend_injury"], played["friend_injury_unprotected"],
+            played["friend_hit"]) == ("Smothered: the dodger takes the blast in contact", 4, 0, 4, False)
+    # Diving into a trench from 6d at 2 yards: made, so nothing reaches him; the same 6d (all 6s)
+    # say what being caught would have done: 36 ÷ 6 = 6.
+    trench = find_preset("gurps-4e/dive-into-a-trench").scenario
+    played = play_once(SYSTEM, trench, faces=[1, 1, 1] + [6] * 6)
+    assert (played.outcome, played.hits, played["injury"], played["injury_if_caught"]) == \
+           ("Reached complete cover", 0, 0, 6)
+
+
+def test_faces_that_do_not_fit_are_refused():
+    seed = find_preset("gurps-4e/sword-2d1-cut-vs-dr3").scenario
+    with pytest.raises(DiceError, match="left over"):
+        play_once(SYSTEM, seed, faces=[3, 4, 5])
+    with pytest.raises(DiceError, match="damage to the dodger"):
+        play_once(SYSTEM, seed, faces=[3])
+    with pytest.raises(DiceError, match="not on a d6"):
+        play_once(SYSTEM, seed, faces=[3, 7])
+
+
+# -- the roller's contract ----------------------------------------------------------------------------
+
+def test_random_plays_are_reproducible_explained_and_possible():
+    s = find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario
+    result = evaluate(s)
+    assert play_once(SYSTEM, s, seed=5) == play_once(SYSTEM, s, seed=5)
+    for seed in range(40):
+        played = play_once(SYSTEM, s, seed=seed)
+        assert played.trace and all(step.citation for step in played.trace)
+        assert all(r.dice.sides == 6 and r.dice.total for r in played.rolled)
+        # whatever one roll comes to, the exact result gives it a chance
+        assert result.outcomes[played.outcome] > 0 and result.hits[played.hits] > 0
+        assert result.distributions["injury"][played["injury"]] > 0
+    quiet = list(sample(SYSTEM, s, 20, seed=1))
+    assert all(p.trace == () for p in quiet)
+
+
+# -- the classify hints, proven --------------------------------------------------------------------------
+
+HINTED = [
+    GurpsScenario(dodger=Dodger(defense="retreat", acrobatic=True, acrobatics=11), target=Target(dr=2, hp=6, hp_left=6),
+                  attacks=(Attack(kind="melee", hits_by="fixed", hits=2, damage="1d", damage_type="cut"),)),
+    GurpsScenario(dodger=Dodger(basic_speed=4.0), target=Target(hp=4, hp_left=4), crit_dodge="all",
+                  attacks=(Attack(skill=15, rof=2, recoil=1, damage="1d", damage_type="imp"),)),
+    GurpsScenario(dodger=Dodger(defense="dodge_and_drop"), cover=Cover(kind="dr", dr=2), target=Target(hp=5, hp_left=5),
+                  attacks=(Attack(skill=12, damage="1d-1", damage_type="pi+"),
+                           Attack(hits_by="fixed", hits=1, damage="1d", damage_type="cr")), crit_hit="first"),
+    GurpsScenario(situation="sacrificial", dodger=Dodger(defense="dodge_and_drop"), friend=Friend(defense=10),
+                  attacks=(Attack(skill=14, rof=2, recoil=2, damage="1d", damage_type="pi"),)),
+    GurpsScenario(situation="smother", blast=Blast(damage="1d+2", distance=1), friend=Friend(distance=2),
+                  dodger=Dodger(acrobatic=True)),
+    GurpsScenario(situation="dive", blast=Blast(damage="2d", distance=1), cover=Cover(kind="dr", dr=1)),
+]
+
+
+@pytest.mark.parametrize("scenario", HINTED, ids=lambda s: s.situation)
+def test_classify_hints_are_true_of_the_rule(scenario):
+    # Totals a request groups must act alike: walking every total gives the same distribution.
+    assert enumerate_play(SYSTEM, scenario) == enumerate_play(SYSTEM, scenario, classify=False)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_faster_dodger_is_never_hit_more(data):
+    raw = data.draw(scenario_strategy(SYSTEM.id, small=True))
+    scenario = load_scenario(fix({**raw, "situation": "attacks"}))
+    if scenario.dodger.basic_speed > 19:
+        return
+    faster = scenario.replace(dodger=scenario.dodger.replace(basic_speed=scenario.dodger.basic_speed + 1))
+    slow, fast = evaluate(scenario).headline, evaluate(faster).headline
+    assert fast["expected_hits"] <= slow["expected_hits"]
+    if slow["p_dodge_succeeds"] is not None:
+        assert fast["p_dodge_succeeds"] >= slow["p_dodge_succeeds"]
+    assert fast["p_no_hit"] >= slow["p_no_hit"]

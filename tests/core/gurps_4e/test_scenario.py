@@ -1,0 +1,144 @@
+"""The GURPS scenario: refusals name the field, drawn data is valid by construction, the size
+limit, and the package's files importing only those above them (no cycle)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from rules_core import ScenarioError, load_scenario
+from rules_core.scenario import fields_of
+from rules_core.systems import gurps_4e
+from rules_core.systems.gurps_4e.scenario import SIZE_LIMIT, GurpsScenario, turn_size
+from strategies import scenario_strategy
+
+from .small import fix
+
+#: The package's files, each importing only those before it.
+ORDER = ("sources", "damage", "scenario", "dice", "outcomes", "play", "exact", "presets", "__init__")
+
+
+def test_each_file_imports_only_those_above_it():
+    folder = Path(gurps_4e.__file__).parent
+    assert {p.stem for p in folder.glob("*.py")} == set(ORDER)
+    for name in ORDER:
+        tree = ast.parse((folder / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):  # every import, at the top or inside a function
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                used = [node.module] if node.module else [alias.name for alias in node.names]
+                for module in used:
+                    assert ORDER.index(module) < ORDER.index(name), f"{name}.py imports .{module}"
+
+
+@pytest.mark.parametrize("data, field, words", [
+    ({"dodger": {"defense": "retreat"}}, "attacks.0.kind", "only against melee"),
+    ({"dodger": {"defense": "dodge_and_drop"}, "attacks": [{"kind": "melee"}]}, "attacks.0.kind",
+     "only against ranged"),
+    ({"dodger": {"defense": "dodge_and_drop", "posture": "lying"}}, "dodger.posture", "needs you up"),
+    ({"dodger": {"defense": "dodge_and_drop", "flying": True}}, "dodger.below_terrain", "concealing terrain"),
+    ({"target": {"hp": 8, "hp_left": 9}}, "target.hp_left", "at most the full HP (8)"),
+    ({"target": {"location": "vitals"}}, "attacks.0.damage_type", "impaling or piercing"),
+    ({"attacks": [{"damage_type": "fat"}, {"damage_type": "cr"}]}, "attacks.0.damage_type", "FP and HP"),
+    ({"situation": "sacrificial", "attacks": [{}, {}]}, "attacks", "one attack"),
+    ({"situation": "sacrificial", "dodger": {"defense": "none"}}, "dodger.defense", "sacrificial"),
+    ({"situation": "smother", "blast": {"distance": 3}}, "blast.distance", "a step away"),
+    ({"dodger": {"defense": "none", "acrobatic": True}}, "dodger.acrobatic", "no Dodge"),
+    ({"attacks": [{"damage": "2d8"}]}, "attacks.0.damage", "six-sided"),
+    ({"attacks": [{"damage": "two dice"}]}, "attacks.0.damage", "such as 2d+1"),
+    ({"blast": {"damage": "0d"}}, "blast.damage", "has 0 dice; expected 1 to 30"),
+    ({"attacks": [{"rof": 20, "skill": 30, "recoil": 1, "damage": "4d", "damage_type": "pi+"}] * 4},
+     "attacks", "small enough to compute exactly"),
+])
+def test_refusals_name_the_field(data, field, words):
+    with pytest.raises(ScenarioError) as err:
+        load_scenario({"system": "gurps-4e", **data})
+    problem, = err.value.problems
+    assert problem.field == field and words in problem.allowed, str(err.value)
+
+
+def test_the_size_limit_is_the_scenarios_own():
+    # A burst of RoF 50 at 3d is well inside the limit; four bursts of RoF 20 at 4d just over it.
+    burst = {"system": "gurps-4e", "attacks": [{"rof": 50, "skill": 30, "recoil": 1, "damage": "3d"}]}
+    assert turn_size(load_scenario(burst)) < SIZE_LIMIT / 2
+    with pytest.raises(ScenarioError, match=r"this one is 1\.\d times the limit"):
+        load_scenario({"system": "gurps-4e", "attacks": [{"rof": 20, "damage": "4d", "damage_type": "pi+"}] * 4})
+    assert turn_size(load_scenario({"system": "gurps-4e", "situation": "dive"})) == 0
+
+
+# -- drawn data ------------------------------------------------------------------------------------
+
+def test_drawn_data_is_valid_by_construction():
+    # The generic test draws through small.py; at least 90% of its scenarios must evaluate.
+    counts = {"valid": 0, "refused": 0}
+
+    @settings(max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.data())
+    def draw(data):
+        try:
+            load_scenario(data.draw(scenario_strategy("gurps-4e", small=True)))
+        except ScenarioError:
+            counts["refused"] += 1
+        else:
+            counts["valid"] += 1
+
+    draw()
+    assert counts["valid"] >= 0.9 * (counts["valid"] + counts["refused"]), counts
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_in_range_data_is_valid_or_refused_naming_fields(data):
+    # Every field within its own range, combined at random (a retreat against a ranged attack, a
+    # dodge and drop while lying down ...): either it is a scenario or each problem names a field.
+    raw = data.draw(scenario_strategy("gurps-4e", small=False))
+    raw["attacks"] = raw["attacks"][:2]
+    try:
+        load_scenario(raw)
+    except ScenarioError as err:
+        assert err.problems
+        for problem in err.problems:
+            assert problem.field.split(".")[0] in raw and problem.allowed, str(err)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_fix_leaves_what_it_fixed_alone(data):
+    # fix() settles every conflict at once: fixing again changes nothing.
+    raw = data.draw(scenario_strategy("gurps-4e", small=True))
+    fixed = fix(raw)
+    assert fix(fixed) == fixed
+
+
+def numeric_paths(cls, prefix=()):
+    """(path, FieldSpec) of every number field, through parts (first item of a list)."""
+    for spec in fields_of(cls):
+        if spec.kind in ("int", "float"):
+            yield prefix + (spec.name,), spec
+        elif spec.kind == "part":
+            yield from numeric_paths(spec.part_cls, prefix + (spec.name,))
+        elif spec.kind == "parts":
+            yield from numeric_paths(spec.part_cls, prefix + (spec.name, 0))
+
+
+NUMBERS = list(numeric_paths(GurpsScenario))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(NUMBERS), st.sampled_from(["below", "above", "text", "bool"]))
+def test_one_field_out_of_range_is_named(path_spec, how):
+    path, spec = path_spec
+    data = GurpsScenario().to_data()
+    value = {"below": spec.minimum - 1, "above": spec.maximum + 1, "text": "seven", "bool": [True]}[how]
+    node = data
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    try:
+        load_scenario(data)
+    except ScenarioError as err:
+        assert ".".join(map(str, path)) in [p.field for p in err.problems], str(err)
+    else:
+        raise AssertionError(f"{path} = {value!r} was accepted")
