@@ -37,7 +37,7 @@ from fractions import Fraction
 from .compare import compare, worth
 from .play import play_once
 from .registry import evaluate, find_preset, get_system, load_scenario, all_systems
-from .sweep import allowed_values, sweep
+from .sweeps import allowed_values, sweep
 from .tables import csv_text, outcome_rows, sweep_rows
 from .roller import DiceError
 from .scenario import Scenario, ScenarioError, one_line

@@ -26,7 +26,7 @@ from typing import Any
 from .registry import Evasion, System, evaluate, get_system
 from .result import Result, fraction_text
 from .scenario import Problem, Scenario, ScenarioError
-from .sweep import allowed_values
+from .sweeps import allowed_values
 
 __all__ = ["Difference", "Comparison", "compare", "evasion_of", "without_reaction", "Worth", "worth",
            "WorthPoint", "worth_curve"]
@@ -185,10 +185,19 @@ class Worth:
 
 
 def worth(scenario: Scenario | Mapping[str, Any]) -> Worth:
-    """``scenario`` evaluated with and without the defender's reaction."""
+    """``scenario`` evaluated with and without the defender's reaction. A scenario whose
+    reaction the declared changes cannot take away (a GURPS dive onto a grenade *is* the
+    reaction) is refused with a one-line ``ScenarioError``."""
     with_ = evaluate(dict(scenario) if isinstance(scenario, Mapping) else scenario)
     scenario = with_.scenario
-    return Worth(with_, evaluate(without_reaction(scenario)), evasion_of(scenario.system).damage)
+    evasion = evasion_of(scenario.system)
+    without = evaluate(without_reaction(scenario))
+    if without.headline["p_dodge_succeeds"] is not None:
+        changes = ", ".join(f"{k} = {v!r}" for k, v in evasion.no_reaction.items())
+        raise ScenarioError(f"{scenario.system} scenario", [Problem(
+            "(the reaction)", changes, "a scenario where these changes leave no evasion roll to make "
+            "(here the defender still rolls to evade)")])
+    return Worth(with_, without, evasion.damage)
 
 
 @dataclass(frozen=True)
@@ -215,6 +224,5 @@ def worth_curve(scenario: Scenario, values: Iterable[Any] | None = None) -> tupl
     points = []
     for value in chosen:
         at = scenario.set(evasion.attribute, value)
-        points.append(WorthPoint(at.get(evasion.attribute), evasion.unopposed(at),
-                                 Worth(evaluate(at), evaluate(without_reaction(at)), evasion.damage)))
+        points.append(WorthPoint(at.get(evasion.attribute), evasion.unopposed(at), worth(at)))
     return tuple(points)

@@ -51,7 +51,7 @@ def _cell(value: Any) -> Any:
 
 
 def sweep_rows(swept: Any) -> list[dict[str, Any]]:
-    """A :class:`rules_core.sweep.Sweep` as tidy rows: each swept field (by dotted path),
+    """A :class:`rules_core.sweeps.Sweep` as tidy rows: each swept field (by dotted path),
     ``headline``, ``exact``, ``float`` — one row per point and headline quantity; a point the
     rules refused has one row with its reason in ``refused``."""
     keys = swept.headline_keys()

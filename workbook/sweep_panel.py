@@ -29,7 +29,7 @@ import plotly.graph_objects as go
 import rules_core
 from rules_core import Result, Sweep, System
 from rules_core.scenario import Scenario, spec_at
-from rules_core.sweep import allowed_values
+from rules_core.sweeps import allowed_values
 
 from .text import headline_label
 from .views import _LAYOUT, exact_text, figure_bundle, percent_text

@@ -9,13 +9,13 @@ from fractions import Fraction
 
 import pytest
 
-from rules_core import all_systems, evaluate, find_preset
+from rules_core import ScenarioError, all_systems, evaluate, find_preset
 from rules_core.cli import main
 from rules_core.compare import compare, without_reaction, worth, worth_curve
-from rules_core.sweep import allowed_values
+from rules_core.sweeps import allowed_values
 
 #: Systems whose evasion is declared (every converted system).
-DECLARING = ("infinity-n4", "eldfall", "d100-homebrew")
+DECLARING = ("infinity-n4", "eldfall", "d100-homebrew", "gurps-4e")
 
 
 def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -41,12 +41,30 @@ def test_the_converted_systems_declare_their_evasion():
 @pytest.mark.parametrize("ref", EVERY_PRESET)
 def test_without_reaction_no_evasion_roll_is_made(ref):
     """Saying "no reaction" as the system declares it leaves no evasion roll to make, and the
-    defender is never better off for it."""
+    defender is never better off for it — or, where the reaction is the scenario itself (a GURPS
+    dive), the worth is refused in one line."""
     scenario = find_preset(ref).scenario
-    without = evaluate(without_reaction(scenario))
-    assert without.headline["p_dodge_succeeds"] is None
-    assert "p_dodge_succeeds" in without.notes
-    assert without.headline["p_no_hit"] <= evaluate(scenario).headline["p_no_hit"]
+    try:
+        w = worth(scenario)
+    except ScenarioError as err:
+        assert scenario.system == "gurps-4e" and scenario.situation != "attacks"
+        assert "\n" not in str(err) and "dodger.defense" in str(err)
+        return
+    assert w.without.headline["p_dodge_succeeds"] is None
+    assert "p_dodge_succeeds" in w.without.notes
+    assert w.without.headline["p_no_hit"] <= w.with_.headline["p_no_hit"]
+    assert w.without == evaluate(without_reaction(scenario))
+
+
+@pytest.mark.parametrize("system_id", DECLARING)
+def test_some_preset_of_every_system_has_a_reaction_to_take_away(system_id):
+    worths = []
+    for ref in preset_refs(system_id):
+        try:
+            worths.append(worth(find_preset(ref).scenario))
+        except ScenarioError:
+            continue
+    assert any(w.gained["p_no_hit"] > 0 or w.gained["hits_avoided"] > 0 for w in worths)
 
 
 @pytest.mark.parametrize("system_id", DECLARING)
@@ -54,7 +72,7 @@ def test_evasion_attribute_is_a_number_field_the_unopposed_chance_climbs(system_
     system = all_systems()[system_id]
     scenario = system.default_scenario()
     values = allowed_values(scenario, system.evasion.attribute)
-    assert all(isinstance(v, int) for v in values) and len(values) > 10
+    assert len(values) > 10
     chances = [system.evasion.unopposed(scenario.set(system.evasion.attribute, v)) for v in values]
     assert chances == sorted(chances) and chances[0] < chances[-1]
     assert all(0 <= c <= 1 for c in chances)
@@ -75,6 +93,12 @@ def test_evasion_attribute_is_a_number_field_the_unopposed_chance_climbs(system_
     ("d100-homebrew/burst-3-vs-dodge-45", "defender.agility", 45, Fraction(45, 100)),
     ("d100-homebrew/burst-3-vs-dodge-45", "defender.agility", 0, Fraction(1, 100)),
     ("d100-homebrew/burst-3-vs-dodge-45", "defender.agility", 100, Fraction(99, 100)),
+    # GURPS: 3d6 at or under Dodge = Basic Speed, fractions dropped, + 3 (B374); 3-4 always
+    # succeed, 17-18 always fail (B348). 3d6 <= 9 falls 81 ways of 216, <= 10 108, <= 4 four.
+    ("gurps-4e/rapid-fire-dodge-and-drop", "dodger.basic_speed", 6, Fraction(81, 216)),
+    ("gurps-4e/rapid-fire-dodge-and-drop", "dodger.basic_speed", 7.75, Fraction(108, 216)),
+    ("gurps-4e/rapid-fire-dodge-and-drop", "dodger.basic_speed", 1, Fraction(4, 216)),
+    ("gurps-4e/rapid-fire-dodge-and-drop", "dodger.basic_speed", 20, Fraction(212, 216)),  # 17, 18 fail
 ])
 def test_unopposed_chance_by_hand(ref, path, value, expected):
     scenario = find_preset(ref).scenario.set(path, value)
@@ -91,6 +115,11 @@ def test_unopposed_chance_reads_the_modifiers_and_rulings():
     assert unopposed(d100.replace(**{"defender.agility": 30, "defender.dodge_advance": 10,
                                      "defender.dodge_modifier": -20})) == Fraction(20, 100)
     assert unopposed(d100.replace(**{"defender.agility": 0, "roll_01": "as_rolled"})) == 0
+    gurps = find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario
+    unopposed = all_systems()["gurps-4e"].evasion.unopposed
+    # Basic Speed 6, heavy encumbrance (-3): Dodge 6; 3d6 <= 6 falls 20 ways of 216
+    assert unopposed(gurps.replace(**{"dodger.basic_speed": 6, "dodger.encumbrance": "heavy"})) == Fraction(20, 216)
+    assert unopposed(gurps.replace(**{"dodger.basic_speed": 6, "dodger.shield_db": 1})) == Fraction(108, 216)
 
 
 # -- worth and compare ------------------------------------------------------------------------
@@ -164,12 +193,15 @@ def test_sweep_point_at_the_scenarios_own_value_equals_evaluate(system_id):
     scenario = find_preset(ref).scenario
     path = system.evasion.attribute
     own = scenario.get(path)
-    code, out, err = run("sweep", "--preset", ref, "--field", path, "--from", str(own - 2), "--to", str(own + 2))
+    values = allowed_values(scenario, path)
+    at = values.index(own)
+    low, high = values[max(0, at - 2)], values[min(len(values) - 1, at + 2)]
+    code, out, err = run("sweep", "--preset", ref, "--field", path, "--from", str(low), "--to", str(high))
     assert code == 0 and err == ""
     data = json.loads(out)
     assert data["field"] == path
-    assert [p["value"] for p in data["points"]] == list(range(own - 2, own + 3))
-    point = next(p for p in data["points"] if p["value"] == own)
+    assert [Fraction(str(p["value"])) for p in data["points"]] == [Fraction(v) for v in values if low <= v <= high]
+    point = next(p for p in data["points"] if Fraction(str(p["value"])) == own)
     expected = evaluate(scenario).headline
     assert point["headline"] == {k: None if v is None else f"{v.numerator}/{v.denominator}"
                                  for k, v in expected.items()}
