@@ -228,3 +228,100 @@ class ComparePanel:
         self.table.value = comparison_table_html(comparison, text, names)
         self.trace.value = trace_html_of(comparison, text, names)
         return comparison
+
+
+def short_label(label: str, limit: int = 36) -> str:
+    """A reading's label short enough for a card: up to its first colon, else its first
+    ``limit`` characters (then "…").
+
+    >>> short_label("Both: the +3 applies to every defense"), short_label("One −3 at most per roll, however many apply")
+    ('Both', 'One −3 at most per roll, however…')
+    """
+    head, colon, _ = label.partition(":")
+    if colon and len(head) <= limit:
+        return head.strip()
+    if len(label) <= limit:
+        return label
+    cut = label[:limit].rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;") + "…"
+
+
+class ReadingPanel:
+    """A ruling's two readings compared: the A/B panel with A = the scenario shown and B = the
+    same scenario with another reading of one ruling (one mechanism for both).
+
+    ``update(result)`` re-evaluates the alternative reading (only while ``open`` is on).
+    CSS classes: ``wb-rulings`` (``wb-rulings-toggle``, ``wb-rulings-field``,
+    ``wb-rulings-value``, ``wb-rulings-help``) around a :class:`ComparePanel` (``wb-ab``).
+    """
+
+    def __init__(self, system: System, text: Text = str, lang: str = "en", *,
+                 evaluate: Callable[[Scenario], Result] | None = None):
+        self.system, self.text, self.lang = system, text, lang
+        self.evaluate = evaluate if evaluate is not None else system.evaluate
+        self.result: Result | None = None
+        self.rulings = system.rulings()
+        self.compare = ComparePanel(system, text, lang)
+        self.compare.pin_button.layout.display = self.compare.unpin_button.layout.display = "none"
+        self.open = widgets.ToggleButton(value=False, description=text("Compare a ruling"),
+                                         layout=widgets.Layout(width="auto"))
+        self.open.add_class("wb-rulings-toggle")
+        self.field = widgets.Dropdown(options=[(text(r.label), r.name) for r in self.rulings],
+                                      description=text("Ruling"), layout=widgets.Layout(width="auto"))
+        self.field.add_class("wb-rulings-field")
+        self.value = widgets.Dropdown(description=text("Against"), layout=widgets.Layout(width="auto", max_width="100%"))
+        self.value.add_class("wb-rulings-value")
+        self.help = widgets.HTML()
+        self.help.add_class("wb-rulings-help")
+        self.body = widgets.VBox([widgets.VBox([self.field, self.value]), self.help, self.compare.widget],
+                                 layout=widgets.Layout(display="none"))
+        self._syncing = False
+        self.field.observe(lambda _ch: self._options(), names="value")
+        self.value.observe(lambda _ch: self._refresh(), names="value")
+        self.open.observe(self._toggled, names="value")
+        self.widget = widgets.VBox([self.open, self.body], layout=widgets.Layout(margin="8px 0"))
+        self.widget.add_class("wb-rulings")
+
+    def _toggled(self, change: Any) -> None:
+        self.body.layout.display = "flex" if change.new else "none"
+        self._refresh()
+
+    def _spec(self) -> Any:
+        return next(r for r in self.rulings if r.name == self.field.value)
+
+    def _options(self) -> None:
+        """Offer every other reading of the chosen ruling (the one shown is A)."""
+        if self.result is None or not self.rulings:
+            return
+        spec = self._spec()
+        current = getattr(self.result.scenario, spec.name)
+        others = [(self.text(label), value) for value, label in spec.choices if value != current]
+        keep = self.value.value if self.value.value in [v for _, v in others] else others[0][1]
+        self._syncing = True
+        try:
+            self.value.options = others
+            self.value.value = keep
+        finally:
+            self._syncing = False
+        self._refresh()
+
+    def update(self, result: Result) -> None:
+        """The scenario shown is A; B is it with the other reading."""
+        self.result = result
+        self._options()
+
+    def _refresh(self) -> None:
+        if self._syncing or self.result is None or not self.open.value or not self.rulings:
+            return
+        spec = self._spec()
+        labels = dict(spec.choices)
+        current = getattr(self.result.scenario, spec.name)
+        self.help.value = (f"<small>{html.escape(self.text(spec.help))} <span class='wb-cite'>"
+                           f"[{html.escape(self.text(spec.citation))}]</span></small>")
+        try:
+            other = self.evaluate(self.result.scenario.replace(**{spec.name: self.value.value}))
+        except ValueError as err:  # the other reading refused with these fields
+            self.help.value += f'<div class="wb-notice-text" style="color:#a00">{html.escape(str(err))}</div>'
+            return
+        names = (short_label(self.text(labels[current])), short_label(self.text(labels[self.value.value])))
+        self.compare.show_pair(self.result, other, names)

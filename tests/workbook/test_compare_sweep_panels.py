@@ -167,3 +167,23 @@ def test_mode_panel_switches_the_chart():
     assert panel.figure.layout.title.text == "P(at most k hits land)"
     assert [c[0] for c in panel.figure.data[0].customdata] == \
         [f"{p.numerator}/{p.denominator}" for _, p in hits_rows(result, "at_most")]
+
+
+def test_reading_panel_is_the_ab_panel_with_another_reading():
+    from workbook.compare import ReadingPanel
+
+    system = all_systems()["infinity-n4"]
+    scenario = find_preset("infinity-n4/zhanshi-mine-and-fusilier").scenario.set("minus_three", "single")
+    panel = ReadingPanel(system)
+    panel.update(evaluate(scenario))
+    assert panel.compare.comparison is None  # closed: no second evaluation
+    panel.open.value = True
+    assert [v for _, v in panel.value.options] == ["stacking"]
+    cards = card_values(panel.compare.cards.value)
+    assert Fraction(cards["p_dodge_succeeds"]["a"]) == evaluate(scenario).headline["p_dodge_succeeds"]
+    assert Fraction(cards["p_dodge_succeeds"]["b"]) == Fraction(299, 40000)
+    assert panel.compare.names[1].startswith("Each circumstance")
+    # the page switches to the other reading: the panel offers the first one back
+    panel.update(evaluate(scenario.set("minus_three", "stacking")))
+    assert [v for _, v in panel.value.options] == ["single"]
+    assert Fraction(card_values(panel.compare.cards.value)["p_dodge_succeeds"]["a"]) == Fraction(299, 40000)
