@@ -149,6 +149,8 @@ class SweepPanel:
         self._paths: tuple[str, ...] = ()
         self._syncing = False
         self._wanted = field
+        #: Called with each new sweep once it is drawn (e.g. to offer it for download).
+        self.on_compute: Callable[[Sweep], None] | None = None
         self.open = widgets.ToggleButton(value=open, description=text("Sweep a field"),
                                          layout=widgets.Layout(width="auto"))
         self.open.add_class("wb-sweep-open")
@@ -237,6 +239,8 @@ class SweepPanel:
                              + f". {self.text('Hover for the exact value.')}</small>")
         self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(self.figure),
                                "metadata": {}},)
+        if self.on_compute is not None:
+            self.on_compute(swept)
         return swept
 
     def _refresh(self) -> None:
