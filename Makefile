@@ -2,11 +2,24 @@
 PYTHON ?= python3
 VENV   ?= .venv
 PORT   ?= 8866
+# Serving (see docs/deploy.md): preheated kernels per dashboard (each ~150-200 MB, held while
+# the server runs: POOL=1 is ~1 GB for the five notebooks), the most kernels serving pages at
+# once, the host names the server answers to, the address it listens on, and how long an idle
+# open page keeps its kernel; TOKEN, if set, must be given once as ?token=... (docs/deploy.md).
+POOL        ?= 1
+MAX_KERNELS ?= 40
+HOSTS       ?= 127.0.0.1,localhost
+IP          ?= 127.0.0.1
+IDLE        ?= 1800
+TOKEN       ?=
+# make load: sessions opened over RAMP seconds.
+SESSIONS    ?= 30
+RAMP        ?= 30
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench docs-media mutate install clean
+.PHONY: run test bench bench-browser load docs-media mutate install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,10 +35,10 @@ $(TSTAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
-## Serve all dashboards with Voilà on 127.0.0.1 (idle kernels culled).
+## Serve all dashboards on 127.0.0.1 (Voilà with preheated kernels, a kernel cap, a Host allowlist).
 run: $(STAMP)
-	$(BIN)/voila notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
-	  --MappingKernelManager.cull_interval=30 --MappingKernelManager.cull_idle_timeout=300
+	$(BIN)/python server/voila_app.py notebooks --port=$(PORT) --Voila.ip=$(IP) --pool=$(POOL) \
+	  --max-kernels=$(MAX_KERNELS) --hosts=$(HOSTS) --idle-timeout=$(IDLE) $(if $(TOKEN),--token=$(TOKEN))
 
 ## Run the whole suite: core, workbook, notebooks and browser.
 test: $(TSTAMP)
@@ -36,7 +49,18 @@ test: $(TSTAMP)
 bench: $(TSTAMP)
 	$(BIN)/python benchmarks/run.py --write docs/benchmarks.md
 
-## Refresh the dashboard screenshots and browser timings in docs/ (a browser test run).
+## Browser timings (open, update, transfer) with the load at measurement; writes docs/browser-timings.md.
+bench-browser: $(TSTAMP)
+	@$(BIN)/python tools/ensure_chromium.py
+	$(BIN)/python tools/bench_browser.py --write docs/browser-timings.md
+
+## A class on one machine: SESSIONS dashboards over RAMP s in a headless browser, loopback only.
+load: $(TSTAMP)
+	@$(BIN)/python tools/ensure_chromium.py
+	$(BIN)/python tools/load.py --sessions=$(SESSIONS) --ramp=$(RAMP) --pool=$(POOL) \
+	  --max-kernels=$(MAX_KERNELS) --write docs/load.md
+
+## Refresh the dashboard screenshots in docs/ (a browser test run; timings: make bench-browser).
 docs-media: $(TSTAMP)
 	@$(BIN)/python tools/ensure_chromium.py
 	WORKBOOK_UPDATE_DOCS=1 $(BIN)/python -m pytest tests/browser -q

@@ -20,13 +20,19 @@ class                    what
 ``wb-preset``            presets dropdown
 ``wb-help-toggle``       shows every field's help and source under it
 ``wb-form``              the controls (each field ``wb-<dotted-path>``, see controls)
-``wb-notice``            notices: a refused link, a refused combination of fields
-``wb-headline``          headline numbers; rows ``tr[data-key]``, cells ``td[data-col]``
+``wb-notice``            notices: a refused link (at the top, ``wb-top-notice``), a refused
+                         combination of fields (in the form; the field is marked ``wb-invalid``
+                         with its reason beside it and ``wb-results`` gets ``wb-stale``)
+``wb-headline``          headline cards ``[data-key]``, exact in ``[data-col=exact]``'s
+                         ``data-value`` (see :mod:`workbook.layout`)
+``wb-present-toggle``    present mode (``present=1`` in the link): larger type and charts
+``wb-urlbar``            keeps the address bar on the scenario; its ``wb-copy-link`` button
 ``wb-outcome-chart``     outcome probabilities (plotly, inside an Output)
 ``wb-at-least-chart``    P(at least k hits land)
 ``wb-table``             outcome table; rows ``tr[data-key=<outcome>]``, exact in
                          ``td[data-col=exact]`` as ``n/d``
-``wb-view-<slug>``       each extra :class:`View`
+``wb-view-<slug>``       each extra :class:`View`; a collapsed one opens with the toggle
+                         ``wb-view-<slug>-toggle`` and is rendered only while open
 ``wb-rulings``           rulings panel, opened by the toggle ``wb-rulings-toggle``:
                          ``wb-rulings-field``, ``wb-rulings-value``,
                          ``wb-compare-chart``, ``wb-compare-table``
@@ -37,8 +43,12 @@ class                    what
 
 from __future__ import annotations
 
+import ast
+import asyncio
 import html
 import importlib
+import logging
+import os
 import pkgutil
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -53,16 +63,21 @@ from rules_core import Result, System, get_system
 from rules_core.scenario import Scenario, parse
 
 from .controls import ScenarioForm
-from .share import decode_query, read_query, share_url
+from .layout import headline_cards, page_css, style_figure
+from .notices import FieldMarks, link_notice
+from .share import decode_query, encode_query, read_query, share_url
+from .present import asked_lang, split_page_keys
 from .text import LANGUAGE_NAMES, translator
+from .urlbar import UrlBar
 from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart,
-                    compare_table, figure_bundle, headline_table, notice_html, outcome_chart,
-                    outcome_table, table_html, trace_html)
+                    compare_table, evaluate_cached, figure_bundle, headline_table, notice_html,
+                    outcome_chart, outcome_table, table_html, trace_html)
 
 __all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "system_views"]
 
 #: Modules of this package that are the workbook itself, not a system's panels.
-_FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views"}
+_FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views", "layout", "notices",
+              "present", "urlbar", "explain", "server"}
 
 
 def _panel_modules() -> list[str]:
@@ -71,16 +86,91 @@ def _panel_modules() -> list[str]:
     return sorted(n for n in names if n not in _FRAMEWORK and not n.startswith("_"))
 
 
+def _declared_system_id(name: str) -> str | None:
+    """The ``SYSTEM_ID = "<id>"`` a module of this package declares, read from its source
+    without importing it (a dashboard then imports only its own system's panels)."""
+    try:
+        tree = ast.parse((Path(__file__).parent / f"{name}.py").read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return None
+    for node in tree.body:
+        if (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Constant)
+                and any(isinstance(t, ast.Name) and t.id == "SYSTEM_ID"
+                        for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))):
+            return node.value.value
+    return None
+
+
 @cache
 def system_views(system_id: str) -> tuple[View, ...]:
     """The extra panels a system declares in a module of this package (``workbook/<name>.py``
-    defining ``SYSTEM_ID = "<id>"`` and ``VIEWS = (View(...), ...)``), in module-name order."""
+    defining ``SYSTEM_ID = "<id>"`` and ``VIEWS = (View(...), ...)``), in module-name order.
+    Only the modules declaring ``system_id`` are imported."""
     found: list[View] = []
     for name in _panel_modules():
+        declared = _declared_system_id(name)
+        if declared is not None and declared != system_id:
+            continue
         module = importlib.import_module(f"{__package__}.{name}")
         if getattr(module, "SYSTEM_ID", None) == system_id:
             found.extend(getattr(module, "VIEWS", ()))
     return tuple(found)
+
+
+def _preheating() -> bool:
+    """True inside a kernel Voilà runs ahead of any request (``--preheat_kernel``): the page's URL
+    query is not known until someone asks for the page."""
+    return os.environ.get("VOILA_PREHEAT") == "True"
+
+
+def _wait_for_request(timeout: float | None = None) -> dict[str, str]:
+    """In a kernel Voilà preheated: wait until the page is requested and return the request's
+    details (``QUERY_STRING``, ``SERVER_NAME``, ...), also put into ``os.environ`` as Voilà's
+    own ``voila.utils.wait_for_request`` does — without importing Voilà into the kernel (that
+    import alone costs ~45 MB per kernel)."""
+    import json
+
+    from websockets.sync.client import connect
+
+    env = os.environ
+    base = env.get("VOILA_WS_BASE_URL") or env.get("VOILA_SERVER_URL") or "/"
+    url = (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
+           f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env.get('VOILA_KERNEL_ID', '')}")
+    try:
+        with connect(url, open_timeout=10, max_size=2**20) as socket:
+            info = json.loads(socket.recv(timeout=timeout))
+    except Exception as err:  # no server to ask: the page shows the default scenario
+        logging.getLogger(__name__).warning("could not read the page request from %s: %s", url, err)
+        return {}
+    info = {str(k): str(v) for k, v in info.items()}
+    os.environ.update(info)
+    return info
+
+
+def _request_query() -> str:
+    """The page's URL query: waited for in a preheated kernel, else :func:`read_query`."""
+    if _preheating():
+        return _wait_for_request().get("QUERY_STRING", "")
+    return read_query()
+
+
+def _handling_browser_message() -> bool:
+    """True while the kernel handles a widget message from the browser (a control change)."""
+    try:
+        from IPython import get_ipython
+        kernel = getattr(get_ipython(), "kernel", None)
+        parent = kernel.get_parent("shell") if kernel is not None else None
+    except Exception:  # no kernel, or one without parent messages
+        return False
+    return bool(parent) and parent.get("header", {}).get("msg_type") == "comm_msg"
+
+
+def _event_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop (inside a kernel's message handler), else None."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _output(css: str) -> widgets.Output:
@@ -102,10 +192,12 @@ def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
                          *children])
 
 
-def _show_in(out: widgets.Output, thing: Rendered, text: Callable[[str], str]) -> None:
-    """Replace what ``out`` shows by a Figure, a DataFrame or an HTML string, in one update."""
+def _show_in(out: widgets.Output, thing: Rendered, text: Callable[[str], str],
+             present: bool = False) -> None:
+    """Replace what ``out`` shows by a Figure (in the workbook's style, larger when
+    ``present``), a DataFrame or an HTML string, in one update."""
     if isinstance(thing, go.Figure):
-        data = figure_bundle(thing)
+        data = figure_bundle(style_figure(thing, present))
     elif isinstance(thing, pd.DataFrame):
         data = {"text/html": table_html(thing, {c: str(c) for c in thing.columns}, text=text)}
     else:
@@ -121,13 +213,26 @@ class Dashboard:
     shows a notice), else ``scenario``, else the system's default. ``views`` are the extra
     panels (by default the ones the system declares, see :func:`system_views`);
     ``lang`` forces the language (else the query's ``lang``, else the system's first).
+    A query's fields change the system's default scenario (or the preset it names), like the
+    links the page writes; ``present=1`` opens the page in present mode.
 
     State for tests and extensions, replaced on every change: ``scenario``, ``result``,
     ``figures`` (``"outcome"``, ``"at_least"``, ``"compare"``), ``tables`` (``"outcomes"``,
     ``"headline"``, ``"compare"``), ``rendered`` (each view's output by title), ``notices``.
     Widgets: ``widget`` (the page), ``form`` (:class:`ScenarioForm`), ``preset``, ``language``
-    (or None), ``compare_on`` / ``ruling_field`` / ``ruling_value`` (or None without rulings).
+    (or None), ``compare_on`` / ``ruling_field`` / ``ruling_value`` (or None without rulings),
+    ``view_toggles`` (the toggle of each collapsed :class:`View`, by title).
+
+    Speed: each scenario is evaluated once (:func:`workbook.views.evaluate_cached`); a panel
+    whose output did not change is not sent again; collapsed panels are not rendered; and the
+    browser's control changes that arrive while one is being shown are coalesced into one update
+    of the latest scenario (``coalesce=False`` turns that off). In a kernel Voilà preheats, the
+    page is built before anyone asks for it and the URL query is applied when the page is
+    requested (:meth:`apply_query`).
     """
+
+    #: Coalesce control changes from the browser (see the class docstring).
+    coalesce = True
 
     def __init__(self, system: System | str, *, scenario: Scenario | dict[str, Any] | None = None,
                  query: str | None = None, views: Sequence[View] | None = None,
@@ -138,18 +243,52 @@ class Dashboard:
                              f"{self.system.languages}")
         start = (parse(self.system.scenario_cls, scenario) if scenario is not None
                  else self.system.default_scenario())
-        shared = decode_query(self.system, read_query() if query is None else query, start)
-        self.lang = lang or shared.lang or self.system.languages[0]
+        self._start, self._forced_lang = start, lang
+        # Preheated by Voilà: build now, read the query once the page is requested (below).
+        later = query is None and _preheating()
+        query, page = split_page_keys("" if later else _request_query() if query is None else query)
+        shared = decode_query(self.system, query)
+        asked = shared.lang or asked_lang(query)
+        self.lang = lang or (asked if asked in self.system.languages else self.system.languages[0])
+        self.present = page.get("present") == "1"
         self.views = system_views(self.system.id) if views is None else tuple(views)
-        self._link_notice = shared.notice
+        self._link_notice = shared.notice and link_notice(
+            self.system, query, translator(self.system, self.lang), fallback=shared.notice)
         self.result: Result | None = None
         self.figures: dict[str, go.Figure] = {}
         self.tables: dict[str, pd.DataFrame] = {}
         self.rendered: dict[str, Rendered] = {}
         self.notices: list[str] = []
+        self.view_toggles: dict[str, widgets.ToggleButton] = {}
+        self._opened = {v.title for v in self.views if v.open}
+        self._pending: Scenario | None = None
         self.widget = widgets.VBox(layout=widgets.Layout(max_width="1400px"))
         self.widget.add_class("wb-dashboard")
+        if self.present:
+            self.widget.add_class("wb-present")
         self._build(shared.scenario or start)
+        if later:
+            self.apply_query(_request_query())  # waits until the page is requested
+
+    def apply_query(self, query: str) -> None:
+        """Show what a page URL's ``query`` asks for (scenario and language), as the page would
+        have been built with it; a refused query keeps the scenario and shows its notice."""
+        query, page = split_page_keys(query)
+        shared = decode_query(self.system, query)
+        asked = shared.lang or asked_lang(query)
+        lang = self._forced_lang or (asked if asked in self.system.languages else self.lang)
+        self._link_notice = shared.notice and link_notice(
+            self.system, query, translator(self.system, lang), fallback=shared.notice)
+        if page.get("present") == "1" and not self.present:
+            self.set_present(True)
+        scenario = shared.scenario or self.form.scenario
+        if lang != self.lang:
+            self.lang = lang
+            self._build(scenario)
+        elif scenario != self.form.scenario:
+            self.form.set_scenario(scenario)
+        else:  # same page: refresh what depends on the request (notices, share link)
+            self._show(scenario)
 
     # -- building the page ----------------------------------------------------------------
     def _build(self, scenario: Scenario) -> None:
@@ -159,28 +298,42 @@ class Dashboard:
         self.text = text
         self._syncing = self._syncing_ruling = False
 
-        header = widgets.HTML(f"<h2 style='margin:4px 0'>{html.escape(text(system.name))}</h2>"
-                              f"<p>{html.escape(text(system.summary))}</p>")
+        # The page's style; the notebook above the dashboard gives its title and lead.
+        header = widgets.HTML(page_css())
+        header.add_class("wb-title")
+        self.urlbar = UrlBar(label=text("Copy link"), copied=text("Copied"),
+                             title=f"{text(system.name)} — {text('Dodge Workbook')}")
+        self.present_toggle = widgets.ToggleButton(
+            value=self.present, description=text("Present"), icon="television",
+            tooltip=text("Larger type and charts, for a projector"),
+            layout=widgets.Layout(width="auto"))
+        self.present_toggle.add_class("wb-present-toggle")
+        self.present_toggle.observe(lambda ch: self.set_present(ch.new), names="value")
+        toolbar = [self.urlbar, self.present_toggle]
         top = []
         self.language = None
         if len(system.languages) > 1:
             self.language = widgets.Dropdown(
                 options=[(LANGUAGE_NAMES.get(code, code), code) for code in system.languages],
-                value=self.lang, description=text("Language"))
+                value=self.lang, description=text("Language"),
+                style={"description_width": "initial"})
             self.language.add_class("wb-lang")
             self.language.observe(lambda ch: self.set_lang(ch.new), names="value")
-            top.append(self.language)
+            toolbar.append(self.language)
         self.preset = widgets.Dropdown(
             options=[(text("(custom scenario)"), "")] + [(text(p.title), p.name) for p in system.presets],
-            value="", description=text("Preset"), layout=widgets.Layout(width="34em"))
+            value="", description=text("Preset"),
+            layout=widgets.Layout(width="100%", max_width="34em"))
         self.preset.add_class("wb-preset")
         self.preset.observe(self._preset_chosen, names="value")
         top.append(self.preset)
         self._preset_info = _html("wb-preset-info")
 
         self.form = ScenarioForm(system, scenario, self.lang)
-        self.form.on_change(self._show)
+        self.form.on_change(self._form_changed)
         self._notice = _html("wb-notice")
+        self._notice.add_class("wb-top-notice")
+        self._stale = _html("wb-stale-banner")
         self._headline = _html("wb-headline")
         self._outcome_chart = _output("wb-outcome-chart")
         self._at_least_chart = _output("wb-at-least-chart")
@@ -194,31 +347,65 @@ class Dashboard:
         self.help_toggle.add_class("wb-help-toggle")
         self.help_toggle.observe(lambda ch: self.form.show_help(ch.new), names="value")
         top.append(self.help_toggle)
-        # Controls on the left, scrolling in their own box, so that the numbers and charts on
-        # the right stay in view while a long form is worked through; one column when narrow.
+        # The numbers first: the headline cards and the outcome chart at the top left, the
+        # controls beside them (scrolling in their own box on a wide screen, so that the numbers
+        # stay in view), below them in the page's own flow on a phone (see workbook.layout).
         self.form.widget.layout.flex = "0 0 auto"  # its own height; the box scrolls
-        controls = widgets.Box([self.form.widget],
-                               layout=widgets.Layout(flex="1 1 400px", max_width="38em",
+        self._preset_info.layout.flex = "0 0 auto"
+        controls = widgets.Box([widgets.VBox(top, layout=widgets.Layout(flex="0 0 auto")),
+                                self._preset_info, self.form.widget],
+                               layout=widgets.Layout(flex="1 1 380px", max_width="36em",
                                                      max_height="88vh", overflow="auto",
                                                      flex_flow="column"))
         controls.add_class("wb-controls")
-        results = widgets.VBox([_section(text("Headline numbers"), self._headline), self._notice,
-                                self._outcome_chart, self._at_least_chart],
-                               layout=widgets.Layout(flex="1 1 520px", padding="0 0 0 16px",
+        results = widgets.VBox([self._stale, self._headline, self._outcome_chart,
+                                self._at_least_chart],
+                               layout=widgets.Layout(flex="1 1 560px", padding="0 16px 0 0",
                                                      overflow="visible"))
         results.add_class("wb-results")
-        row = widgets.Box([controls, results],
+        self._results = results
+        self._marks = FieldMarks(self.form, results, self._stale)
+        row = widgets.Box([results, controls],
                           layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
-        rows = [header, widgets.HBox(top, layout=widgets.Layout(flex_flow="row wrap",
-                                                                align_items="center")),
-                self._preset_info, row, _section(text("Outcome table"), self._table)]
-        rows += [_section(text(v.title), self._view_boxes[v.title]) for v in self.views]
+        row.add_class("wb-main")
+        bar = widgets.HBox(toolbar, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        bar.add_class("wb-toolbar")
+        rows = [header, bar, self._notice, row, _section(text("Outcome table"), self._table)]
+        rows += [self._view_section(v) for v in self.views]
         rows.append(self._build_rulings())
         rows += [_section(text("Trace of the rules applied"), self._trace), self._share]
         self.widget.children = [r for r in rows if r is not None]
         for w in old:
             w.close()
         self._show(self.form.scenario)
+
+    def _view_section(self, view: View) -> widgets.VBox:
+        """A view's titled box; a collapsed view gets a toggle and is rendered once opened."""
+        text, box = self.text, self._view_boxes[view.title]
+        if view.open:
+            return _section(text(view.title), box)
+        toggle = widgets.ToggleButton(value=view.title in self._opened, description=text(view.title),
+                                      layout=widgets.Layout(width="auto"))
+        toggle.add_class(f"{view.css}-toggle")
+        box.layout.display = None if toggle.value else "none"
+        self.view_toggles[view.title] = toggle
+
+        def toggled(change: Any) -> None:
+            if change.new:
+                self._opened.add(view.title)
+                box.layout.display = None
+                if self.result is not None:
+                    self._render_view(view, self.result)
+            else:
+                self._opened.discard(view.title)
+                box.layout.display = "none"
+
+        toggle.observe(toggled, names="value")
+        return widgets.VBox([toggle, box], layout=widgets.Layout(margin="8px 0"))
+
+    def _render_view(self, view: View, result: Result) -> None:
+        self.rendered[view.title] = view.render(result, self.lang)
+        _show_in(self._view_boxes[view.title], self.rendered[view.title], self.text, self.present)
 
     def _build_rulings(self) -> widgets.Widget | None:
         text = self.text
@@ -227,10 +414,11 @@ class Dashboard:
         if not rulings:
             return None
         self.ruling_field = widgets.Dropdown(options=[(text(r.label), r.name) for r in rulings],
-                                             description=text("Ruling"))
+                                             description=text("Ruling"),
+                                             layout=widgets.Layout(width="100%", max_width="40em"))
         self.ruling_field.add_class("wb-rulings-field")
         self.ruling_value = widgets.Dropdown(description=text("Alternative"),
-                                             layout=widgets.Layout(width="40em"))
+                                             layout=widgets.Layout(width="100%", max_width="60em"))
         self.ruling_value.add_class("wb-rulings-value")
         self._ruling_help = _html("wb-rulings-help")
         self._compare_chart = _output("wb-compare-chart")
@@ -241,7 +429,7 @@ class Dashboard:
                             layout=widgets.Layout(display="none"))
         # Closed by default: a comparison costs a second evaluation and a third chart per change.
         self.compare_on = widgets.ToggleButton(value=False, description=text("Compare a ruling"),
-                                               icon="balance-scale", layout=widgets.Layout(width="auto"))
+                                               layout=widgets.Layout(width="auto"))
         self.compare_on.add_class("wb-rulings-toggle")
 
         def toggled(change: Any) -> None:
@@ -280,6 +468,22 @@ class Dashboard:
             self.lang = lang
             self._build(self.form.scenario)
 
+    def set_present(self, on: bool) -> None:
+        """Present mode on or off: larger type and charts across the whole width."""
+        if on == self.present:
+            return
+        self.present = on
+        self.present_toggle.value = on
+        (self.widget.add_class if on else self.widget.remove_class)("wb-present")
+        if self.result is not None:
+            self._show(self.form.scenario)
+        self._follow_address()
+
+    def _follow_address(self) -> None:
+        """The address bar: this scenario's link, with ``present=1`` in present mode."""
+        query = encode_query(self.system, self.form.scenario, self.lang)
+        self.urlbar.query = "&".join(q for q in (query, "present=1" if self.present else "") if q)
+
     def _preset_chosen(self, change: Any) -> None:
         if self._syncing or not change.new:
             return
@@ -289,33 +493,59 @@ class Dashboard:
         self.notices = [n for n in (self._link_notice, *extra) if n]
         self._notice.value = notice_html(*self.notices)
 
+    def _form_changed(self, scenario: Scenario) -> None:
+        """The form's change callback: show ``scenario`` now, or, for a change the browser sent
+        while the kernel has more to read, once those are read (only the latest is shown)."""
+        loop = _event_loop() if self.coalesce and _handling_browser_message() else None
+        if loop is None:
+            self._show(scenario)
+            return
+        first = self._pending is None
+        self._pending = scenario
+        if first:
+            loop.call_soon(self._show_pending)
+
+    def _show_pending(self) -> None:
+        scenario, self._pending = self._pending, None
+        if scenario is None or scenario != self.form.scenario:
+            scenario = self.form.scenario  # the form moved on (or was rebuilt): show where it is
+        try:
+            self._show(scenario)
+        except Exception:  # a callback's error would otherwise vanish in the event loop
+            logging.getLogger(__name__).exception("could not show %r", scenario)
+            raise
+
     def _show(self, scenario: Scenario) -> None:
-        """Evaluate ``scenario`` and refresh every panel (the form's change callback)."""
+        """Evaluate ``scenario`` and refresh every panel."""
         text, lang, system = self.text, self.lang, self.system
         try:
-            result = system.evaluate(scenario)
+            result = evaluate_cached(system, scenario)
         except ValueError as err:  # a ScenarioError, or a combination the rules refuse
             self._set_notices(f"{text('This scenario could not be evaluated')}: {err}")
             return
         self._set_notices()
         self.result = result
-        self.figures["outcome"] = outcome_chart(result, lang, system=system)
-        self.figures["at_least"] = at_least_chart(result, lang, system=system)
-        self.tables["outcomes"] = outcome_table(result, lang, system=system)
+        # Cheapest first: the browser handles updates in the order they are sent, and redrawing
+        # a chart takes it tens of milliseconds; the numbers should not wait behind the charts.
         self.tables["headline"] = headline_table(result, lang, system=system)
-        _show_in(self._outcome_chart, self.figures["outcome"], text)
-        _show_in(self._at_least_chart, self.figures["at_least"], text)
-        self._headline.value = table_html(self.tables["headline"], HEADLINE_COLUMNS,
-                                          "wb-headline-grid", text)
+        self.tables["outcomes"] = outcome_table(result, lang, system=system)
+        self._headline.value = headline_cards(self.tables["headline"], text)
         self._table.value = table_html(self.tables["outcomes"], OUTCOME_COLUMNS, "wb-outcome-grid", text)
-        for view in self.views:
-            self.rendered[view.title] = view.render(result, lang)
-            _show_in(self._view_boxes[view.title], self.rendered[view.title], text)
+        self.figures["outcome"] = outcome_chart(result, lang, system=system)
+        _show_in(self._outcome_chart, self.figures["outcome"], text, self.present)
+        self.figures["at_least"] = at_least_chart(result, lang, system=system)
+        _show_in(self._at_least_chart, self.figures["at_least"], text, self.present)
         self._trace.value = trace_html(result, lang, system=system)
         url = html.escape(share_url(system, scenario, lang), quote=True)
         self._share.value = (f"<b>{html.escape(text('Share this scenario'))}:</b> "
                              f'<a class="wb-share-anchor" href="{url}">{url}</a>')
+        self._follow_address()
         self._sync_preset(scenario)
+        for view in self.views:  # the system's own panels, heavier, after the common ones
+            if view.title in self._opened:
+                self._render_view(view, result)
+            else:
+                self.rendered.pop(view.title, None)
         self._show_comparison()
 
     def _sync_preset(self, scenario: Scenario) -> None:
@@ -340,7 +570,7 @@ class Dashboard:
             return
         text = self.text
         try:
-            other = self.system.evaluate(self.scenario.replace(**{name: alt}))
+            other = evaluate_cached(self.system, self.scenario.replace(**{name: alt}))
         except ValueError as err:  # the alternative reading refused with these fields
             self._ruling_help.value = notice_html(str(err))
             self._compare_chart.outputs = ()
@@ -348,18 +578,24 @@ class Dashboard:
             self.figures.pop("compare", None)
             self.tables.pop("compare", None)
             return
-        names = (f"{current} ({text('current')})", str(alt))
+        spec = next(r for r in self.system.rulings() if r.name == name)
+        labels = {value: text(label) for value, label in spec.choices}
+        names = (text("Current reading"), text("Alternative reading"))
         self.figures["compare"] = compare_chart(self.result, other, self.lang, names=names,
                                                 system=self.system)
         self.tables["compare"] = compare_table(self.result, other, self.lang, names=names,
                                                system=self.system)
-        spec = next(r for r in self.system.rulings() if r.name == name)
-        self._ruling_help.value = (f"<small>{html.escape(text(spec.help))} "
-                                   f"<span class='wb-cite'>[{html.escape(text(spec.citation))}]</span></small>")
-        _show_in(self._compare_chart, self.figures["compare"], text)
+        self._ruling_help.value = (
+            f"<div class='wb-ruling-labels'><b>{html.escape(names[0])}:</b> "
+            f"{html.escape(labels.get(current, str(current)))}<br><b>{html.escape(names[1])}:</b> "
+            f"{html.escape(labels.get(alt, str(alt)))}</div>"
+            f"<small>{html.escape(text(spec.help))} "
+            f"<span class='wb-cite'>[{html.escape(text(spec.citation))}]</span></small>")
+        _show_in(self._compare_chart, self.figures["compare"], text, self.present)
         self._compare_table.value = table_html(self.tables["compare"], {
             "name": text("Quantity"), "a": names[0], "b": names[1],
-            "difference": text("Difference")}, "wb-compare-grid")  # headers already in lang
+            "difference": text("Difference"), "difference_pp": text("Difference (percentage points)")},
+            "wb-compare-grid")  # headers already in lang
 
 
 class NotebookDashboard(Dashboard):

@@ -10,14 +10,17 @@ the index is ``/voila/render/index.ipynb``) and in JupyterLab alike.
 from __future__ import annotations
 
 import html
+import json
+import re
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import ipywidgets as widgets
 
-from rules_core import System, all_systems
+from rules_core import System, all_systems, evaluate
 
-__all__ = ["Entry", "notebooks_folder", "dashboards", "index"]
+__all__ = ["Entry", "notebooks_folder", "dashboards", "index", "lead", "picture"]
 
 INDEX = "index.ipynb"
 #: Titles of the pages that belong to no one system.
@@ -61,15 +64,77 @@ def dashboards(folder: Path | str | None = None) -> list[Entry]:
                                           order.index(e.system.id) if e.system else 0, e.notebook))
 
 
+def lead(folder: Path | str, notebook: str) -> str:
+    """The notebook's one-line summary: the first paragraph under its title (from
+    ``<stem>.en.md`` when its words live there, see :mod:`workbook.explain`), as plain text;
+    ``""`` when it has none."""
+    folder, stem = Path(folder), Path(notebook).stem
+    try:
+        words = folder / f"{stem}.en.md"
+        if words.is_file():
+            text = words.read_text(encoding="utf-8")
+        else:
+            cells = json.loads((folder / notebook).read_text(encoding="utf-8")).get("cells", [])
+            text = next("".join(c["source"]) for c in cells if c.get("cell_type") == "markdown")
+    except (OSError, ValueError, StopIteration, KeyError, TypeError):
+        return ""
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
+    body = [p for p in paragraphs if not p.startswith(("#", "<!--"))]
+    if not body:
+        return ""
+    first = re.sub(r"[*_`]", "", " ".join(body[0].split()))
+    sentence = re.match(r"(.+?[.!?])(\s|$)", first)
+    return sentence.group(1) if sentence else first
+
+
+def picture(system: System, width: int = 132, height: int = 56) -> str:
+    """A small inline SVG of the system's default scenario: its outcome probabilities as bars
+    (Okabe–Ito blue), exact values in each bar's tooltip."""
+    rows = evaluate(system.default_scenario()).outcome_rows()
+    most = max((p for _, p in rows), default=Fraction(1)) or Fraction(1)
+    gap, n = 3, max(len(rows), 1)
+    bar = (width - gap * (n + 1)) / n
+    bars = []
+    for i, (label, p) in enumerate(rows):
+        h = max(1.0, float(p / most) * (height - 4))
+        bars.append(f'<rect x="{gap + i * (bar + gap):.1f}" y="{height - h:.1f}" width="{bar:.1f}" '
+                    f'height="{h:.1f}" fill="#0072B2"><title>{html.escape(str(label))}: '
+                    f"{p.numerator}/{p.denominator}</title></rect>")
+    return (f'<svg class="wb-index-picture" role="img" aria-label="{html.escape(system.name)}: '
+            f'outcome chart" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+            f'<rect width="{width}" height="{height}" fill="#f7faff"/>{"".join(bars)}</svg>')
+
+
+_INDEX_CSS = """<style>
+.wb-index-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(280px, 1fr));
+  gap: 12px; margin: 8px 0; }
+.wb-index-card { display: flex; gap: 12px; align-items: flex-start; padding: 12px;
+  border: 1px solid #c8d3e0; border-radius: 8px; background: #fff; text-decoration: none;
+  color: #1a1a1a; }
+.wb-index-card:hover, .wb-index-card:focus { border-color: #0072B2; box-shadow: 0 0 0 2px #0072B233; }
+.wb-index-card .wb-index-name { color: #0057a0; text-decoration: underline; font-weight: 700;
+  font-size: 1.15rem; }
+.wb-index-card .wb-index-summary { margin: 4px 0 0; line-height: 1.35; }
+.wb-index-card .wb-index-more { color: #0057a0; font-weight: 600; }
+</style>"""
+
+
 def index(folder: Path | str | None = None) -> widgets.HTML:
-    """The list of dashboards as links with each system's summary (class ``wb-index``)."""
+    """The dashboards as cards (class ``wb-index``): each a link (``a.wb-index-link``) with a
+    picture of its outcome chart, its title and a one-line summary (the system's summary in
+    the tooltip)."""
+    folder = Path(folder) if folder is not None else notebooks_folder()
     items = []
     for entry in dashboards(folder):
-        summary = html.escape(entry.system.summary) if entry.system else ""
-        items.append(f'<li><a class="wb-index-link" href="{html.escape(entry.notebook, quote=True)}">'
-                     f"{html.escape(entry.title)}</a>"
-                     + (f" — {summary}" if summary else "") + "</li>")
-    body = f"<ul>{''.join(items)}</ul>" if items else "<p>No dashboards yet.</p>"
+        summary = lead(folder, entry.notebook) or (entry.system.summary.split(";")[0] if entry.system else "")
+        tip = html.escape(entry.system.summary, quote=True) if entry.system else ""
+        items.append(f'<a class="wb-index-link wb-index-card" href="{html.escape(entry.notebook, quote=True)}"'
+                     f' title="{tip}">' + (picture(entry.system) if entry.system else "")
+                     + f'<span><span class="wb-index-name">{html.escape(entry.title)}</span>'
+                     f'<p class="wb-index-summary">{html.escape(summary)}</p>'
+                     f'<span class="wb-index-more">Open the dashboard →</span></span></a>')
+    body = (f'{_INDEX_CSS}<div class="wb-index-cards">{"".join(items)}</div>' if items
+            else "<p>No dashboards yet.</p>")
     box = widgets.HTML(body)
     box.add_class("wb-index")
     return box

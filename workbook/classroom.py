@@ -152,19 +152,24 @@ class RollPanel:
     def _show_tally(self) -> None:
         if self.result is None:
             return
-        text, total = self.text, sum(self.tally.values())
-        rows = "".join(
-            f"<tr data-key='{html.escape(label, quote=True)}'><td>{html.escape(text(label))}</td>"
-            f"<td data-col='count'>{self.tally[label]}</td>"
-            f"<td data-col='share'>{percent_text(self.tally[label] / total) if total else '—'}</td>"
-            f"<td data-col='exact'>{exact_text(p)}</td><td data-col='percent'>{percent_text(p)}</td></tr>"
-            for label, p in self.result.outcome_rows())
-        self.tally_box.value = (
-            f"<p><b>{html.escape(text('Tally'))}</b>: {total} {html.escape(text('rolls'))}</p>"
-            f"<table class='wb-grid'><thead><tr><th>{html.escape(text('Outcome'))}</th>"
-            f"<th>{html.escape(text('Rolled'))}</th><th>{html.escape(text('Share'))}</th>"
-            f"<th>{html.escape(text('Exact'))}</th><th>{html.escape(text('Percent'))}</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
+        total = sum(self.tally.values())
+        self.tally_box.value = (f"<p><b>{html.escape(self.text('Tally'))}</b>: {total} "
+                                f"{html.escape(self.text('rolls'))}</p>"
+                                + counts_table(self.result, self.tally, self.text))
+
+
+def counts_table(result: Result, counts: Counter[str], text: Text) -> str:
+    """How often each outcome was rolled (count and share) beside its exact probability; rows
+    ``tr[data-key=<outcome>]``, cells ``count``, ``share``, ``exact`` (n/d) and ``percent``."""
+    total = sum(counts.values())
+    rows = "".join(
+        f"<tr data-key='{html.escape(label, quote=True)}'><td>{html.escape(text(label))}</td>"
+        f"<td data-col='count'>{counts[label]:,}</td>"
+        f"<td data-col='share'>{percent_text(counts[label] / total) if total else '—'}</td>"
+        f"<td data-col='exact'>{exact_text(p)}</td><td data-col='percent'>{percent_text(p)}</td></tr>"
+        for label, p in result.outcome_rows())
+    head = "".join(f"<th>{html.escape(text(h))}</th>" for h in ("Outcome", "Rolled", "Share", "Exact", "Percent"))
+    return f"<table class='wb-grid'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
 def _checkpoints(n: int, points: int = 120) -> list[int]:
@@ -306,17 +311,7 @@ class SimulatePanel:
 
     def _show_table(self) -> None:
         assert self.result is not None
-        text, total = self.text, sum(self.counts.values())
-        rows = "".join(
-            f"<tr data-key='{html.escape(label, quote=True)}'><td>{html.escape(text(label))}</td>"
-            f"<td data-col='count'>{self.counts[label]:,}</td>"
-            f"<td data-col='simulated'>{percent_text(self.counts[label] / total) if total else '—'}</td>"
-            f"<td data-col='exact'>{exact_text(p)}</td><td data-col='percent'>{percent_text(p)}</td></tr>"
-            for label, p in self.result.outcome_rows())
-        self.table.value = (f"<table class='wb-grid'><thead><tr><th>{html.escape(text('Outcome'))}</th>"
-                            f"<th>{html.escape(text('Rolled'))}</th><th>{html.escape(text('Simulated'))}</th>"
-                            f"<th>{html.escape(text('Exact'))}</th><th>{html.escape(text('Percent'))}</th>"
-                            f"</tr></thead><tbody>{rows}</tbody></table>")
+        self.table.value = counts_table(self.result, self.counts, self.text)
 
 
 def convergence_chart(xs: list[int], ys: list[float], exact: Any, kind: str, sd: float, title: str,

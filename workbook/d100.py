@@ -39,7 +39,7 @@ FATES = {
     "landed_open": "Landing",
     "landed_in_cover": "Landing against Cover",
 }
-_COLORS = ("#3366aa", "#66a3d2", "#559955", "#cc5533", "#d9a441")
+_COLORS = ("#0072B2", "#56B4E9", "#009E73", "#D55E00", "#E69F00")  # Okabe–Ito (colour-blind safe)
 
 
 def attack_rows(result: Result) -> list[dict[str, Fraction | int | str]]:

@@ -25,14 +25,14 @@ from rules_core import Dist, Play, Result, get_system, play_once
 from rules_core.systems.eldfall import without_reaction
 
 from .text import headline_label, translator
-from .views import View, exact_bar, exact_text, percent_text
+from .views import View, evaluate_cached, exact_bar, exact_text, percent_text
 
 __all__ = ["SYSTEM_ID", "VIEWS", "reaction_name", "without", "worth_chart", "worth_table",
            "second_model_chart", "after_dodge_table", "sample", "one_roll_html"]
 
 SYSTEM_ID = "eldfall"
 
-_COLORS = ("#3366aa", "#cc7733")
+_COLORS = ("#0072B2", "#E69F00")  # Okabe–Ito (colour-blind safe)
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
 _REACTIONS = {"dodge": "With the Dodge", "ward": "With Ward", "none": "No reaction"}
 _WORTH_KEYS = ("p_no_hit", "expected_hits", "expected_wounds", "p_at_least_one_wound")
@@ -49,7 +49,7 @@ def reaction_name(result: Result) -> str:
 
 def without(result: Result) -> Result:
     """The same scenario evaluated with the defender not reacting (Protective Barrier kept)."""
-    return get_system(result.system).evaluate(without_reaction(result.scenario))
+    return evaluate_cached(get_system(result.system), without_reaction(result.scenario))
 
 
 def _bars(dist: Dist, most: int, name: str, color: str, axis: str, show_legend: bool) -> go.Bar:

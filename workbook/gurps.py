@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import html
 from fractions import Fraction
-from functools import lru_cache
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -29,7 +28,7 @@ from rules_core.systems.gurps_4e.play import attack_context, defense_option, dod
 from rules_core.systems.gurps_4e.scenario import GurpsScenario
 
 from .text import headline_label, translator
-from .views import View, exact_bar, exact_text, percent_text, table_html
+from .views import View, evaluate_cached, exact_bar, exact_text, percent_text, table_html
 
 __all__ = ["SYSTEM_ID", "VIEWS", "dodge_scores", "dodge_bell", "hits_chart", "injury_chart", "as_situation",
            "sacrificial_chart", "sacrificial_numbers", "sacrificial_table", "dive_chart", "cover_numbers",
@@ -39,7 +38,7 @@ SYSTEM_ID = "gurps-4e"
 
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
 _TEMPLATE = {"layout": {"plot_bgcolor": "white", "paper_bgcolor": "white", "font": {"size": 12}}}
-_COLORS = ("#3366aa", "#cc7733", "#559955", "#999999", "#aa3333", "#226633")
+_COLORS = ("#0072B2", "#E69F00", "#009E73", "#999999", "#D55E00", "#CC79A7")  # Okabe–Ito
 _ROLL_KIND_COLORS = {"critical success": _COLORS[5], "success": _COLORS[0], "failure": _COLORS[3],
                      "critical failure": _COLORS[4]}
 
@@ -184,10 +183,10 @@ def as_situation(scenario: GurpsScenario, situation: str) -> tuple[GurpsScenario
         return None, "; ".join(f"{p.field}: {p.allowed}" for p in err.problems)
 
 
-@lru_cache(maxsize=16)
 def _evaluate(scenario: GurpsScenario) -> Result:
-    """The result of a what-if scenario (a chart and its table both show it: computed once)."""
-    return get_system(scenario.system).evaluate(scenario)
+    """The result of a what-if scenario, computed once per scenario (the dashboard's own result
+    included: see :func:`workbook.views.evaluate_cached`)."""
+    return evaluate_cached(get_system(scenario.system), scenario)
 
 
 def _in(result: Result, situation: str) -> tuple[Result | None, str]:

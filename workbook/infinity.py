@@ -130,7 +130,7 @@ def wounds_chart(result: Result, lang: str = "en") -> go.Figure:
     fig = distribution_chart(result.distributions["wounds"], text("Wounds inflicted"), lang,
                              xtitle=text("Wounds (failed Saving Rolls)"), system=get_system(result.system))
     wounds = result.scenario.dodger.wounds
-    fig.add_vline(x=wounds - 0.5, line_dash="dot", line_color="#aa3333",
+    fig.add_vline(x=wounds - 0.5, line_dash="dot", line_color="#D55E00",
                   annotation_text=text("Null from here") + f" (W {wounds})",
                   annotation_position="top right", annotation_yshift=12)
     return fig

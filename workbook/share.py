@@ -14,8 +14,10 @@ Fields not named keep the base's values (the preset, else the system's default s
 list's items are named, the list is exactly as long as the highest index named plus one; items
 not fully named take the base item at that index, else the defaults.
 
-:func:`encode_query` writes ``preset=<name>`` alone when the scenario is a preset, and every
-field otherwise, so a link keeps its meaning if defaults change.
+:func:`encode_query` writes the shortest link that opens the scenario: the preset (or the
+default scenario) it is closest to, then only the fields that differ from it
+(``preset=zhanshi-vs-fusilier&dodger.ph=12``); ``system=<id>`` alone for the default scenario
+itself. Links written before, with every field spelled out, keep opening the same scenario.
 
 A link is text, so reading it turns text into numbers and flags (``12``, ``6.25``, ``yes``)
 before the scenario's own strict check; a number a little off its step through floating point
@@ -73,28 +75,76 @@ def _flatten(data: Any, prefix: str = "") -> list[tuple[str, str]]:
     return [(prefix[:-1], str(data))]
 
 
+def _changes(spec_cls: type[Part], data: dict[str, Any], base: dict[str, Any],
+             prefix: str = "") -> list[tuple[str, str]]:
+    """The ``(dotted path, value)`` pairs that turn ``base`` into ``data``.
+
+    A list that differs names a field of its last item, so that decoding gives it exactly that
+    length (items not named are taken from the base, see the module's docstring)."""
+    pairs: list[tuple[str, str]] = []
+    for spec in fields_of(spec_cls):
+        name, value, was = spec.name, data.get(spec.name), base.get(spec.name)
+        if value == was:
+            continue
+        if spec.kind == "part":
+            pairs += _changes(spec.part_cls, value, was, f"{prefix}{name}.")
+        elif spec.kind == "parts":
+            default = spec.part_cls().to_data()
+            for i, item in enumerate(value):
+                old = was[i] if i < len(was) else default
+                found = _changes(spec.part_cls, item, old, f"{prefix}{name}.{i}.")
+                if not found and i == len(value) - 1:  # name the last item: it sets the length
+                    found = _flatten({fields_of(spec.part_cls)[0].name:
+                                      item[fields_of(spec.part_cls)[0].name]},
+                                     f"{prefix}{name}.{i}.")
+                pairs += found
+        else:
+            pairs += _flatten(value, f"{prefix}{name}.")
+    return pairs
+
+
+def _spelled_out(scenario: Scenario) -> list[tuple[str, str]]:
+    data = scenario.to_data()
+    data.pop("system", None)
+    return _flatten(data)
+
+
 def encode_query(system: System, scenario: Scenario, lang: str | None = None) -> str:
-    """The query for ``scenario`` (without ``?``).
+    """The shortest query for ``scenario`` (without ``?``): the nearest preset, or the default
+    scenario, and the fields that differ from it (see the module's docstring).
 
     >>> from rules_core import get_system
     >>> inf = get_system("infinity-n4")
-    >>> first = inf.presets[0].scenario
-    >>> encode_query(inf, first) == "preset=" + inf.presets[0].name
-    True
-    >>> encode_query(inf, first.replace(dodger=first.dodger.replace(ph=12)))[:13]
-    'dodger.ph=12&'
+    >>> mine = inf.preset("zhanshi-mine-and-fusilier").scenario
+    >>> encode_query(inf, mine)
+    'preset=zhanshi-mine-and-fusilier'
+    >>> encode_query(inf, mine.replace(dodger=mine.dodger.replace(ph=12)))
+    'preset=zhanshi-mine-and-fusilier&dodger.ph=12'
     """
-    pairs: list[tuple[str, str]] = []
+    tail = [("lang", lang)] if lang and lang != system.languages[0] else []
     preset = next((p.name for p in system.presets if p.scenario == scenario), None)
     if preset is not None:
-        pairs.append(("preset", preset))
-    else:
-        data = scenario.to_data()
-        data.pop("system", None)
-        pairs.extend(_flatten(data))
-    if lang and lang != system.languages[0]:
-        pairs.append(("lang", lang))
-    return urlencode(pairs, safe=".")
+        return urlencode([("preset", preset)] + tail, safe=".")
+    data = scenario.to_data()
+    data.pop("system", None)
+    bases: list[tuple[list[tuple[str, str]], Scenario]] = []
+    for preset in system.presets:
+        bases.append(([("preset", preset.name)], preset.scenario))
+    bases.append(([("system", system.id)], system.default_scenario()))
+    candidates = []
+    for head, base in bases:
+        old = base.to_data()
+        old.pop("system", None)
+        changes = _changes(system.scenario_cls, data, old)
+        if head[0][0] == "system" and changes:
+            head = []  # fields alone apply to the default scenario
+        candidates.append(head + changes)
+    candidates.sort(key=lambda pairs: len(urlencode(pairs, safe=".")))
+    for pairs in candidates[:3]:  # the shortest that reads back exactly (it always should)
+        query = urlencode(pairs + tail, safe=".")
+        if decode_query(system, query).scenario == scenario:
+            return query
+    return urlencode(_spelled_out(scenario) + tail, safe=".")
 
 
 def _quote(value: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import math
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,26 +33,55 @@ from .text import headline_label, one_in_text, translator
 __all__ = ["View", "distribution_views", "exact_text", "percent_text", "is_probability",
            "outcome_table", "headline_table", "compare_table", "outcome_chart", "at_least_chart",
            "distribution_chart", "compare_chart", "trace_html", "table_html", "headline_html",
-           "notice_html", "figure_bundle", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
+           "notice_html", "figure_bundle", "evaluate_cached", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
 
 # A small template of our own: plotly's named templates cost ~13 ms per figure to copy.
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
 _LAYOUT = dict(template={"layout": {"plot_bgcolor": "white", "paper_bgcolor": "white",
-                                    "font": {"size": 12}, "xaxis": _AXIS, "yaxis": _AXIS}},
+                                    "font": {"size": 14}, "xaxis": _AXIS, "yaxis": _AXIS}},
                height=320, margin=dict(l=60, r=20, t=50, b=60), bargap=0.25)
-_COLORS = ("#3366aa", "#cc7733", "#559955")
+#: Okabe–Ito colours (colour-blind safe, see :data:`workbook.layout.OKABE_ITO`): blue, orange,
+#: bluish green.
+_COLORS = ("#0072B2", "#E69F00", "#009E73")
 
 
 Rendered = Union[go.Figure, pd.DataFrame, str]
+
+#: Results by (system id, scenario), newest last: see :func:`evaluate_cached`.
+_RESULTS: OrderedDict[tuple[str, Hashable], tuple[System, Result]] = OrderedDict()
+_RESULTS_KEPT = 256
+
+
+def evaluate_cached(system: System, scenario: Any) -> Result:
+    """``system.evaluate(scenario)``, computed once per scenario: the dashboard, its what-if
+    panels and its comparisons all ask through here, so a change evaluates each scenario it
+    shows once. The last 256 results are kept (a result is immutable; errors are not kept)."""
+    try:
+        key = (system.id, scenario)
+        found = _RESULTS.get(key)
+    except TypeError:  # an unhashable scenario: nothing to key on
+        return system.evaluate(scenario)
+    if found is not None and found[0] is system:
+        _RESULTS.move_to_end(key)
+        return found[1]
+    result = system.evaluate(scenario)
+    _RESULTS[key] = (system, result)
+    while len(_RESULTS) > _RESULTS_KEPT:
+        _RESULTS.popitem(last=False)
+    return result
 
 
 @dataclass(frozen=True)
 class View:
     """An extra dashboard panel: ``render(result, lang)`` returns a plotly Figure, a DataFrame
-    (shown as a table) or an HTML string. Its box has the class ``wb-view-<slug of title>``."""
+    (shown as a table) or an HTML string. Its box has the class ``wb-view-<slug of title>``.
+
+    ``open=False`` shows the panel collapsed under a toggle (class ``wb-view-<slug>-toggle``):
+    it is not rendered, and costs nothing per change, until the reader opens it."""
 
     title: str
     render: Callable[[Result, str], Rendered]
+    open: bool = True
 
     @property
     def css(self) -> str:
@@ -239,8 +269,9 @@ def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, s
     """Two results side by side: every headline quantity, then every outcome.
 
     Columns: kind ("headline" / "outcome"), key, name (translated), ``a`` and ``b`` (exact
-    ``"n/d"`` or None), difference (exact ``b - a`` or None), and a_value / b_value /
-    difference_value as floats. ``names`` only label the columns when shown.
+    ``"n/d"`` or None), difference (exact ``b - a`` or None), difference_pp (that difference in
+    percentage points, as text, for probabilities), and a_value / b_value / difference_value as
+    floats. ``names`` only label the columns when shown.
     """
     text = translator(_system(a, system), lang)
     rows = []
@@ -251,6 +282,9 @@ def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, s
                      "a": None if pa is None else exact_text(pa),
                      "b": None if pb is None else exact_text(pb),
                      "difference": None if diff is None else exact_text(diff),
+                     "difference_pp": (None if diff is None or not (kind == "outcome"
+                                                                    or is_probability(key))
+                                       else f"{float(diff) * 100:+.2f} pp"),
                      "a_value": None if pa is None else float(pa),
                      "b_value": None if pb is None else float(pb),
                      "difference_value": None if diff is None else float(diff)})
@@ -332,4 +366,4 @@ def notice_html(*messages: str) -> str:
 
 def figure_bundle(fig: go.Figure) -> dict[str, Any]:
     """The plotly mime bundle of ``fig`` (what a notebook stores for it), for an Output widget."""
-    return PlotlyRenderer(config={"displaylogo": False}).to_mimebundle(fig.to_dict())
+    return PlotlyRenderer(config={"displaylogo": False, "responsive": True}).to_mimebundle(fig.to_dict())

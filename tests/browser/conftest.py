@@ -3,20 +3,22 @@
 Fixtures (use them from any test module in this folder; every test here is marked ``browser``):
 
 ``voila_server`` (session)
-    Voilà serving ``notebooks/`` on a free 127.0.0.1 port, idle kernels culled; ``.url`` is its
-    root, ``.log`` its log file. Started once per session with subprocess, ready when a static
-    file answers, stopped by its PID at the end.
+    The workbook's server (``server/voila_app.py``, as ``make run`` starts it: Voilà with one
+    preheated kernel per notebook, the Host allowlist and the kernel cap) serving ``notebooks/``
+    on a free 127.0.0.1 port; ``.url`` is its root, ``.log`` its log file. Started once per
+    session with subprocess, ready when a static file answers, stopped by its PID at the end.
 ``browser`` (session)
     Playwright's Chromium API driving Debian's ``/usr/bin/chromium`` (never a downloaded build).
 ``open_dashboard`` (function)
     ``open_dashboard("infinity-n4-dodge.ipynb", query="dodger.ph=12")`` opens a notebook in a
-    fresh page (requests to anything but 127.0.0.1 are aborted), waits until the outcome chart
+    fresh page (``width`` / ``height`` of the window, 1280 × 1000 unless given; other keywords
+    go to Playwright's ``new_context``, e.g. ``permissions``) (requests to anything but 127.0.0.1 are aborted), waits until the outcome chart
     and table are drawn (or until the JavaScript condition ``ready`` holds, for a page that is
     not a dashboard), and returns a :class:`DashboardPage`.
 ``timings`` (session)
     ``timings.record("infinity-n4", "first render", seconds)``: printed at the end of the run
-    and merged into ``test-artifacts/browser-timings.md`` (``docs/`` with WORKBOOK_UPDATE_DOCS=1).
-    Report timings; do not assert them.
+    and merged into ``test-artifacts/browser-test-timings.md`` (``make bench-browser`` writes
+    the measured timings in ``docs/browser-timings.md``). Report timings; do not assert them.
 
 :class:`DashboardPage` finds everything by the workbook's CSS classes (``wb-<dotted path>`` for
 a field, see ``workbook/app.py`` for the rest), waits with Playwright's ``wait_for_function``
@@ -28,7 +30,7 @@ a field, see ``workbook/app.py`` for the rest), waits with Playwright's ``wait_f
   ``wait_for_chart(expected_y, css)`` — each returns the seconds it waited;
 - ``table()``, ``headline()``, ``chart_y(css)``, ``notices()``, ``share_link()``,
   ``slider_value(css)``;
-- ``python_errors()`` (tracebacks or stderr on the page), ``console_errors()`` (browser
+- ``resize(width, height)``, ``python_errors()`` (tracebacks or stderr on the page), ``console_errors()`` (browser
   console errors, not counting the requests this harness aborts), ``screenshot(path)`` (into
   test-artifacts/, or to ``path`` itself with WORKBOOK_UPDATE_DOCS=1).
 """
@@ -46,6 +48,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -69,7 +72,8 @@ def output_path(path: Path | str) -> Path:
     return path if UPDATE_DOCS else ARTIFACTS / path.name
 
 
-TIMINGS_DOC = output_path(ROOT / "docs" / "browser-timings.md")
+TIMINGS_DOC = ARTIFACTS / "browser-test-timings.md"  # docs/browser-timings.md: make bench-browser
+SERVER = ROOT / "server" / "voila_app.py"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -114,10 +118,8 @@ def _wait_until_serving(server: VoilaServer, timeout: float = 60.0) -> None:
 def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
     port = _free_port()
     log = tmp_path_factory.mktemp("voila") / "voila.log"
-    command = [sys.executable, "-m", "voila", str(NOTEBOOKS), "--no-browser", f"--port={port}",
-               "--Voila.ip=127.0.0.1", "--show_tracebacks=True",
-               "--MappingKernelManager.cull_interval=30",
-               "--MappingKernelManager.cull_idle_timeout=120"]
+    command = [sys.executable, str(SERVER), str(NOTEBOOKS), f"--port={port}", "--pool=1",
+               "--show_tracebacks=True"]
     with open(log, "wb") as sink:
         process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=sink, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
@@ -146,9 +148,14 @@ def browser():
         chromium.close()
 
 
+# Rows are table rows or headline cards (``[data-key]``); a cell's exact value is its
+# ``data-value`` when it has one (a card shortens a long fraction), else its text.
+_CELL = """(row, col) => { const cell = row.querySelector(`[data-col="${col}"]`);
+    return cell ? (cell.dataset.value !== undefined ? cell.dataset.value : cell.textContent) : null; }"""
+
 _READ_TABLE = """([css, col]) => Object.fromEntries(Array.from(
-    document.querySelectorAll(`.${css} tr[data-key]`)).map(
-        row => [row.dataset.key, (row.querySelector(`td[data-col="${col}"]`) || {}).textContent || ""]))"""
+    document.querySelectorAll(`.${css} [data-key]`)).map(
+        row => [row.dataset.key, (""" + _CELL + """)(row, col) || ""]))"""
 
 # Exact comparison of "n/d" texts as numbers: n1 * d2 == n2 * d1 in BigInt.
 _TABLE_EQUALS = """([css, col, expected]) => {
@@ -157,12 +164,12 @@ _TABLE_EQUALS = """([css, col, expected]) => {
         const [n1, d1] = a.split('/'), [n2, d2] = b.split('/');
         return BigInt(n1) * BigInt(d2) === BigInt(n2) * BigInt(d1);
     };
-    const rows = document.querySelectorAll(`.${css} tr[data-key]`);
+    const rows = document.querySelectorAll(`.${css} [data-key]`);
     if (rows.length !== Object.keys(expected).length) return false;
     for (const row of rows) {
-        const cell = row.querySelector(`td[data-col="${col}"]`);
-        if (!(row.dataset.key in expected) || !cell) return false;
-        if (!same(cell.textContent.trim(), expected[row.dataset.key])) return false;
+        const cell = (""" + _CELL + """)(row, col);
+        if (!(row.dataset.key in expected) || cell === null) return false;
+        if (!same(cell.trim(), expected[row.dataset.key])) return false;
     }
     return true;
 }"""
@@ -202,8 +209,15 @@ class DashboardPage:
     load_seconds: float = 0.0
     console: list[tuple[str, str]] = field(default_factory=list)
     aborted: list[str] = field(default_factory=list)
+    hosts: set[str] = field(default_factory=set)  # every host a request of the page asked for
 
     # -- acting ----------------------------------------------------------------------------
+    def resize(self, width: int, height: int) -> None:
+        """Make the window ``width`` × ``height`` and wait until every chart is drawn at its
+        box's new width."""
+        self.page.set_viewport_size({"width": width, "height": height})
+        self.page.wait_for_function(_CHARTS_FIT, timeout=UPDATE_TIMEOUT_MS, polling=100)
+
     def set_slider(self, css: str, value: float) -> None:
         """Type ``value`` into the slider's editable readout and press Enter."""
         readout = self.page.locator(f".{css} .widget-readout")
@@ -276,12 +290,12 @@ class DashboardPage:
         return [text for kind, text in self.console
                 if kind == "error" and not (self.aborted and "net::ERR_FAILED" in text)]
 
-    def screenshot(self, path: Path | str, height: int = 1400) -> Path:
-        """What a reader sees at the top of the dashboard in a 1280 × ``height`` window, once
-        the charts have been laid out again for that size."""
+    def screenshot(self, path: Path | str, height: int = 1400, width: int = 1280) -> Path:
+        """What a reader sees at the top of the dashboard in a ``width`` × ``height`` window,
+        once the charts have been laid out again for that size."""
         path = output_path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.page.set_viewport_size({"width": 1280, "height": height})
+        self.page.set_viewport_size({"width": width, "height": height})
         self.page.evaluate("document.querySelector('.wb-dashboard').scrollIntoView()")
         self.page.wait_for_function(_CHARTS_FIT, timeout=UPDATE_TIMEOUT_MS, polling=100)
         self.page.screenshot(path=str(path))
@@ -299,14 +313,16 @@ _DASHBOARD_READY = """() => {
 def open_dashboard(browser, voila_server):
     contexts = []
 
-    def open_(notebook: str, query: str = "", ready: str = _DASHBOARD_READY) -> DashboardPage:
-        context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    def open_(notebook: str, query: str = "", ready: str = _DASHBOARD_READY, width: int = 1280,
+              height: int = 1000, **options) -> DashboardPage:
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
         contexts.append(context)
         page = context.new_page()
         url = f"{voila_server.url}voila/render/{notebook}" + (f"?{query}" if query else "")
         dash = DashboardPage(page, url)
 
         def route(r):
+            dash.hosts.add(urlsplit(r.request.url).hostname or "")
             if r.request.url.startswith("http://127.0.0.1:"):
                 r.continue_()
             else:
@@ -332,10 +348,11 @@ def open_dashboard(browser, voila_server):
 class Timings:
     """Measured seconds per (dashboard, step); merged into TIMINGS_DOC."""
 
-    HEADER = ("# Browser timings\n\nMeasured by the browser tests (`tests/browser/`) on the machine "
-              "that last ran them: Voilà serving `notebooks/` with a cold kernel per page, Debian "
-              "Chromium driven by Playwright. Reported, not asserted; the target for a control "
-              "change is 100 ms or less.\n\n| dashboard | step | time |\n| --- | --- | --- |\n")
+    HEADER = ("# Browser test timings\n\nMeasured by the browser tests (`tests/browser/`) on the "
+              "machine that last ran them: the workbook's server (one preheated kernel per "
+              "notebook) serving `notebooks/`, Debian Chromium driven by Playwright. Reported, not "
+              "asserted; `make bench-browser` measures them properly (docs/browser-timings.md)."
+              "\n\n| dashboard | step | time |\n| --- | --- | --- |\n")
 
     def __init__(self) -> None:
         self.rows: dict[tuple[str, str], float] = {}

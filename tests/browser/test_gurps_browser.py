@@ -1,5 +1,5 @@
-"""The GURPS 4e dashboard in a real browser: it opens on the seed's sword example with the core's
-exact numbers, follows Basic Speed, the defense option, the damage dice typed in, a preset, the
+"""The GURPS 4e dashboard in a real browser: it opens on the seed's sword example met with a
+Dodge, with the core's exact numbers (and the seed's own numbers with no defense), follows Basic Speed, the defense option, the damage dice typed in, a preset, the
 situation (diving for cover), shows the 3d6 bell with its success line and the injury chart as
 the core computes them, and compares two rulings."""
 
@@ -57,10 +57,18 @@ def type_text(dash, css: str, value: str) -> None:
 def test_opens_on_the_seed_with_exact_numbers(open_dashboard, timings):
     dash = open_dashboard(NOTEBOOK)
     timings.record("gurps-4e", "page request → chart and table rendered (cold kernel)", dash.load_seconds)
-    wait_for_scenario(dash, SEED)
-    core = evaluate(SEED)
+    dodged = SEED.replace(dodger=SEED.dodger.replace(defense="plain"))
+    wait_for_scenario(dash, dodged)
+    core = evaluate(dodged)
     assert dash.table() == dict(core.outcome_rows()) and dash.headline() == dict(core.headline)
-    # The seed, by hand: 2d+1 cut against DR 3 averages 29/4 injury; 10 HP go down on 10/36.
+    # By hand: Dodge = Basic Speed 6 + 3 = 9 succeeds on 3d6 ≤ 9, 81/216 = 3/8; the sword's 29/4
+    # average injury and 10/36 chance of going down then count on the 5/8 of swings that land.
+    assert dash.headline()["p_dodge_succeeds"] == Fraction(3, 8)
+    assert dash.headline()["expected_injury"] == Fraction(29, 4) * Fraction(5, 8)
+    assert dash.headline()["p_down"] == Fraction(10, 36) * Fraction(5, 8)
+    # The seed itself, with no defense: 29/4 injury, down on 10/36.
+    dash.select("wb-dodger-defense", option("No defense"))
+    wait_for_scenario(dash, SEED)
     assert dash.headline()["expected_injury"] == Fraction(29, 4)
     assert dash.headline()["p_down"] == Fraction(10, 36)
     assert "No active defense" in dash.page.evaluate(_TEXT, [BELL])

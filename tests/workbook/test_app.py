@@ -108,8 +108,10 @@ def test_the_share_link_is_a_full_url_inside_voila(monkeypatch):
     monkeypatch.setenv("QUERY_STRING", "dodger.ph=11")
     dash = Dashboard("infinity-n4")  # reads the query from the environment
     assert dash.scenario.dodger.ph == 11
-    assert ('href="http://127.0.0.1:8866/voila/render/infinity-n4-dodge.ipynb?dodger.ph=11&amp;'
+    # Only what differs from the default scenario.
+    assert ('href="http://127.0.0.1:8866/voila/render/infinity-n4-dodge.ipynb?dodger.ph=11"'
             in dash._share.value)
+    assert dash.urlbar.query == "dodger.ph=11"
 
 
 @pytest.mark.parametrize("query", ["dodger.ph=31", "dodger.ph=ten", "nonsense", "%ff%fe=%00",
@@ -117,11 +119,26 @@ def test_the_share_link_is_a_full_url_inside_voila(monkeypatch):
 def test_a_refused_link_shows_the_default_with_a_notice(query):
     dash = Dashboard("infinity-n4", query=query)
     assert dash.scenario == INF.default_scenario()
-    assert dash.notices and "could not be used" in dash._notice.value
+    assert dash.notices and "Showing the default scenario." in dash._notice.value
     assert "wb-notice" in dash._notice._dom_classes
     # The notice stays while the user works: it explains why the page opened as it did.
     dash.form.control("dodger.ph").value = 12
     assert dash.notices
+
+
+@pytest.mark.parametrize("query, words", [
+    ("dodger.ph=99999", "The link asked for PH 99999; PH goes from 0 to 30. Showing the default scenario."),
+    ("preset=nope", "The link asked for the example “nope”, which this page does not have."),
+    ("attackers.0.burst=9", "The link asked for Burst (Attackers 1) 9; Burst goes from 1 to 5."),
+    ("dodger.phh=3", "The link names “dodger.phh”, which this page does not have."),
+    ("attackers.7.burst=2", "The link asked for Attackers 8; there are at most 3."),
+    ("system=gurps-4e", "This link is for another page (“gurps-4e”)."),
+])
+def test_a_refused_link_says_why_in_a_players_words_at_the_top(query, words):
+    dash = Dashboard("infinity-n4", query=query)
+    assert words in dash.notices[0]
+    main = next(c for c in dash.widget.children if dash._results in getattr(c, "children", ()))
+    assert dash.widget.children.index(dash._notice) < dash.widget.children.index(main)
 
 
 def test_dashboard_returns_an_object_holding_the_page_widget():
@@ -151,7 +168,13 @@ def test_rulings_panel_compares_the_two_readings():
         assert Fraction(table.loc[key, "b"]) == lenient.headline[key]
         assert Fraction(table.loc[key, "difference"]) == lenient.headline[key] - strict.headline[key]
     fig = dash.figures["compare"]
-    assert [t.name for t in fig.data][:2] == ["strict (current)", "lenient"]
+    assert [t.name for t in fig.data][:2] == ["Current reading", "Alternative reading"]
+    # Each reading by its label, as the reader knows it, not by its id.
+    labels = dict(FAKE.rulings()[0].choices)
+    assert f"<b>Current reading:</b> {labels['strict']}" in dash._ruling_help.value
+    assert f"<b>Alternative reading:</b> {labels['lenient']}" in dash._ruling_help.value
+    pp = table.loc["p_dodge_succeeds", "difference_pp"]
+    assert pp == f"{float(lenient.headline['p_dodge_succeeds'] - strict.headline['p_dodge_succeeds']) * 100:+.2f} pp"
     assert list(fig.data[2].y) == [float(lenient.outcomes[k] - strict.outcomes[k])
                                    for k in strict.outcome_order]
     assert "wb-rulings" in dash.widget.children[-3]._dom_classes

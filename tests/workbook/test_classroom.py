@@ -10,6 +10,7 @@ import pytest
 from rules_core import all_systems, evaluate, play_once
 from rules_core.simulate import simulate
 from workbook.classroom import RollPanel, SimulatePanel, parse_faces
+from workbook.views import exact_text
 
 SYSTEM_IDS = sorted(all_systems())
 
@@ -38,6 +39,7 @@ def test_roll_shows_the_rules_steps_and_tallies(system_id):
     panel.roll()
     assert sum(panel.tally.values()) == 2
     assert cell(panel.tally_box.value, expected.outcome, "count") in ("1", "2")
+    assert cell(panel.tally_box.value, expected.outcome, "exact") == exact_text(result.outcomes[expected.outcome])
 
 
 @pytest.mark.parametrize("system_id", SYSTEM_IDS)

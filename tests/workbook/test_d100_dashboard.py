@@ -103,7 +103,7 @@ def test_the_language_switch_translates_every_text_and_keeps_every_number():
     assert form.control("attacks.0.leap").label == "Отскок в Укрытие"
     assert dash.preset.options[1][0] == "Очередь из 3 попаданий против Уклонения 45"
     outcomes = list(dash.tables["outcomes"]["outcome"])
-    assert "избегнуто 0, попало 2; по Укрытию 2; Вольт" in outcomes
+    assert "избегнуто 0, попало 2; с АР Укрытия 2; Вольт" in outcomes
     assert all(CYRILLIC.search(name) for name in dash.tables["headline"]["name"])
     assert "Отскок" in dash._trace.value and "Вольт" in dash._trace.value
     assert "Домашние правила d100" in dash._trace.value

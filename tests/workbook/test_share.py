@@ -36,13 +36,39 @@ def test_round_trip(scenario, lang):
     assert shared.lang == (None if lang == "en" else lang)
 
 
-def test_a_preset_is_named_and_other_scenarios_are_spelled_out():
+def test_a_link_names_the_nearest_preset_and_only_the_fields_that_differ():
     preset = FAKE.presets[0]
     assert encode_query(FAKE, preset.scenario) == "preset=two-shooters"
-    query = encode_query(FAKE, FakeScenario())
-    assert query == ("defender.agility=3&defender.stance=standing&defender.luck=0.5&"
-                     "shooters.0.skill=3&shooters.0.dice=1&shooters.0.aimed=false&"
-                     "shooters.0.weapon=1d6&reading=strict")
+    # FakeScenario() is the "lenient" preset but for its reading: one field, not eight.
+    assert encode_query(FAKE, FakeScenario()) == "preset=lenient&reading=strict"
+    # A list that changes names its last item, so the decoded list has the right length.
+    fewer = preset.scenario.replace(shooters=preset.scenario.shooters[:1])
+    # (the default scenario is that preset, so the fields alone are the shorter link)
+    assert encode_query(FAKE, fewer) == "shooters.0.skill=4"
+    assert decode_query(FAKE, "shooters.0.skill=4").scenario == fewer
+
+
+def test_a_preset_with_a_few_changes_is_a_short_link_and_old_long_links_still_open():
+    base = INF.preset("zhanshi-vs-fusilier").scenario
+    changed = base.replace(dodger=base.dodger.replace(ph=12, arm=3),
+                           attackers=(base.attackers[0].replace(burst=4), *base.attackers[1:]))
+    query = encode_query(INF, changed)
+    assert len(f"http://127.0.0.1:8866/voila/render/infinity-n4-dodge.ipynb?{query}") < 300
+    assert "dodger.ph=12" in query and "attackers.0.burst=4" in query
+    assert decode_query(INF, query).scenario == changed
+    # A link as the page wrote it before: every field spelled out.
+    data = changed.to_data()
+    data.pop("system")
+    old = "&".join(f"{k}={v}" for k, v in _flat(data))
+    assert len(old) > 300 and decode_query(INF, old).scenario == changed
+
+
+def _flat(data, prefix=""):
+    if isinstance(data, dict):
+        return [p for k, v in data.items() for p in _flat(v, f"{prefix}{k}.")]
+    if isinstance(data, list):
+        return [p for i, v in enumerate(data) for p in _flat(v, f"{prefix}{i}.")]
+    return [(prefix[:-1], str(data).lower() if isinstance(data, bool) else str(data))]
 
 
 def test_hand_written_links():

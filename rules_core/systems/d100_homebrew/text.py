@@ -177,14 +177,14 @@ PHRASES: dict[str, str] = {
     "p_no_hit": "P(ни одного попадания)",
     "expected_hits": "Ожидаемое число попаданий",
     "expected_successes": "Ожидаемое число Успехов",
-    "expected_hits_in_cover": "Ожидаемое число попаданий по Укрытию",
+    "expected_hits_in_cover": "Ожидаемое число попаданий с АР Укрытия",
     "p_stray_shot": "P(выстрел летит дальше)",
     "p_disengage": "P(Вольт)",
     "P(dodge succeeds)": "P(каждый бросок Избегания успешен)",
     "P(no hit lands)": "P(ни одного попадания)",
     "Expected hits landing": "Ожидаемое число попаданий",
     "Expected successes": "Ожидаемое число Успехов",
-    "Expected hits in cover": "Ожидаемое число попаданий по Укрытию",
+    "Expected hits in cover": "Ожидаемое число попаданий с АР Укрытия",
     "P(stray shot)": "P(выстрел летит дальше)",
     "P(disengage)": "P(Вольт)",
     "Expected total Successes scored by all Evasion rolls made (a failed or unmade roll scores 0).":
@@ -211,7 +211,7 @@ PHRASES: dict[str, str] = {
     "Leap": "Отскок",
     "Reactions": "Реакции",
     "Evasion": "Избегание",
-    "Attacker Sizes larger": "Атакующий больше на Размеров",
+    "Attacker Sizes larger": "На сколько Размеров больше атакующий",
     "How many Sizes the attacker is larger than the defender (0: same or smaller). Parry needs +10 advance "
     "per Size; 4 or more: no Parry.":
         "На сколько Размеров атакующий больше защищающегося (0 — такой же или меньше). Для Парирования нужно "
@@ -259,7 +259,7 @@ PHRASES: dict[str, str] = {
     "Dodge modifier": "Модификатор Уклонения",
     "Any other modifier to every Dodge test (the +0 of Dodge(A)+0).":
         "Прочий модификатор ко всем броскам Уклонения (+0 в Dodge(A)+0).",
-    "Weapon Skill (WS)": "Навык Ближнего боя (WS)",
+    "Weapon Skill (WS)": "Ближний бой (WS)",
     "The Weapon Skill characteristic on which Parry is tested: Parry(WS).":
         "Характеристика WS, на которую бросается Парирование: Parry(WS).",
     "Parry advance": "Продвижение Навыка Parry",
@@ -340,7 +340,7 @@ PHRASES: dict[str, str] = {
     "Evaded by leftover Successes": "Избегнуто оставшимися Успехами",
     "Negated by a Leap": "Нивелировано Отскоком",
     "Landing": "Прошло",
-    "Landing against Cover": "Прошло по Укрытию",
+    "Landing against Cover": "Прошло с АР Укрытия",
     "Expected hits": "Ожидаемые попадания",
     "Roll made": "Бросок сделан",
     "One roll, step by step": "Один бросок, шаг за шагом",
@@ -373,7 +373,7 @@ PHRASES: dict[str, str] = {
 TEMPLATES: dict[str, str] = {
     # outcomes
     "{evaded} evaded, {landed} {landed|lands|land}": "избегнуто {evaded}, попало {landed}",
-    "{n} against Cover": "по Укрытию {n}",
+    "{n} against Cover": "с АР Укрытия {n}",
     "{n} stray {n|shot|shots}": "дальше {n|летит|летят|летят} {n} {n|выстрел|выстрела|выстрелов}",
     "Disengage [Вольт]": "Вольт",
     # events
@@ -386,8 +386,8 @@ TEMPLATES: dict[str, str] = {
         "{n} {n|попадание|попадания|попаданий} атаки {a} {n|избегнуто|избегнуты|избегнуто}",
     "Leftover Successes": "Оставшиеся Успехи",
     "{n} {n|hit|hits} of attack {b} evaded at {cost} Successes per hit":
-        "{n} {n|попадание|попадания|попаданий} атаки {b} {n|избегнуто|избегнуты|избегнуто} по {cost} Успеха "
-        "за попадание",
+        "{n} {n|попадание|попадания|попаданий} атаки {b} {n|избегнуто|избегнуты|избегнуто} по {cost} "
+        "{cost|Успеху|Успеха|Успехов} за попадание",
     "{n} {n|Success|Successes} left unspent": "непотраченных Успехов осталось: {n}",
     "a Leap of {m} m into Cover: {n} {n|hit|hits} of attack {a} land against the Cover's AP":
         "Отскок на {m} м в Укрытие: {n} {n|попадание|попадания|попаданий} атаки {a} с АР Укрытия",
@@ -476,7 +476,7 @@ TEMPLATES: dict[str, str] = {
     "by leftover Successes: {x}": "оставшимися Успехами: {x}",
     "negated by a Leap: {x}": "нивелировано Отскоком: {x}",
     "landing: {x}": "прошло: {x}",
-    "against Cover: {x}": "по Укрытию: {x}",
+    "against Cover: {x}": "с АР Укрытия: {x}",
     # gates and reasons
     "attack {a}: {reason}": "атака {a}: {reason}",
     "the defender has no Reaction left": "у защищающегося не осталось Реакций",

@@ -1,0 +1,471 @@
+"""Serve the dashboards for a class: Voilà with preheated kernels, a kernel cap and a Host allowlist.
+
+``make run`` starts this instead of the plain ``voila`` command. It is Voilà 0.5 itself (the same
+handlers, kernels and pages) with these changes, each a setting (``--help-all`` lists them)::
+
+    python server/voila_app.py notebooks --port=8866 --pool=1 --max-kernels=40 \\
+        --hosts=127.0.0.1,localhost --idle-timeout=1800
+
+- **Preheated kernels**: ``--pool=N`` kernels per notebook run it before anyone asks, so a page
+  request gets a kernel whose dashboard is already built (Voilà's own ``preheat_kernel``).
+  ``--pool=0`` turns preheating off.
+- **Kernel cap**: at most ``--max-kernels`` kernels serve pages at once (pooled kernels not
+  counted); a visitor beyond it gets a short "the server is full, try again in a minute" page
+  (HTTP 503) with a retry button instead of a page that never renders.
+- **Kernels released**: a page's kernel is shut down when the tab closes (the page's shutdown
+  beacon now carries the token it needs), and ``--disconnected-timeout`` seconds after its last
+  browser connection went away in any case; an open but idle page's kernel is culled after
+  ``--idle-timeout`` seconds and the page says so and offers to reconnect.
+- **Host allowlist**: a request whose ``Host`` is not in ``--hosts`` gets 400 (a DNS-rebinding
+  page cannot reach the server, and no foreign host name reaches a share link).
+- **Not exposed**: the file tree and ``/voila/api/contents`` (``/`` goes to the index
+  dashboard), paths with ``..`` or a malformed template path (404, never 500).
+- **Light pages**: responses gzip-compressed, websocket messages deflated, the template
+  ``server/jupyter/voila/templates/workbook`` links nothing outside the server, and only the
+  JupyterLab extensions a dashboard needs are loaded.
+- **Patient, never silent**: a kernel may take ``--startup-timeout`` seconds to start and a cell
+  ``--iopub-timeout`` seconds to deliver its output on a busy machine; past that the page shows
+  an error with a retry button instead of an empty dashboard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import hashlib
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import unquote
+
+HERE = Path(__file__).resolve().parent
+# Voilà finds templates under <jupyter path>/voila/templates: put this folder's first.
+os.environ["JUPYTER_PATH"] = os.pathsep.join(
+    [str(HERE / "jupyter"), *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))])
+
+import tornado.web  # noqa: E402
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager  # noqa: E402
+from jupyter_server._tz import utcnow  # noqa: E402
+from jupyter_server.utils import url_path_join  # noqa: E402
+from traitlets import Bool, Integer, Unicode, default  # noqa: E402
+from voila.app import Voila  # noqa: E402
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler  # noqa: E402
+from voila.static_file_handler import TemplateStaticFileHandler  # noqa: E402
+from voila.tornado.contentshandler import VoilaContentsHandler  # noqa: E402
+from voila.tornado.handler import TornadoVoilaHandler  # noqa: E402
+from voila.tornado.treehandler import TornadoVoilaTreeHandler  # noqa: E402
+
+#: The JupyterLab extensions a dashboard uses (widgets, plotly charts); others are not loaded.
+EXTENSIONS = ["@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "jupyterlab-plotly"]
+
+
+class WorkbookKernelManager(AsyncMappingKernelManager):
+    """Kernels that are shut down soon after their last browser connection closed."""
+
+    disconnected_timeout = Integer(30, config=True, help=(
+        "Seconds after the last browser connection to a kernel closed before it is shut down "
+        "(a reload reconnects well within it)."))
+    never_connected_timeout = Integer(300, config=True, help=(
+        "Seconds a kernel started for a page may wait for its browser to connect at all."))
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._left: dict[str, float] = {}   # kernel id -> monotonic time its last connection closed
+        self._born: dict[str, float] = {}   # kernel id -> when it started, until it is connected
+
+    async def start_kernel(self, *args, **kwargs) -> str:
+        kernel_id = await super().start_kernel(*args, **kwargs)
+        self._born.setdefault(kernel_id, time.monotonic())
+        return kernel_id
+
+    def notify_connect(self, kernel_id: str) -> None:
+        super().notify_connect(kernel_id)
+        self._left.pop(kernel_id, None)
+        self._born.pop(kernel_id, None)
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        super().notify_disconnect(kernel_id)
+        if self._kernel_connections.get(kernel_id, 0) <= 0 and kernel_id in self:
+            self._left[kernel_id] = time.monotonic()
+            self.log.info("Kernel %s has no browser connected; released in %d s unless one connects",
+                          kernel_id, self.disconnected_timeout)
+            asyncio.get_event_loop().call_later(self.disconnected_timeout + 1, lambda: asyncio.ensure_future(
+                self._release_if_abandoned(kernel_id)))
+
+    async def _release_if_abandoned(self, kernel_id: str) -> bool:
+        """Shut ``kernel_id`` down if no browser has been connected to it for long enough."""
+        now = time.monotonic()
+        if kernel_id not in self or self._kernel_connections.get(kernel_id, 0) > 0:
+            return False
+        left, born = self._left.get(kernel_id), self._born.get(kernel_id)
+        if left is not None and now - left >= self.disconnected_timeout:
+            why = f"no browser connected for {now - left:.0f} s"
+        elif left is None and born is not None and min(now - born, self._idle(kernel_id)) >= self.never_connected_timeout:
+            # (a preheated kernel handed to a page runs its last cells then: it is not idle)
+            why = f"no browser connected in {now - born:.0f} s"
+        else:
+            return False
+        self.log.info("Releasing kernel %s: %s.", kernel_id, why)
+        await self.shutdown_kernel(kernel_id)
+        return True
+
+    def _idle(self, kernel_id: str) -> float:
+        """Seconds since the kernel's last activity (0 when unknown)."""
+        kernel = self._kernels.get(kernel_id)
+        last = getattr(kernel, "last_activity", None)
+        return (utcnow() - last).total_seconds() if last is not None else 0.0
+
+    async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
+        self._left.pop(kernel_id, None)
+        self._born.pop(kernel_id, None)
+        return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+
+    async def cull_kernel_if_idle(self, kernel_id: str):
+        if await self._release_if_abandoned(kernel_id):
+            return None
+        return await super().cull_kernel_if_idle(kernel_id)
+
+
+def pooled_kernel_ids(kernel_manager) -> set[str]:
+    """Ids of the preheated kernels still waiting in Voilà's pools (not serving a page)."""
+    ids = set()
+    for pool in getattr(kernel_manager, "_pools", {}).values():
+        for task in pool:
+            if task.done() and not task.cancelled() and task.exception() is None:
+                ids.add(task.result()["kernel_id"])
+    return ids
+
+
+def pending_pool_starts(kernel_manager) -> int:
+    """Preheated kernels still starting (counted as pool, not as serving a page)."""
+    return sum(1 for pool in getattr(kernel_manager, "_pools", {}).values() for t in pool if not t.done())
+
+
+def kernels_serving(kernel_manager) -> int:
+    """How many kernels serve pages now: all kernels minus those waiting in the pools."""
+    ids = set(kernel_manager.list_kernel_ids())
+    return max(0, len(ids - pooled_kernel_ids(kernel_manager)) - pending_pool_starts(kernel_manager))
+
+
+FULL_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>The server is full</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{{font-family:sans-serif;max-width:36em;margin:15vh auto;padding:0 1em;color:#222}}
+button{{font-size:1em;padding:.4em 1.2em}}</style></head>
+<body class="wb-server-full"><h1>The server is full</h1>
+<p>{active} dashboards are open, the most this server runs at once. Try again in a minute:
+a place frees up as soon as someone closes a dashboard.</p>
+<p><button class="wb-retry" onclick="location.reload()">Try again</button>
+<small id="wb-auto">(this page tries again by itself in <span id="wb-left">60</span> s)</small></p>
+<script>let left = 60; setInterval(() => {{ left -= 1;
+  document.getElementById('wb-left').textContent = left; if (left <= 0) location.reload(); }}, 1000);</script>
+</body></html>"""
+
+
+class DashboardHandler(TornadoVoilaHandler):
+    """Voilà's page handler, refusing politely beyond the kernel cap."""
+
+    async def get(self, path=None):
+        cap = self.settings.get("workbook_max_kernels", 0)
+        if cap and path and path.endswith(".ipynb"):
+            serving = kernels_serving(self.kernel_manager)
+            if serving >= cap:
+                self.log.warning("Server full: %d kernels serve pages (cap %d); refused %s",
+                                 serving, cap, self.request.path)
+                self.set_status(503)
+                self.set_header("Retry-After", "60")
+                self.set_header("Content-Type", "text/html; charset=utf-8")
+                self.set_header("Cache-Control", "no-store")
+                self.finish(FULL_PAGE.format(active=serving))
+                return
+        started = time.monotonic()
+        _ = self.xsrf_token  # sets the _xsrf cookie the page's shutdown beacon sends back
+        await super().get(path)
+        self.log.info("Page %s served in %.2f s", self.request.path, time.monotonic() - started)
+
+
+class ShutdownHandler(VoilaShutdownKernelHandler):
+    """The page's shutdown beacon, accepted only from this server's own pages."""
+
+    def check_xsrf_cookie(self):
+        origin = self.request.headers.get("Origin")
+        if origin and origin.split("://", 1)[-1] != self.request.host:
+            raise tornado.web.HTTPError(403, "cross-origin shutdown refused")
+        return super().check_xsrf_cookie()
+
+
+class TemplateStatic(TemplateStaticFileHandler):
+    """Template static files; a malformed path is a 404, not a 500."""
+
+    def parse_url_path(self, path):
+        parts = path.split("/", 2)
+        if len(parts) != 3 or parts[1] != "static" or not parts[0] or not parts[2]:
+            raise tornado.web.HTTPError(404)
+        return super().parse_url_path(path)
+
+
+def _brotli_file(source: str, target: str) -> str:
+    """Compress ``source`` into ``target`` with Brotli at its best quality (run in a worker process)."""
+    import brotli
+
+    with open(source, "rb") as f:
+        body = brotli.compress(f.read(), quality=11)
+    partial = f"{target}.{os.getpid()}.part"
+    with open(partial, "wb") as f:
+        f.write(body)
+    os.replace(partial, target)
+    return target
+
+
+class Precompressed:
+    """For a static file handler: serve each JavaScript/CSS/JSON file compressed once, not again on
+    every page open — Brotli (quality 11, made in a worker process and kept on disk under
+    ``~/.cache/dodge-workbook/``) when the browser accepts it and it is ready, else gzip (level 9,
+    kept in memory)."""
+
+    _gzip: dict[tuple[str, float, int], bytes] = {}
+    _brotli: dict[tuple[str, float, int], bytes] = {}
+    _pending: dict[tuple[str, float, int], object] = {}
+    _workers = None
+    cache_dir = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "dodge-workbook" / "static"
+
+    @classmethod
+    def _key(cls, path: str) -> tuple[str, float, int]:
+        stat = os.stat(path)
+        return (path, stat.st_mtime, stat.st_size)
+
+    @classmethod
+    def _brotli_path(cls, key) -> Path:
+        digest = hashlib.sha256(repr(key).encode()).hexdigest()[:32]
+        return cls.cache_dir / f"{digest}.br"
+
+    @classmethod
+    def warm(cls, path: str) -> None:
+        """Have the Brotli form of ``path`` made in the background (if not on disk already)."""
+        if brotli_available() is False:
+            return
+        key = cls._key(path)
+        if key in cls._brotli or key in cls._pending or cls._brotli_path(key).exists():
+            return
+        if cls._workers is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            cls.cache_dir.mkdir(parents=True, exist_ok=True)
+            cls._workers = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        cls._pending[key] = cls._workers.submit(_brotli_file, path, str(cls._brotli_path(key)))
+        cls._pending[key].add_done_callback(lambda _f: cls._pending.pop(key, None))
+
+    def _encoded(self) -> tuple[str, bytes] | None:
+        """(encoding, body) for this request, decided once (size and body must agree)."""
+        if not hasattr(self, "_wb_encoded"):
+            self._wb_encoded = self._encode()
+        return self._wb_encoded
+
+    def _encode(self) -> tuple[str, bytes] | None:
+        if (getattr(self, "_wb_range", False) or not self.absolute_path
+                or not os.path.isfile(self.absolute_path)):
+            return None
+        mime = self.get_content_type() or ""
+        if not (mime.startswith("text/") or mime.endswith(("javascript", "json", "css", "svg+xml"))):
+            return None
+        accepted = {e.split(";")[0].strip() for e in self.request.headers.get("Accept-Encoding", "").split(",")}
+        key = self._key(self.absolute_path)
+        if "br" in accepted and brotli_available():
+            if key not in self._brotli and self._brotli_path(key).exists():
+                self._brotli[key] = self._brotli_path(key).read_bytes()
+            if key in self._brotli:
+                return "br", self._brotli[key]
+            self.warm(self.absolute_path)
+        if "gzip" in accepted:
+            if key not in self._gzip:
+                with open(self.absolute_path, "rb") as source:
+                    self._gzip[key] = gzip.compress(source.read(), compresslevel=9, mtime=0)
+            return "gzip", self._gzip[key]
+        return None
+
+    async def get(self, path, include_body=True):
+        self._wb_range = "Range" in self.request.headers
+        return await super().get(path, include_body)
+
+    def get_content_size(self) -> int:
+        encoded = self._encoded()
+        if encoded is None:
+            return super().get_content_size()
+        self.set_header("Content-Encoding", encoded[0])  # the response transform then leaves it alone
+        return len(encoded[1])
+
+    def get_content(self, abspath, start=None, end=None):
+        encoded = self._encoded()
+        if encoded is None:
+            return super().get_content(abspath, start, end)
+        return encoded[1][start:end]
+
+
+def brotli_available() -> bool:
+    """Whether the optional ``brotli`` package is installed."""
+    try:
+        import brotli  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def precompressed(handler: type) -> type:
+    """``handler`` (a tornado StaticFileHandler) serving gzip from a cache: see :class:`Precompressed`."""
+    return type(f"Precompressed{handler.__name__}", (Precompressed, handler), {})
+
+
+class NotFound(tornado.web.RequestHandler):
+    """A plain 404 (what is not served to dashboard visitors)."""
+
+    def prepare(self):
+        raise tornado.web.HTTPError(404)
+
+
+class Refused(tornado.web.RequestHandler):
+    """400 for a request whose Host is not one this server answers to."""
+
+    def initialize(self, hosts):
+        self.hosts = hosts
+
+    def prepare(self):
+        self.set_status(400)
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(f"Host {self.request.host!r} is not served here (allowed: {', '.join(self.hosts)}).\n")
+
+
+class GuardedApplication(tornado.web.Application):
+    """A tornado application that answers only to its allowed host names and never follows ``..``."""
+
+    def find_handler(self, request, **kwargs):
+        hosts = self.settings["workbook_hosts"]
+        if request.host_name.lower() not in hosts:
+            self.settings["voila_log"].warning("Refused Host %r from %s", request.host, request.remote_ip)
+            return self.get_handler_delegate(request, Refused, {"hosts": hosts})
+        path = unquote(unquote(request.path))
+        if ".." in path.split("/") or "\\" in path or "\x00" in path:
+            return self.get_handler_delegate(request, NotFound)
+        return super().find_handler(request, **kwargs)
+
+
+class WorkbookVoila(Voila):
+    """Voilà serving the workbook's dashboards (see the module's docstring)."""
+
+    name = "workbook-voila"
+    description = "Serve the Dodge Workbook dashboards (Voilà with preheated kernels and limits)."
+
+    hosts = Unicode("127.0.0.1,localhost", config=True, help=(
+        "Comma-separated host names (as in the browser's address bar) this server answers to."))
+    max_kernels = Integer(40, config=True, help=(
+        "Most kernels serving pages at once (preheated ones not counted); 0: no cap."))
+    idle_timeout = Integer(1800, config=True, help=(
+        "Seconds without activity after which an open page's kernel is culled."))
+    compress = Bool(True, config=True, help="gzip HTTP responses and deflate websocket messages.")
+
+    aliases = {**Voila.aliases, "hosts": "WorkbookVoila.hosts", "max-kernels": "WorkbookVoila.max_kernels",
+               "pool": "VoilaConfiguration.default_pool_size",
+               "idle-timeout": "WorkbookVoila.idle_timeout",
+               "disconnected-timeout": "WorkbookKernelManager.disconnected_timeout",
+               "startup-timeout": "VoilaExecutor.startup_timeout",
+               "iopub-timeout": "VoilaExecutor.iopub_timeout"}
+
+    @default("ip")
+    def _default_ip(self):
+        return "127.0.0.1"
+
+    @default("open_browser")
+    def _default_open_browser(self):
+        return False
+
+    def initialize(self, argv=None):
+        super().initialize(argv)
+        self.root_dir = os.path.abspath(self.root_dir)  # Voilà 0.5.8 keeps a relative one
+        conf = self.voila_configuration
+        pool = conf.default_pool_size
+        conf.preheat_kernel = pool > 0
+        conf.multi_kernel_manager_class = WorkbookKernelManager
+        if conf.template == "lab":  # the default: use ours, which extends it
+            conf.template = "workbook"
+            self.setup_template_dirs()
+        if not conf.extension_allowlist:
+            conf.extension_allowlist = list(EXTENSIONS)
+        # Culling: check every 10 s; an idle page's kernel goes after idle_timeout even if open.
+        kernel_config = self.config.MappingKernelManager
+        kernel_config.setdefault("cull_interval", 10)
+        kernel_config.setdefault("cull_idle_timeout", self.idle_timeout)
+        kernel_config.setdefault("cull_connected", True)
+        executor = self.config.VoilaExecutor
+        executor.setdefault("startup_timeout", 180)
+        executor.setdefault("iopub_timeout", 60)
+        executor.setdefault("raise_on_iopub_timeout", True)
+        executor.setdefault("timeout", 300)
+        conf.http_keep_alive_timeout = min(conf.http_keep_alive_timeout, 10)
+        # A preheated kernel asks this server for its page request: on the address it listens on.
+        os.environ.setdefault("VOILA_APP_IP", self.ip if self.ip not in ("", "0.0.0.0", "::") else "127.0.0.1")
+
+    def _warm_static(self) -> None:
+        """Have the Brotli forms of the page's big static files made (once; kept on disk)."""
+        folders = [*self.static_paths]
+        for base in self.labextensions_path:
+            folders += [os.path.join(base, name) for name in self.voila_configuration.extension_allowlist]
+        for path in _static_files(f for f in folders if os.path.isdir(f)):
+            Precompressed.warm(path)
+
+    @property
+    def allowed_hosts(self) -> list[str]:
+        return [h.strip().lower() for h in self.hosts.split(",") if h.strip()]
+
+    def init_handlers(self):
+        replaced = {TornadoVoilaHandler: DashboardHandler, VoilaShutdownKernelHandler: ShutdownHandler,
+                    TemplateStaticFileHandler: TemplateStatic}
+        handlers = []
+        for spec in super().init_handlers():
+            pattern, handler, *rest = spec
+            if handler in (TornadoVoilaTreeHandler, VoilaContentsHandler):
+                continue  # no file tree, no contents API for visitors
+            handler = replaced.get(handler, handler)
+            if self.compress and issubclass(handler, tornado.web.StaticFileHandler):
+                handler = precompressed(handler)
+            handlers.append((pattern, handler, *rest))
+        index = url_path_join(self.base_url, "voila/render/index.ipynb")
+        root = self.server_url.rstrip("/")
+        return [(root + "/?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
+                (root + "/voila/tree(/.*)?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
+                (root + "/voila/api/contents(/.*)?", NotFound), *handlers]
+
+    def start(self):
+        self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
+        settings = self.init_settings()
+        settings.update(self.tornado_settings)
+        settings.update(allow_remote_access=False, local_hostnames=self.allowed_hosts,
+                        workbook_hosts=self.allowed_hosts, workbook_max_kernels=self.max_kernels,
+                        voila_log=self.log)
+        if self.compress:
+            settings.update(compress_response=True, websocket_compression_options={})
+        self.log.info("Kernel manager: %s", " < ".join(c.__name__ for c in type(self.kernel_manager).__mro__[:3]))
+        self.app = GuardedApplication(**settings)
+        if self.compress:
+            self._warm_static()
+        self.app.add_handlers(".*$", self.init_handlers())
+        self.log.info("Workbook server: pool %d per notebook, at most %d kernels serving pages, "
+                      "hosts %s, idle pages culled after %d s",
+                      self.voila_configuration.default_pool_size if self.voila_configuration.preheat_kernel
+                      else 0, self.max_kernels, ", ".join(self.allowed_hosts), self.idle_timeout)
+        self.listen()
+
+
+def _static_files(folders) -> list[str]:
+    return [str(p) for folder in folders for p in Path(folder).rglob("*")
+            if p.suffix in (".js", ".css") and p.is_file() and p.stat().st_size > 20_000]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the server (arguments as for ``voila``, plus the settings above)."""
+    WorkbookVoila.launch_instance(argv)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

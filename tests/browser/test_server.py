@@ -1,0 +1,239 @@
+"""The server around the dashboards (``server/voila_app.py``, what ``make run`` starts): pages
+that ask nothing of other hosts and stay light, a closed tab's kernel released, a lost kernel
+announced with a way back, a full server that says so, and nothing exposed that should not be.
+
+Sizes are checked (they do not depend on the machine's speed); timings are only reported."""
+
+from __future__ import annotations
+
+import http.client
+import sys
+import time
+import urllib.parse
+import urllib.request
+from fractions import Fraction
+
+import pytest
+
+from conftest import ROOT, RENDER_TIMEOUT_MS, UPDATE_TIMEOUT_MS
+from rules_core import evaluate, get_system
+
+sys.path.insert(0, str(ROOT / "tools"))
+from browser_session import CountingProxy, start_server  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+DASHBOARDS = {"infinity-n4-dodge.ipynb": "infinity-n4", "gurps-4e.ipynb": "gurps-4e",
+              "eldfall.ipynb": "eldfall", "d100-homebrew.ipynb": "d100-homebrew"}
+MOST_BYTES = 3_000_000  # a dashboard opened with a cold browser cache
+
+_KERNEL_ID = "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+
+
+def _exact_table(page) -> dict[str, Fraction]:
+    rows = page.evaluate("""() => Object.fromEntries(Array.from(document.querySelectorAll(
+        '.wb-table tr[data-key]')).map(r => [r.dataset.key, r.querySelector('td[data-col=exact]').textContent]))""")
+    return {k: Fraction(v) for k, v in rows.items()}
+
+
+@pytest.fixture(scope="module")
+def compressed(browser, voila_server):
+    """Wait until the server has made the Brotli form of every script and stylesheet a dashboard
+    loads (it makes them once, in the background, after it starts; gzip is sent until then)."""
+    page = browser.new_page()
+    urls: set[str] = set()
+    page.on("response", lambda r: r.url.split("?")[0].endswith((".js", ".css")) and urls.add(r.url))
+    page.goto(f"{voila_server.url}voila/render/d100-homebrew.ipynb", timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(".wb-table td[data-col=exact]", timeout=RENDER_TIMEOUT_MS)
+    page.close()
+    deadline = time.monotonic() + 300
+    while urls and time.monotonic() < deadline:
+        for url in sorted(urls):
+            request = urllib.request.Request(url, headers={"Accept-Encoding": "br"})
+            with urllib.request.urlopen(request) as response:
+                body = response.read()
+                if response.headers.get("Content-Encoding") == "br" or len(body) <= 20_000:
+                    urls.discard(url)  # ready, or too small to be worth it (sent gzip)
+        time.sleep(1)
+    assert not urls, f"not compressed after 300 s: {sorted(urls)[:3]}"
+
+
+@pytest.mark.parametrize("notebook", list(DASHBOARDS))
+def test_a_cold_open_asks_only_this_server_and_stays_light(browser, voila_server, compressed, notebook):
+    """Every request of the page goes to the server itself (recorded, not just blocked), the
+    bytes on the wire (HTTP and websocket, as a counting relay sees them) stay under 3 MB with an
+    empty browser cache, no widget version warning or error is logged, and the numbers are the
+    core's."""
+    relay = CountingProxy(int(voila_server.url.rsplit(":", 1)[1].strip("/")))
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})  # a cold cache
+    try:
+        page = context.new_page()
+        hosts, console = set(), []
+        page.on("request", lambda r: r.url.startswith(("http", "ws")) and hosts.add(urllib.parse.urlsplit(r.url).hostname))
+        page.on("console", lambda m: console.append((m.type, m.text)))
+        page.on("pageerror", lambda e: console.append(("error", str(e))))
+        page.goto(f"{relay.url}voila/render/{notebook}", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_function("""() => {
+            const plot = document.querySelector('.wb-outcome-chart .js-plotly-plot');
+            return Boolean(plot && plot.data && document.querySelector('.wb-table td[data-col=exact]'));
+        }""", timeout=RENDER_TIMEOUT_MS, polling=100)
+        page.wait_for_load_state("networkidle", timeout=UPDATE_TIMEOUT_MS)
+        sent = relay.reset()
+        assert hosts == {"127.0.0.1"}, hosts
+        assert sent <= MOST_BYTES, f"{sent / 1e6:.2f} MB"
+        assert [text for kind, text in console if kind == "error"] == []
+        assert not [text for _, text in console if "Unsatisfied version" in text]
+        system = get_system(DASHBOARDS[notebook])
+        expected = dict(evaluate(system.default_scenario()).outcome_rows())
+        assert _exact_table(page) == expected
+    finally:
+        context.close()
+        relay.close()
+
+
+def test_a_closed_tab_releases_its_kernel(browser, voila_server):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{voila_server.url}voila/render/d100-homebrew.ipynb", timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(".wb-table td[data-col=exact]", timeout=RENDER_TIMEOUT_MS)
+    kernel = page.evaluate(_KERNEL_ID)
+    page.close(run_before_unload=True)  # as a tab closing: the page's shutdown beacon is sent
+    context.close()
+    deadline = time.monotonic() + 60
+    while f"Kernel shutdown: {kernel}" not in voila_server.log.read_text(errors="replace"):
+        assert time.monotonic() < deadline, "the closed tab's kernel is still running after 60 s"
+        time.sleep(0.5)
+
+
+def test_a_lost_kernel_is_announced_and_reconnect_brings_the_scenario_back(open_dashboard):
+    dash = open_dashboard("infinity-n4-dodge.ipynb")
+    dash.press_slider("wb-dodger-ph", "ArrowRight")  # PH 10 -> 11: not the default any more
+    dash.page.wait_for_function("() => document.querySelector('a.wb-share-anchor')"
+                                " && document.querySelector('a.wb-share-anchor').href.includes('ph=11')",
+                                timeout=UPDATE_TIMEOUT_MS)
+    table = dash.table()
+    assert dash.page.locator("#wb-banner").count() == 0
+    # The kernel goes away as when the server culls it (the page's own shutdown request).
+    status = dash.page.evaluate("""async (id) => {
+        const xsrf = (document.cookie.match('\\\\b_xsrf=([^;]*)\\\\b') || [])[1] || '';
+        const body = new FormData(); body.append('_xsrf', xsrf);
+        return (await fetch(`/voila/api/shutdown/${id}`, {method: 'POST', body})).status; }""",
+                                dash.page.evaluate(_KERNEL_ID))
+    assert status == 204
+    banner = dash.page.locator("#wb-banner.wb-banner-lost")
+    banner.wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS * 3)
+    assert "disconnected" in banner.inner_text()
+    dash.page.locator("#wb-banner .wb-reconnect").click()
+    dash.page.wait_for_function("() => document.querySelector('.wb-table td[data-col=exact]')",
+                                timeout=RENDER_TIMEOUT_MS, polling=100)
+    assert dash.slider_value("wb-dodger-ph") == 11
+    assert dash.table() == table
+    assert dash.page.locator("#wb-banner").count() == 0
+
+
+def _get(url: str, host: str | None = None) -> tuple[int, str, dict]:
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    headers = {"Host": host, "Origin": f"http://{host}"} if host else {}
+    connection.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""), headers=headers)
+    response = connection.getresponse()
+    body = response.read().decode(errors="replace")
+    connection.close()
+    return response.status, body, dict(response.getheaders())
+
+
+def test_only_the_allowed_host_names_are_answered(voila_server):
+    port = voila_server.url.rsplit(":", 1)[1].strip("/")
+    static = voila_server.url + "voila/templates/lab/static/voila.js"
+    assert _get(static)[0] == 200
+    assert _get(static, host=f"localhost:{port}")[0] == 200
+    status, body, _ = _get(static, host=f"evil.example:{port}")
+    assert status == 400 and "evil.example" in body
+    # a page request from a foreign Host never reaches a kernel (nor a share link)
+    assert _get(voila_server.url + "voila/render/infinity-n4-dodge.ipynb", host=f"evil.example:{port}")[0] == 400
+
+
+@pytest.mark.parametrize("path", [
+    "voila/api/contents", "voila/api/contents/index.ipynb", "voila/templates/lab",
+    "voila/templates/x/y", "voila/templates/lab/static/..%2f..%2f..%2fetc%2fpasswd",
+    "voila/static/..%2f..%2fetc/passwd", "voila/static/%2e%2e/%2e%2e/etc/passwd",
+    "voila/files/..%2fpyproject.toml", "voila/labextensions/..%2f..%2f..%2fetc/passwd",
+    "voila/render/..%2fpyproject.toml"])
+def test_no_file_listing_and_no_traversal(voila_server, path):
+    status, body, _ = _get(voila_server.url + path)
+    assert status == 404, (status, body[:200])
+
+
+def test_the_root_and_the_tree_lead_to_the_index(voila_server):
+    for path in ("", "voila/tree", "voila/tree/"):
+        status, _, headers = _get(voila_server.url + path)
+        assert status == 302 and headers["Location"].endswith("/voila/render/index.ipynb")
+
+
+def test_static_files_are_sent_compressed(voila_server):
+    request = urllib.request.Request(voila_server.url + "voila/templates/lab/static/voila.js",
+                                     headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request) as response:
+        assert response.headers["Content-Encoding"] == "gzip"
+        import gzip
+        assert b"voila" in gzip.decompress(response.read())
+
+
+def test_a_full_server_says_so_instead_of_a_silent_page(browser, tmp_path):
+    """With a cap of one kernel and no preheating, a second visitor gets the "server is full"
+    page (HTTP 503, a retry button) while the first page keeps its kernel."""
+    server = start_server(tmp_path / "full.log", "--pool=0", "--max-kernels=1")
+    try:
+        status, body, _ = _get(server.url + "voila/render/d100-homebrew.ipynb")
+        assert status == 200 and "wb-server-full" not in body
+        status, body, headers = _get(server.url + "voila/render/eldfall.ipynb")
+        assert status == 503 and headers.get("Retry-After") == "60"
+        assert "The server is full" in body and "try again in a minute" in body.lower()
+        page = browser.new_page()
+        try:
+            response = page.goto(server.url + "voila/render/gurps-4e.ipynb")
+            assert response.status == 503
+            assert page.locator("button.wb-retry").is_visible()
+        finally:
+            page.close()
+        assert "Server full" in server.log.read_text()
+    finally:
+        server.stop()
+
+
+def test_a_tab_gone_without_a_word_releases_its_kernel_too(browser, voila_server):
+    """A browser that never sends the shutdown beacon (it crashed, the laptop slept): the kernel
+    goes once no browser has been connected to it for the disconnected timeout (30 s)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{voila_server.url}voila/render/eldfall.ipynb", timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_selector(".wb-table td[data-col=exact]", timeout=RENDER_TIMEOUT_MS)
+    kernel = page.evaluate(_KERNEL_ID)
+    context.close()  # no unload handlers run: no beacon
+    deadline = time.monotonic() + 60
+    log = voila_server.log
+    while f"Releasing kernel {kernel}: no browser connected" not in log.read_text(errors="replace"):
+        assert time.monotonic() < deadline, "the abandoned kernel is still running after 60 s"
+        time.sleep(0.5)
+    assert f"Kernel shutdown: {kernel}" in log.read_text(errors="replace")
+
+
+def test_a_page_that_could_not_be_built_says_so_with_a_retry(browser, tmp_path):
+    """A cell whose output does not arrive in time (here: no time at all, as on a machine far too
+    busy) stops Voilà's page short; the page then says so with a Retry button, never a page
+    with only its text."""
+    server = start_server(tmp_path / "slow.log", "--pool=0", "--iopub-timeout=0")
+    try:
+        page = browser.new_page()
+        try:
+            page.goto(server.url + "voila/render/d100-homebrew.ipynb", timeout=RENDER_TIMEOUT_MS)
+            banner = page.locator("#wb-banner.wb-banner-error")
+            banner.wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
+            assert "could not be built" in banner.inner_text()
+            assert page.locator("#wb-banner button.wb-reconnect").inner_text() == "Retry"
+            assert page.locator(".wb-dashboard").count() == 0
+        finally:
+            page.close()
+        assert "Timeout waiting for IOPub output" in server.log.read_text()
+    finally:
+        server.stop()

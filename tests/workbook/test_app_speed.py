@@ -1,0 +1,208 @@
+"""What keeps a dashboard fast, checked by what it does (never by timing it): each scenario is
+evaluated once per change, collapsed panels are not rendered until opened, control changes from
+the browser are coalesced, and a preheated page applies its URL query after being built."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+import workbook.app as app
+from rules_core import get_system
+from workbook import views
+from workbook.app import Dashboard, View
+from workbook.views import distribution_chart
+from workbook_fake import FAKE
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """``wrap(system)`` counts every scenario given to that (registered, frozen) system's
+    ``evaluate`` until the test ends; the result cache starts empty."""
+    seen: Counter = Counter()
+    monkeypatch.setattr(views, "_RESULTS", type(views._RESULTS)())
+    restore = []
+
+    def wrap(system):
+        original = system.evaluate
+
+        def evaluate(scenario):
+            seen[scenario] += 1
+            return original(scenario)
+
+        object.__setattr__(system, "evaluate", evaluate)  # System is frozen; put back below
+        restore.append((system, original))
+        return system
+
+    yield seen, wrap
+    for system, original in restore:
+        object.__setattr__(system, "evaluate", original)
+
+
+def _hits_view(open_: bool, renders: list) -> View:
+    def render(result, lang):
+        renders.append(result.scenario)
+        return distribution_chart(result.distributions["hits rolled"], "Hits rolled", lang, system=FAKE)
+    return View("Hits rolled", render, open=open_)
+
+
+@pytest.mark.parametrize("system_id", ["gurps-4e", "eldfall"])
+def test_a_change_evaluates_each_scenario_once(counted, system_id):
+    seen, wrap = counted
+    system = get_system(system_id)
+    wrap(system)
+    dash = Dashboard(system, query="")
+    assert seen and max(seen.values()) == 1, seen  # building the page: each scenario once
+    first = set(seen)
+    seen.clear()
+    preset = next(p for p in system.presets if p.scenario != dash.scenario)
+    dash.form.set_scenario(preset.scenario)
+    assert dash.result.scenario == preset.scenario
+    assert seen[preset.scenario] == 1
+    assert max(seen.values()) == 1, seen  # what-if / without results too: once each
+    seen.clear()
+    dash.form.set_scenario(next(iter(first)) if dash.system.id != "gurps-4e" else dash._start)
+    assert all(n == 1 for n in seen.values())  # scenarios shown before come from the cache
+
+
+def test_compare_a_ruling_reuses_the_shown_result(counted):
+    seen, wrap = counted
+    wrap(FAKE)
+    dash = Dashboard(FAKE, query="")
+    dash.compare_on.value = True
+    dash.form.control("defender.agility").value = 4
+    assert max(seen.values()) == 1, seen
+
+
+def test_a_collapsed_view_is_rendered_only_while_open():
+    renders: list = []
+    dash = Dashboard(FAKE, query="", views=[_hits_view(False, renders)])
+    assert renders == [] and "Hits rolled" not in dash.rendered
+    dash.form.control("defender.agility").value = 4
+    assert renders == []  # closed: changes cost it nothing
+    toggle = dash.view_toggles["Hits rolled"]
+    assert "wb-view-hits-rolled-toggle" in toggle._dom_classes
+    toggle.value = True
+    assert renders == [dash.scenario]
+    box = dash._view_boxes["Hits rolled"]
+    y = box.outputs[0]["data"]["application/vnd.plotly.v1+json"]["data"][0]["y"]
+    assert y == [float(p) for _, p in dash.result.distributions["hits rolled"].items()]
+    dash.form.control("defender.agility").value = 5
+    assert renders[-1] == dash.scenario and len(renders) == 2
+    toggle.value = False
+    dash.form.control("defender.agility").value = 2
+    assert len(renders) == 2 and box.layout.display == "none"
+
+
+def test_an_open_view_is_not_sent_again_when_its_output_is_unchanged():
+    renders: list = []
+    dash = Dashboard(FAKE, query="", views=[_hits_view(True, renders)])
+    box = dash._view_boxes["Hits rolled"]
+    sent: list = []
+    box.observe(lambda change: sent.append(change), names="outputs")
+    dash.form.control("defender.agility").value = 4  # the dodge changes, the hits rolled do not
+    assert len(renders) == 2 and sent == []
+
+
+def test_browser_changes_arriving_together_are_shown_once(monkeypatch):
+    dash = Dashboard(FAKE, query="")
+    shown: list = []
+    real_show = dash._show
+    monkeypatch.setattr(dash, "_show", lambda s: (shown.append(s), real_show(s)))
+    monkeypatch.setattr(app, "_handling_browser_message", lambda: True)
+
+    async def drag() -> None:
+        for agility in (1, 2, 3, 4, 5):
+            dash.form.control("defender.agility").value = agility
+        assert shown == []  # nothing drawn while changes are still being read
+        await asyncio.sleep(0)
+
+    asyncio.run(drag())
+    assert len(shown) == 1 and shown[0].defender.agility == 5
+    assert dash.result.scenario.defender.agility == 5
+
+
+def test_without_a_kernel_changes_are_shown_at_once():
+    dash = Dashboard(FAKE, query="")
+    dash.form.control("defender.agility").value = 5
+    assert dash.result.scenario.defender.agility == 5
+
+
+def test_a_preheated_page_is_built_before_its_query_is_read(monkeypatch):
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    built_when_asked: list = []
+
+    def read_query():
+        built_when_asked.append(dash_holder and dash_holder[0] or None)
+        return "defender.agility=5&lang=xx"
+
+    dash_holder: list = []
+    original_build = Dashboard._build
+
+    def build(self, scenario):
+        original_build(self, scenario)
+        dash_holder[:] = [self]
+
+    monkeypatch.setattr(Dashboard, "_build", build)
+    monkeypatch.setattr(app, "_wait_for_request", lambda: {"QUERY_STRING": read_query()})
+    dash = Dashboard(FAKE)
+    assert built_when_asked and built_when_asked[0] is dash  # the page existed when the query was read
+    assert dash.lang == "xx" and dash.scenario.defender.agility == 5
+    assert dash.result.scenario == dash.scenario
+    plain = Dashboard(FAKE, query="defender.agility=5&lang=xx")
+    assert dash.tables["headline"].equals(plain.tables["headline"])
+    assert dash.form.control("defender.agility").description == "‹Agility›"
+
+
+def test_a_preheated_page_shows_a_refused_query_as_a_notice(monkeypatch):
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setattr(app, "_wait_for_request", lambda: {"QUERY_STRING": "defender.agility=99"})
+    dash = Dashboard(FAKE)
+    assert dash.scenario == FAKE.default_scenario()
+    assert dash.notices and dash.notices == Dashboard(FAKE, query="defender.agility=99").notices
+    assert Fraction(dash.tables["outcomes"]["exact"][0]) == dash.result.outcomes[dash.result.outcome_order[0]]
+
+
+def test_views_are_found_without_importing_other_systems_panels():
+    assert app._declared_system_id("gurps") == "gurps-4e"
+    assert app._declared_system_id("views") is None
+    assert [v.title for v in app.system_views("gurps-4e")][:1] == ["Dodge roll (3d6)"]
+
+
+def test_view_open_defaults_to_true():
+    view = View("x", lambda r, lang: "")
+    assert view.open is True and replace(view, open=False).open is False
+
+
+def test_a_preheated_kernel_reads_the_request_from_voilas_query_socket(monkeypatch):
+    """The kernel asks Voilà's ``/voila/query/<kernel id>`` socket (as ``voila.utils`` would) and
+    takes the request's details into its environment, for the query and the share link."""
+    import json
+    import threading
+
+    from websockets.sync.server import serve
+
+    asked: list = []
+
+    def answer(socket):
+        asked.append(socket.request.path)
+        socket.send(json.dumps({"QUERY_STRING": "defender.agility=5", "SERVER_NAME": "127.0.0.1",
+                                "SERVER_PORT": "9999", "SCRIPT_NAME": "/voila/render/fake.ipynb"}))
+
+    with serve(answer, "127.0.0.1", 0) as server:
+        port = server.socket.getsockname()[1]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        for name, value in {"VOILA_PREHEAT": "True", "VOILA_APP_PORT": str(port), "VOILA_KERNEL_ID": "k-1",
+                            "VOILA_SERVER_URL": "/"}.items():
+            monkeypatch.setenv(name, value)
+        for name in ("QUERY_STRING", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME"):
+            monkeypatch.setenv(name, "")  # so that the request's values are undone afterwards
+        dash = Dashboard(FAKE)
+        server.shutdown()
+    assert asked == ["/voila/query/k-1"]
+    assert dash.scenario.defender.agility == 5
+    assert "http://127.0.0.1:9999/voila/render/fake.ipynb?" in dash._share.value

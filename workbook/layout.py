@@ -1,0 +1,248 @@
+"""The page's look: headline cards, the style sheet that makes one page fit a phone, a laptop
+and a projector, and the chart style (type sizes, colour-blind-safe palette, present mode).
+
+Nothing here computes a number: :func:`headline_cards` lays out the rows of
+:func:`workbook.views.headline_table`, :func:`style_figure` restyles a finished figure.
+
+Headline cards (class ``wb-headline``): one card per headline quantity that has a value,
+``div.wb-card[data-key=<key>]``; in it the percentage big (``.wb-card-big``), "1 in N" beside
+it (``.wb-card-one-in``), and the exact fraction small (``[data-col=exact]``, its full text in
+``data-value`` and in the tooltip; a long one is shortened on the card and shown whole on a
+click). Quantities without a value in this scenario are one small line under the cards, each
+``span[data-key]`` with an empty ``[data-col=exact]`` and the core's note.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+
+__all__ = ["headline_cards", "short_fraction", "style_figure", "wrap_title", "page_css", "OKABE_ITO",
+           "FONT_SIZE", "PRESENT_FONT_SIZE"]
+
+#: Okabe & Ito's palette for colour-blind readers (Okabe and Ito, "Color Universal Design", 2008):
+#: every chart of the workbook draws its series in these colours, in this order.
+OKABE_ITO = {"blue": "#0072B2", "orange": "#E69F00", "bluish green": "#009E73",
+             "vermillion": "#D55E00", "reddish purple": "#CC79A7", "sky blue": "#56B4E9",
+             "yellow": "#F0E442", "black": "#000000", "grey": "#999999"}
+
+#: Chart type size on a screen, and in present mode (a classroom projector: at least 18 px).
+FONT_SIZE = 14
+PRESENT_FONT_SIZE = 20
+_HEIGHT, _PRESENT_HEIGHT = 320, 560
+_LONG = 13  # characters of an exact fraction shown whole on a card
+_TITLE_WIDTH = 34  # characters of a chart title's line (a phone's chart is ~360 px wide)
+_TICK_WIDTH = 14  # characters of a line of a category name under a bar
+
+
+def short_fraction(exact: str, room: int = _LONG) -> str:
+    """``exact`` as it fits on a card: whole when short, else both numbers cut to their leading
+    digits (the whole fraction is one click, or a hover, away).
+
+    >>> short_fraction("47/500"), short_fraction("900024327/1250000000")
+    ('47/500', '90002…/12500…')
+    """
+    if len(exact) <= room:
+        return exact
+    return "/".join(p if len(p) <= 6 else f"{p[:5]}…" for p in exact.split("/"))
+
+
+def _number_text(value: float) -> str:
+    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
+def headline_cards(frame: pd.DataFrame, text: Callable[[str], str] = str) -> str:
+    """HTML of the headline cards for the rows of :func:`workbook.views.headline_table`."""
+    cards, absent = [], []
+    for row in frame.to_dict("records"):
+        key, name = html.escape(str(row["key"]), quote=True), html.escape(str(row["name"]))
+        if row["exact"] is None:
+            note = html.escape(row["note"] or text("not in this scenario"))
+            absent.append(f'<span class="wb-card-absent" data-key="{key}">'
+                          f'<span data-col="exact" data-value=""></span><b>{name}</b>: {note}</span>')
+            continue
+        exact = str(row["exact"])
+        if row["percent_text"] is not None:
+            big, beside = row["percent_text"], row["one_in"] or ""
+        else:
+            big, beside = _number_text(row["value"]), text("on average")
+        short = short_fraction(exact)
+        exact_html = (f'<span class="wb-card-exact" data-col="exact" data-value="{exact}" '
+                      f'title="{exact}">{exact}</span>' if short == exact else
+                      f'<details class="wb-card-exact" data-col="exact" data-value="{exact}" '
+                      f'title="{exact}"><summary>{html.escape(short)}</summary>'
+                      f'<span class="wb-card-full">{exact}</span></details>')
+        cards.append(f'<div class="wb-card" data-key="{key}"><div class="wb-card-name">{name}</div>'
+                     f'<div class="wb-card-value"><span class="wb-card-big">{html.escape(big)}</span>'
+                     f' <span class="wb-card-one-in">{html.escape(beside)}</span></div>'
+                     f'{exact_html}</div>')
+    more = (f'<div class="wb-card-absents"><small>{text("Not in this scenario")}: '
+            + "; ".join(absent) + "</small></div>") if absent else ""
+    return f'<div class="wb-cards">{"".join(cards)}</div>{more}'
+
+
+def wrap_title(text: str, width: int = _TITLE_WIDTH) -> str:
+    """A chart title broken into lines of at most about ``width`` characters (``<br>``), so
+    that it fits a phone's narrow chart.
+
+    >>> wrap_title("Dodger PH × first attacker's SV: P(dodge succeeds)", 30)
+    "Dodger PH × first attacker's<br>SV: P(dodge succeeds)"
+    """
+    if len(text) <= width or "<br>" in text:
+        return text
+    lines, line = [], ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "<br>".join([*lines, line])
+
+
+def style_figure(fig: go.Figure, present: bool = False) -> go.Figure:
+    """``fig`` with the workbook's type sizes and palette: a copy, larger for present mode
+    (every text at least 18 px, taller), legends under the plot, title on the left so the
+    plot's toolbar (top right) never covers it."""
+    size = PRESENT_FONT_SIZE if present else FONT_SIZE
+    styled = go.Figure(fig)
+    old = fig.layout
+    title = wrap_title(old.title.text or "", _TITLE_WIDTH * (2 if present else 1))
+    lines = title.count("<br>") + 1 if title else 0
+    layout: dict[str, Any] = dict(
+        font=dict(size=size), colorway=list(OKABE_ITO.values()),
+        title=dict(text=title, x=0.01, xanchor="left", font=dict(size=round(size * 1.25))),
+        hoverlabel=dict(font=dict(size=size)))
+    if old.height is None or old.height <= _HEIGHT + 40:
+        layout["height"] = _PRESENT_HEIGHT if present else _HEIGHT
+    elif present:
+        layout["height"] = round(old.height * 1.5)
+    over = any(getattr(a, "yref", None) == "paper" and (a.y or 0) >= 1
+               for a in fig.layout.annotations or ())  # subplot titles above the plots
+    top = round(size * (1.6 + 1.6 * (lines + over)))
+    if old.margin is not None and old.margin.t is not None:
+        top = max(old.margin.t, top)
+    layout["margin"] = dict(t=top)
+    styled.update_layout(**layout)
+    # Long category names (outcomes) on two or three short lines rather than slanted.
+    for trace in styled.data:
+        if trace.type == "bar" and trace.x is not None and all(isinstance(v, str) for v in trace.x):
+            trace.x = [wrap_title(v, _TICK_WIDTH) for v in trace.x]
+    # Axis titles too may be long on a phone's chart: wrapped like the title; side by side
+    # subplots share one title per text (the others would overlap it on a narrow screen).
+    axes = sorted(name for name in styled.layout if name.startswith(("xaxis", "yaxis")))
+    side_by_side = sum(name.startswith("xaxis") for name in axes) > 1
+    seen: set[str] = set()
+    for name in axes:
+        axis = styled.layout[name]
+        if not axis.title.text:
+            continue
+        key = name[0] + axis.title.text
+        if side_by_side and key in seen:
+            axis.title.text = ""
+            continue
+        seen.add(key)
+        axis.title.text = wrap_title(axis.title.text, _TITLE_WIDTH - 4)
+    # Text set on a trace or an annotation (bar labels, line labels) at least the chart's size.
+    styled.update_traces(textfont=dict(size=size), selector=lambda t: hasattr(t, "textfont"))
+    for note in styled.layout.annotations or ():
+        if note.font is None or note.font.size is None or note.font.size < size:
+            note.update(font=dict(size=size))
+    return styled
+
+
+_CSS = """
+.wb-dashboard { box-sizing: border-box; max-width: 100%; }
+.wb-dashboard * { box-sizing: border-box; }
+.wb-dashboard .wb-title h2 { margin: 4px 0 0; font-size: 1.5rem; }
+.wb-dashboard .wb-title p { margin: 2px 0 4px; color: #333; }
+.wb-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(128px, 1fr)); line-height: 1.25;
+  gap: 8px; margin: 4px 0 6px; }
+.wb-card { border: 1px solid #c8d3e0; border-radius: 8px; padding: 4px 8px; background: #f7faff;
+  min-width: 0; }
+.wb-card-name { font-size: 0.85rem; color: #333; line-height: 1.2; }
+.wb-card-big { font-size: 1.6rem; font-weight: 700; color: #003f6b; line-height: 1.15; }
+.wb-card-one-in { font-size: 0.95rem; color: #333; white-space: nowrap; }
+.wb-card-exact { font-size: 0.75rem; color: #555; font-family: monospace; display: block;
+  overflow-wrap: anywhere; }
+.wb-card-exact summary { cursor: pointer; list-style: none; }
+.wb-card-exact summary::-webkit-details-marker { display: none; }
+.wb-card-absents { color: #555; margin: 0 0 6px; }
+.wb-dashboard .widget-html > .widget-html-content { line-height: 1.4; }
+.wb-dashboard .wb-notice-text { color: #8a1c00 !important; background: #fff3e6;
+  border-left: 4px solid #D55E00; padding: 6px 10px; }
+.wb-top-notice:empty { display: none; }
+.wb-results.wb-stale .wb-cards, .wb-results.wb-stale .jp-OutputArea { opacity: 0.35; }
+.wb-stale-banner { display: none; }
+.wb-results.wb-stale .wb-stale-banner { display: block; font-weight: 600; color: #8a1c00;
+  background: #fff3e6; padding: 4px 8px; border-left: 4px solid #D55E00; }
+.wb-invalid input { border: 2px solid #D55E00 !important; background: #fff3e6 !important; }
+.wb-field-reason { color: #8a1c00; font-size: 0.85rem; margin: -2px 0 6px; }
+.wb-dashboard table { display: block; max-width: 100%; overflow-x: auto; }
+.wb-dashboard td, .wb-dashboard th { overflow-wrap: normal; }
+.wb-rulings .widget-dropdown select { text-overflow: ellipsis; }
+.wb-ruling-labels { margin: 4px 0; }
+.wb-toolbar { gap: 6px; }
+.wb-dashboard .jupyter-widgets.widget-html-content, .wb-dashboard .widget-html-content { max-width: 100%; }
+/* A field's label wraps onto a second line rather than being cut ("Продвижение Навыка Dodge"). */
+.wb-form .widget-label { white-space: normal; height: auto; min-height: var(--jp-widgets-inline-height, 28px);
+  line-height: 1.15; overflow: visible; text-overflow: clip; display: flex; align-items: center;
+  justify-content: flex-end; text-align: right; }
+
+/* A phone (and any narrow window): one column, the numbers first, the page scrolls once. */
+@media (max-width: 760px) {
+  .wb-dashboard { padding: 0 4px; }
+  .wb-main { flex-direction: column !important; }
+  .wb-results { padding: 0 !important; width: 100% !important; flex: 0 0 auto !important; }
+  .wb-controls { max-height: none !important; overflow: visible !important; max-width: 100% !important;
+    width: 100% !important; flex: 0 0 auto !important; }
+  .wb-controls .widget-inline-hbox, .wb-rulings .widget-inline-hbox { height: auto !important;
+    min-height: var(--jp-widgets-inline-height, 28px); }
+  .wb-controls .widget-inline-hbox .widget-label, .wb-rulings .widget-inline-hbox .widget-label {
+    min-width: 0; width: 40% !important; max-width: 40% !important; flex: 0 0 40%; }
+  .wb-controls .widget-slider, .wb-controls .widget-dropdown, .wb-controls .widget-text,
+  .wb-controls .widget-checkbox, .wb-rulings .widget-dropdown {
+    width: 100% !important; max-width: 100% !important; }
+  .wb-controls .widget-dropdown select, .wb-rulings .widget-dropdown select { min-width: 0;
+    width: 100%; max-width: 100%; flex: 1 1 auto; }
+  .wb-toolbar .widget-dropdown { width: auto !important; }
+  .wb-dashboard .widget-hslider .slider-container { min-width: 0; }
+  .wb-dashboard .wb-help { margin-left: 0 !important; }
+  .wb-dashboard .widget-html[style*="margin"] { margin-left: 0 !important; }
+  .wb-dashboard .modebar-container { display: none; }
+  .wb-cards { grid-template-columns: 1fr 1fr; gap: 6px; }
+  .wb-card { padding: 4px 8px; }
+  .wb-card-big { font-size: 1.35rem; }
+  .wb-card-one-in { font-size: 0.85rem; }
+  .jp-RenderedMarkdown h1 { font-size: 1.45rem; margin-top: 0.3em; }
+  .jp-RenderedMarkdown p { margin-bottom: 0.4em; }
+  .wb-dashboard .widget-box, .wb-dashboard .widget-vbox, .wb-dashboard .widget-hbox { max-width: 100%; min-width: 0; }
+}
+
+/* Present mode: a projector at 1920 px, everything larger and the full width. */
+.wb-present { max-width: none !important; font-size: 20px; }
+.wb-present .wb-title h2 { font-size: 2.4rem; }
+.wb-present .wb-cards { grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); }
+.wb-present .wb-card-name { font-size: 1.2rem; }
+.wb-present .wb-card-big { font-size: 3rem; }
+.wb-present .wb-card-one-in { font-size: 1.4rem; }
+.wb-present .wb-card-exact { font-size: 1rem; }
+.wb-present .wb-main { flex-direction: column !important; }
+.wb-present .wb-results { padding: 0 !important; flex: 0 0 auto !important; width: 100%; }
+.wb-present .wb-controls { max-height: none !important; max-width: none !important; }
+body:has(.wb-present) .jp-RenderedMarkdown { font-size: 22px; }
+body:has(.wb-present) .jp-RenderedMarkdown h1 { font-size: 2.2rem; }
+.wb-present .wb-card-absents small, .wb-present .wb-preset-info small, .wb-present .wb-ruling-labels,
+.wb-present .wb-notice-text { font-size: 18px; }
+.wb-present .widget-label, .wb-present .widget-readout, .wb-present select,
+.wb-present input, .wb-present button, .wb-present table { font-size: 18px !important; }
+"""
+
+
+def page_css() -> str:
+    """The ``<style>`` element of the workbook's pages (dashboards and the index)."""
+    return f"<style>{_CSS}</style>"

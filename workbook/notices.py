@@ -1,0 +1,188 @@
+"""Notices in the reader's words, where the eye is.
+
+:func:`link_notice` says why a shared link was refused the way a player would say it ("The link
+asked for PH 99999; PH goes from 1 to 20. Showing the default scenario."), reading the link
+field by field against the scenario's declared labels and ranges (the exact checks stay in
+:func:`workbook.share.decode_query`).
+
+:class:`FieldMarks` follows a :class:`workbook.controls.ScenarioForm`: while a typed value is
+refused, the field is marked (class ``wb-invalid``) with the reason beside it
+(``wb-field-reason``), and the results box gets the class ``wb-stale`` (the numbers shown are
+dimmed under a "not updated" line) until the value is valid again.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qsl
+
+import ipywidgets as widgets
+
+from rules_core import ScenarioError, System
+from rules_core.scenario import FieldSpec, fields_of, parse, spec_at
+
+from .present import PAGE_KEYS
+
+__all__ = ["link_notice", "FieldMarks"]
+
+
+def _spec(system: System, key: str) -> tuple[FieldSpec | None, str]:
+    """The field a dotted link key names, and how to call it (list items numbered from 1)."""
+    cls, spec, where = system.scenario_cls, None, []
+    steps = key.split(".")
+    i = 0
+    while i < len(steps):
+        if cls is None:
+            return None, ""
+        spec = {s.name: s for s in fields_of(cls)}.get(steps[i])
+        if spec is None:
+            return None, ""
+        if spec.kind == "parts" and i + 1 < len(steps) and steps[i + 1].isdigit():
+            where.append(f"{spec.label} {int(steps[i + 1]) + 1}")
+            i += 1
+        cls = spec.part_cls
+        i += 1
+    return spec, " — ".join(where)
+
+
+def _range(spec: FieldSpec, text: Callable[[str], str]) -> str:
+    label = text(spec.label)
+    if spec.kind in ("int", "float"):
+        step = f" {text('in steps of')} {spec.step:g}" if spec.step and spec.step != 1 else ""
+        return f"{label} {text('goes from')} {spec.minimum:g} {text('to')} {spec.maximum:g}{step}"
+    if spec.kind in ("choice", "ruling"):
+        return f"{label} {text('is one of')}: " + ", ".join(text(lab) for _, lab in spec.choices)
+    if spec.kind == "flag":
+        return f"{label} {text('is on or off')}"
+    if spec.kind == "text":
+        return f"{label}: {text(spec.extra.get('allowed', ''))}"
+    return label
+
+
+def _fits(spec: FieldSpec, raw: str) -> bool:
+    if spec.kind in ("int", "float"):
+        try:
+            value = float(raw)
+        except ValueError:
+            return False
+        return spec.minimum <= value <= spec.maximum
+    if spec.kind in ("choice", "ruling"):
+        return raw in [str(v) for v, _ in spec.choices]
+    return True
+
+
+def link_notice(system: System, query: str, text: Callable[[str], str] = str,
+                fallback: str = "") -> str:
+    """Why ``query`` could not be used, in a player's words; when nothing more specific is
+    found, ``fallback`` (:func:`workbook.share.decode_query`'s own notice) says it."""
+    end = text("Showing the default scenario.")
+    try:
+        pairs = parse_qsl((query or "").lstrip("?"), keep_blank_values=True, max_num_fields=300)
+    except ValueError:
+        return f"{text('The link names too many fields.')} {end}"
+    said = []
+    for key, raw in pairs:
+        if key == "system" and raw != system.id:
+            said.append(f"{text('This link is for another page')} (“{raw[:30]}”).")
+        if key in ("lang", "system", *PAGE_KEYS):
+            continue
+        shown = raw if len(raw) <= 30 else raw[:30] + "…"
+        if key == "preset":
+            if raw not in [p.name for p in system.presets]:
+                said.append(f"{text('The link asked for the example')} “{shown}”, "
+                            f"{text('which this page does not have')}.")
+            continue
+        spec, where = _spec(system, key)
+        item = _item_beyond(system, key, text)
+        if item:
+            said.append(item)
+        elif spec is None:
+            said.append(f"{text('The link names')} “{key[:40]}”, {text('which this page does not have')}.")
+        elif spec.kind not in ("part", "parts") and not _fits(spec, raw):
+            place = f" ({where})" if where else ""
+            said.append(f"{text('The link asked for')} {text(spec.label)}{place} {shown}; "
+                        f"{_range(spec, text)}.")
+    if not said:
+        reason = fallback.split(": ", 1)[-1] if fallback else ""
+        return f"{text('This link could not be used')}" + (f" ({reason})" if reason else "") + f". {end}"
+    return " ".join(said[:3]) + f" {end}"
+
+
+def _item_beyond(system: System, key: str, text: Callable[[str], str] = str) -> str:
+    """What to say when ``key`` names a list item past the list's longest (else ``""``)."""
+    cls, steps, i = system.scenario_cls, key.split("."), 0
+    while i < len(steps) and cls is not None:
+        spec = {s.name: s for s in fields_of(cls)}.get(steps[i])
+        if spec is None:
+            return ""
+        if spec.kind == "parts" and i + 1 < len(steps) and steps[i + 1].isdigit():
+            if int(steps[i + 1]) >= spec.max_items:
+                return (f"{text('The link asked for')} {text(spec.label)} {int(steps[i + 1]) + 1}; "
+                        f"{text('there are at most')} {spec.max_items}.")
+            i += 1
+        cls, i = spec.part_cls, i + 1
+    return ""
+
+
+def _problems(form: Any) -> list[tuple[str, str, str]]:
+    """``(dotted field, its label, what is allowed)`` for each field the form's current values
+    break (a cross-field check's own message as what is allowed)."""
+    data = {"system": form.system.id, **form._root.value()}
+    try:
+        parse(form.system.scenario_cls, data)
+    except ScenarioError as err:
+        out = []
+        for problem in err.problems:
+            steps = tuple(int(s) if s.isdigit() else s for s in problem.field.split("."))
+            spec = spec_at(form.system.scenario_cls, steps)
+            label = form.text(spec.label) if spec is not None else problem.field
+            out.append((problem.field, label, problem.allowed))
+        return out
+    return []
+
+
+class FieldMarks:
+    """Marks the fields a form refuses, and the ``results`` box as stale (see the module)."""
+
+    def __init__(self, form: Any, results: widgets.Widget, banner: widgets.HTML | None = None):
+        self.form, self.results, self.banner = form, results, banner
+        self.reasons: dict[str, tuple[Any, widgets.HTML]] = {}
+        form.notice.observe(lambda _change: self.refresh(), names="value")
+
+    def refresh(self) -> None:
+        """Mark (or clear) every field after the form accepted or refused its values."""
+        self.close()
+        for field in self.form._fields():
+            field.input.remove_class("wb-invalid")
+        if not self.form.error:
+            self.results.remove_class("wb-stale")
+            if self.banner is not None:
+                self.banner.value = ""
+            return
+        self.results.add_class("wb-stale")
+        problems = _problems(self.form)
+        if self.banner is not None:
+            text = self.form.text
+            said = "; ".join(f"{label}: {allowed}" for _, label, allowed in problems) or self.form.error
+            self.banner.value = (f'<div>{html.escape(text("Not updated — fix the marked field"))} '
+                                 f'({html.escape(said)}). '
+                                 f'{html.escape(text("The numbers below are for the last valid scenario."))}</div>')
+        fields = {".".join(str(p) for p in f.path): f for f in self.form._fields()}
+        for path, _label, reason in problems:
+            field = fields.get(path)
+            if field is None:
+                continue
+            field.input.add_class("wb-invalid")
+            box = widgets.HTML(f'<div class="wb-field-reason">{html.escape(reason)}</div>')
+            box.add_class("wb-field-reason-box")
+            self.reasons[path] = (field, box)
+            field.widget.children = (field.widget.children[0], box, *field.widget.children[1:])
+
+    def close(self) -> None:
+        """Remove the reasons shown (the form's widgets are the form's)."""
+        for field, box in self.reasons.values():
+            field.widget.children = tuple(c for c in field.widget.children if c is not box)
+            box.close()
+        self.reasons.clear()

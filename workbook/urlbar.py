@@ -1,0 +1,78 @@
+"""The browser's address bar follows the scenario, and a "Copy link" button copies it.
+
+:class:`UrlBar` is a small anywidget: whenever its ``query`` changes it replaces the page's
+address with ``?<query>`` (``history.replaceState``: no reload, no new history entry), sets the
+tab's title to ``title``, and its button copies the full address to the clipboard (with a
+fallback for browsers that refuse the clipboard API). It renders as the button (class
+``wb-copy-link``) and a short confirmation (``wb-copy-done``).
+"""
+
+from __future__ import annotations
+
+import anywidget
+import traitlets
+
+__all__ = ["UrlBar"]
+
+_ESM = r"""
+function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext !== false) {
+    return navigator.clipboard.writeText(text).catch(() => legacyCopy(text));
+  }
+  return Promise.resolve(legacyCopy(text));
+}
+function legacyCopy(text) {
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.position = "fixed";
+  area.style.opacity = "0";
+  document.body.appendChild(area);
+  area.select();
+  try { document.execCommand("copy"); } finally { area.remove(); }
+}
+function render({ model, el }) {
+  const button = document.createElement("button");
+  button.className = "wb-copy-link jupyter-button";
+  button.type = "button";
+  const done = document.createElement("span");
+  done.className = "wb-copy-done";
+  done.setAttribute("role", "status");
+  done.style.marginLeft = "6px";
+  const follow = () => {
+    const query = model.get("query");
+    const url = window.location.pathname + (query ? "?" + query : "") + window.location.hash;
+    if (url !== window.location.pathname + window.location.search + window.location.hash) {
+      window.history.replaceState(window.history.state, "", url);
+    }
+    if (model.get("title")) document.title = model.get("title");
+    button.textContent = model.get("label");
+    button.title = window.location.href;
+    done.textContent = "";
+  };
+  button.addEventListener("click", () => {
+    const href = window.location.href;
+    copyText(href).then(() => {
+      done.textContent = model.get("copied");
+      el.dataset.copied = href;
+    });
+  });
+  model.on("change:query", follow);
+  model.on("change:title", follow);
+  model.on("change:label", follow);
+  follow();
+  el.classList.add("wb-urlbar");
+  el.append(button, done);
+}
+export default { render };
+"""
+
+
+class UrlBar(anywidget.AnyWidget):
+    """Keeps the address bar at ``?<query>`` and offers a "Copy link" button (see the module)."""
+
+    _esm = _ESM
+    query = traitlets.Unicode("").tag(sync=True)
+    title = traitlets.Unicode("").tag(sync=True)
+    label = traitlets.Unicode("Copy link").tag(sync=True)
+    copied = traitlets.Unicode("Copied").tag(sync=True)
