@@ -7,7 +7,7 @@ from urllib.parse import parse_qsl, urlencode
 __all__ = ["split_page_keys", "asked_lang", "PAGE_KEYS"]
 
 #: ``present=1``: the page opens in present mode (larger type and charts, for a projector).
-PAGE_KEYS = ("present",)
+PAGE_KEYS = ("present", "pin")  # pin: the A of an A/B comparison (workbook.compare)
 
 
 def split_page_keys(query: str | None) -> tuple[str, dict[str, str]]:
