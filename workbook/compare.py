@@ -31,7 +31,8 @@ from rules_core.scenario import Scenario
 
 from .share import decode_query, encode_query
 from .text import headline_label
-from .views import compare_chart, exact_text, figure_bundle, percent_text
+from .modes import chart_bundle
+from .views import compare_chart, exact_text, percent_text
 
 __all__ = ["ComparePanel", "comparison_table_html", "cards_html", "pin_query", "read_pin", "PIN_KEY"]
 
@@ -224,7 +225,7 @@ class ComparePanel:
         fig = compare_chart(a, b, self.lang, names=names, system=self.system)
         fig.update_layout(title_text=f"{text('Outcomes')}: {names[0]} {text('against')} {names[1]}")
         self.figure = fig
-        self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(fig), "metadata": {}},)
+        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(fig), "metadata": {}},)
         self.table.value = comparison_table_html(comparison, text, names)
         self.trace.value = trace_html_of(comparison, text, names)
         return comparison

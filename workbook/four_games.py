@@ -31,7 +31,8 @@ from rules_core.compare import Worth, WorthPoint, worth, worth_curve
 from rules_core.scenario import Scenario
 
 from .share import decode_query
-from .views import _LAYOUT, exact_text, figure_bundle, percent_text
+from .modes import chart_bundle
+from .views import _LAYOUT, exact_text, percent_text
 
 __all__ = ["systems_with_evasion", "default_preset", "worth_rows", "worth_figure", "FourGames", "MEASURES",
            "Row"]
@@ -293,5 +294,5 @@ class FourGames:
             own = self.scenarios[system.id].get(system.evasion.attribute)
             marks[system.id] = next((p for p in self.curves[system.id] if p.value == own), None)
         self.figure = worth_figure(self.curves, self.measure.value, marks)
-        self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(self.figure),
+        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure),
                                "metadata": {}},)

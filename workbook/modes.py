@@ -16,13 +16,22 @@ import plotly.graph_objects as go
 
 from rules_core import Result, System
 
-from .views import _figure, exact_bar, figure_bundle
+from plotly.io._base_renderers import PlotlyRenderer
 
-__all__ = ["MODES", "hits_rows", "hits_chart", "ModePanel"]
+from .views import _figure, exact_bar
+
+__all__ = ["MODES", "hits_rows", "hits_chart", "ModePanel", "chart_bundle"]
 
 #: Each mode: its key and the English title of its chart.
 MODES = {"distribution": "P(exactly k hits land)", "at_least": "P(at least k hits land)",
          "at_most": "P(at most k hits land)"}
+
+
+def chart_bundle(fig: go.Figure) -> dict[str, Any]:
+    """The plotly mime bundle of ``fig`` at the height its layout gives, whatever page holds it
+    (a responsive chart takes its container's height, which outside a dashboard's own style
+    sheet is none)."""
+    return PlotlyRenderer(config={"displaylogo": False}).to_mimebundle(fig.to_dict())
 
 
 def hits_rows(result: Result, mode: str) -> list[tuple[int, Fraction]]:
@@ -84,5 +93,5 @@ class ModePanel:
         if self.result is None:
             return
         self.figure = hits_chart(self.result, self.mode, self.lang, text=self.text)
-        self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(self.figure),
+        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure),
                                "metadata": {}},)

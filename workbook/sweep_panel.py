@@ -32,7 +32,8 @@ from rules_core.scenario import Scenario, spec_at
 from rules_core.sweeps import allowed_values
 
 from .text import headline_label
-from .views import _LAYOUT, exact_text, figure_bundle, percent_text
+from .modes import chart_bundle
+from .views import _LAYOUT, exact_text, percent_text
 
 __all__ = ["number_paths", "window", "sweep_figure", "SweepPanel", "LINE_POINTS", "GRID_SIDE", "EVERY"]
 
@@ -237,7 +238,7 @@ class SweepPanel:
         self.status.value = (f"<small>{len(swept.points)} {self.text('points')}"
                              + (f"; {refused} {self.text('refused by the rules (left blank)')}" if refused else "")
                              + f". {self.text('Hover for the exact value.')}</small>")
-        self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(self.figure),
+        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure),
                                "metadata": {}},)
         if self.on_compute is not None:
             self.on_compute(swept)

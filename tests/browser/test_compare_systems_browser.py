@@ -28,6 +28,7 @@ def test_four_games_page(open_dashboard):
     curves = page.page.evaluate("document.querySelector('.wb-four-chart .js-plotly-plot').data"
                                 ".filter(t => t.mode === 'lines+markers').map(t => t.name)")
     assert curves == [s.name for s in expected.systems]
+    assert page.page.evaluate("document.querySelector('.wb-four-chart').getBoundingClientRect().height") > 300
     page.page.locator(".wb-four-chart").scroll_into_view_if_needed()
     page.page.locator(".wb-four-chart").screenshot(path=str(_picture()))
     # choosing another Infinity preset changes its column
