@@ -57,8 +57,10 @@ from voila.tornado.contentshandler import VoilaContentsHandler  # noqa: E402
 from voila.tornado.handler import TornadoVoilaHandler  # noqa: E402
 from voila.tornado.treehandler import TornadoVoilaTreeHandler  # noqa: E402
 
-#: The JupyterLab extensions a dashboard uses (widgets, plotly charts); others are not loaded.
-EXTENSIONS = ["@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "jupyterlab-plotly"]
+#: The JupyterLab extensions a dashboard uses (widgets, plotly charts, the anywidget that follows
+#: the address bar); others are not loaded.
+EXTENSIONS = ["@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "jupyterlab-plotly",
+              "anywidget"]
 
 
 class WorkbookKernelManager(AsyncMappingKernelManager):

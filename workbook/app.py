@@ -68,6 +68,7 @@ from rules_core.scenario import Scenario, parse
 
 from .analysis import AnalysisPanels
 from .compare import PIN_KEY
+from .classroom import RollPanel, SimulatePanel
 from .controls import ScenarioForm
 from .layout import headline_cards, page_css, style_figure
 from .notices import FieldMarks, link_notice
@@ -83,8 +84,8 @@ __all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "system_views"
 
 #: Modules of this package that are the workbook itself, not a system's panels.
 _FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views", "layout", "notices",
-              "present", "urlbar", "explain", "server", "analysis", "compare", "export", "modes",
-              "sweep_panel", "four_games"}
+              "present", "urlbar", "explain", "classroom", "lessons", "explore", "server", "analysis",
+              "compare", "export", "modes", "sweep_panel", "four_games"}
 
 
 def _panel_modules() -> list[str]:
@@ -199,6 +200,11 @@ def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
                          *children])
 
 
+def _seed(text: str | None) -> int | None:
+    """A roll seed from a link (``roll=7``), or None when absent or not a small whole number."""
+    return int(text) if text is not None and text.isdigit() and len(text) <= 9 else None
+
+
 def _show_in(out: widgets.Output, thing: Rendered, text: Callable[[str], str],
              present: bool = False) -> None:
     """Replace what ``out`` shows by a Figure (in the workbook's style, larger when
@@ -258,6 +264,7 @@ class Dashboard:
         asked = shared.lang or asked_lang(query)
         self.lang = lang or (asked if asked in self.system.languages else self.system.languages[0])
         self.present = page.get("present") == "1"
+        self._roll_seed = _seed(page.get("roll"))
         self.views = system_views(self.system.id) if views is None else tuple(views)
         self._link_notice = shared.notice and link_notice(
             self.system, query, translator(self.system, self.lang), fallback=shared.notice)
@@ -384,7 +391,7 @@ class Dashboard:
         rows += [self._view_section(v) for v in self.views]
         rows.append(self._build_analysis())
         rows.append(self._build_rulings())
-        rows += [_section(text("Trace of the rules applied"), self._trace), self._share]
+        rows += [self._build_classroom(), _section(text("Trace of the rules applied"), self._trace), self._share]
         self.widget.children = [r for r in rows if r is not None]
         for w in old:
             w.close()
@@ -457,6 +464,27 @@ class Dashboard:
 
     def _show_analysis(self, result: Result) -> None:
         self.analysis.update(result, share_url(self.system, result.scenario, self.lang))
+
+    def _build_classroom(self) -> widgets.VBox:
+        """The Roll and Simulate panels (workbook.classroom), each opened by its toggle."""
+        text = self.text
+        self.roll = RollPanel(self.system, text, seed=self._roll_seed or 1, on_roll=self._follow_address)
+        self.simulation = SimulatePanel(self.system, text, self.lang)
+        parts = []
+        for title, panel, css, opened in (("Roll the dice", self.roll, "wb-roll-toggle", self._roll_seed is not None),
+                                          ("Simulate many rolls", self.simulation, "wb-sim-toggle", False)):
+            toggle = widgets.ToggleButton(value=opened, description=text(title), layout=widgets.Layout(width="auto"))
+            toggle.add_class(css)
+            panel.widget.layout.display = None if opened else "none"
+
+            def toggled(change: Any, panel: Any = panel) -> None:
+                panel.widget.layout.display = None if change.new else "none"
+
+            toggle.observe(toggled, names="value")
+            parts += [toggle, panel.widget]
+        box = widgets.VBox(parts, layout=widgets.Layout(margin="8px 0"))
+        box.add_class("wb-classroom")
+        return box
 
     def _render_view(self, view: View, result: Result) -> None:
         self.rendered[view.title] = view.render(result, self.lang)
@@ -538,7 +566,9 @@ class Dashboard:
         """The address bar: this scenario's link, with ``present=1`` in present mode."""
         query = encode_query(self.system, self.form.scenario, self.lang)
         pin = self.analysis.share_query() if getattr(self, "analysis", None) is not None else ""
-        self.urlbar.query = "&".join(q for q in (query, pin, "present=1" if self.present else "") if q)
+        rolled = getattr(self, "roll", None)
+        seed = f"roll={rolled.last_seed}" if rolled is not None and rolled.last_seed is not None else ""
+        self.urlbar.query = "&".join(q for q in (query, pin, "present=1" if self.present else "", seed) if q)
 
     def _preset_chosen(self, change: Any) -> None:
         if self._syncing or not change.new:
@@ -595,8 +625,13 @@ class Dashboard:
         url = html.escape(self.analysis.link_with_pin(share_url(system, scenario, lang)), quote=True)
         self._share.value = (f"<b>{html.escape(text('Share this scenario'))}:</b> "
                              f'<a class="wb-share-anchor" href="{url}">{url}</a>')
-        self._follow_address()
         self._sync_preset(scenario)
+        self.roll.update(result)
+        self.simulation.update(result)
+        if self._roll_seed is not None:  # a link that names a roll shows it
+            self.roll.seed.value, self._roll_seed = self._roll_seed, None
+            self.roll.roll()
+        self._follow_address()
         for view in self.views:  # the system's own panels, heavier, after the common ones
             if view.title in self._opened:
                 self._render_view(view, result)

@@ -64,6 +64,17 @@ def dashboards(folder: Path | str | None = None) -> list[Entry]:
                                           order.index(e.system.id) if e.system else 0, e.notebook))
 
 
+def heading(folder: Path | str, notebook: str) -> str:
+    """The notebook's title: its first Markdown heading, as plain text (``""`` when none)."""
+    try:
+        cells = json.loads((Path(folder) / notebook).read_text(encoding="utf-8")).get("cells", [])
+        text = next("".join(c["source"]) for c in cells if c.get("cell_type") == "markdown")
+    except (OSError, ValueError, StopIteration, KeyError, TypeError):
+        return ""
+    found = re.search(r"^#\s+(.+)$", text, re.M)
+    return re.sub(r"[*_`]", "", found.group(1)).strip() if found else ""
+
+
 def lead(folder: Path | str, notebook: str) -> str:
     """The notebook's one-line summary: the first paragraph under its title (from
     ``<stem>.en.md`` when its words live there, see :mod:`workbook.explain`), as plain text;
@@ -128,11 +139,14 @@ def index(folder: Path | str | None = None) -> widgets.HTML:
     for entry in dashboards(folder):
         summary = lead(folder, entry.notebook) or (entry.system.summary.split(";")[0] if entry.system else "")
         tip = html.escape(entry.system.summary, quote=True) if entry.system else ""
+        title = entry.title if entry.system else (heading(folder, entry.notebook) or entry.title)
+        more = ("Open the dashboard" if entry.system else
+                "Open the lesson" if entry.notebook.startswith("lesson-") else "Open the notebook")
         items.append(f'<a class="wb-index-link wb-index-card" href="{html.escape(entry.notebook, quote=True)}"'
                      f' title="{tip}">' + (picture(entry.system) if entry.system else "")
-                     + f'<span><span class="wb-index-name">{html.escape(entry.title)}</span>'
+                     + f'<span><span class="wb-index-name">{html.escape(title)}</span>'
                      f'<p class="wb-index-summary">{html.escape(summary)}</p>'
-                     f'<span class="wb-index-more">Open the dashboard →</span></span></a>')
+                     f'<span class="wb-index-more">{more} →</span></span></a>')
     body = (f'{_INDEX_CSS}<div class="wb-index-cards">{"".join(items)}</div>' if items
             else "<p>No dashboards yet.</p>")
     box = widgets.HTML(body)

@@ -77,11 +77,15 @@ def _classed(widget: widgets.Widget, css: str) -> widgets.Widget:
 class RollPanel:
     """One roll at a time, stepped through; a tally of every roll since the scenario changed."""
 
-    def __init__(self, system: System, text: Text, *, seed: int | None = None):
+    def __init__(self, system: System, text: Text, *, seed: int | None = None,
+                 on_roll: Callable[[], None] | None = None):
         self.system, self.text = system, text
+        self.on_roll = on_roll  # told after every roll shown (the page's address follows the seed)
         self.result: Result | None = None
         self.tally: Counter[str] = Counter()
         self.last = None
+        #: The seed of the roll shown (None for typed faces or before any roll): a link carries it.
+        self.last_seed: int | None = None
         self.seed = widgets.IntText(value=seed if seed is not None else 1, description=text("Seed"),
                                     layout=widgets.Layout(width="14em"))
         self.roll_button = _classed(widgets.Button(description=text("Roll"), button_style="primary",
@@ -105,7 +109,7 @@ class RollPanel:
         if self.result is None or result.scenario != self.result.scenario:
             self.tally.clear()
             self.steps.value = ""
-            self.last = None
+            self.last = self.last_seed = None
         self.result = result
         self._show_tally()
 
@@ -115,6 +119,7 @@ class RollPanel:
         if self.result is None:
             return
         seed = self.seed.value
+        self.last_seed = seed
         self._show(play_once(self.system, self.result.scenario, seed=seed), f"{self.text('seed')} {seed}")
         self.seed.value = seed + 1
 
@@ -128,6 +133,7 @@ class RollPanel:
         except (ValueError, DiceError) as err:
             self.error.value = f"<div class='wb-notice-line' role='alert'>{html.escape(str(err), quote=False)}</div>"
             return
+        self.last_seed = None
         self._show(played, self.text("typed faces"))
 
     def _show(self, played: Any, source: str) -> None:
@@ -148,6 +154,8 @@ class RollPanel:
                             f"<p>{html.escape(text('Outcome'))}: <b class='wb-roll-outcome'>"
                             f"{html.escape(text(played.outcome))}</b></p>")
         self._show_tally()
+        if self.on_roll is not None:
+            self.on_roll()
 
     def _show_tally(self) -> None:
         if self.result is None:

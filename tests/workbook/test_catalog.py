@@ -33,3 +33,15 @@ def test_names_decide_the_system_and_unknown_notebooks_come_last(tmp_path):
 
 def test_an_empty_folder_says_so(tmp_path):
     assert "No dashboards yet" in index(tmp_path).value
+
+
+def test_lessons_are_listed_by_their_titles():
+    from workbook.catalog import index
+
+    page = index().value
+    for title in ("Lesson: one die against three attackers is not three dodges",
+                  "Lesson: a bell against a flat line — 3d6 and d20",
+                  "Lesson: leftover Successes and the second attack",
+                  "Lesson: sampling converges on the exact value"):
+        assert f'wb-index-name">{title}</span>' in page
+    assert page.count("Open the lesson →") == 4

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from rules_core.systems.d100.text import TEMPLATES, say, translate
+from rules_core.systems.d100_homebrew.text import TEMPLATES, say, translate
 
 # The Russian ending after «по N» (dative for 1, genitive singular for 2–4, genitive plural for
 # the rest; 11–14 take the plural), written out by hand for 1..30 rather than computed.

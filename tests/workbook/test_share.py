@@ -216,6 +216,6 @@ def test_the_gurps_link_carries_basic_speed_in_its_short_form():
     seed = gurps.presets[0].scenario
     moved = seed.replace(dodger=seed.dodger.replace(basic_speed=6.0 + 0.1 + 0.1 + 0.05))
     query = encode_query(gurps, moved)
-    assert "dodger.basic_speed=6.25&" in query
+    assert "dodger.basic_speed=6.25" in query.split("&")
     assert decode_query(gurps, "dodger.basic_speed=6.250000000000001").scenario.dodger.basic_speed == \
         Fraction(25, 4)
