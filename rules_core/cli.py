@@ -1,13 +1,16 @@
 """Command line: evaluate scenarios, roll and simulate them, print schemas, list presets.
 
-    python -m rules_core evaluate FILE|-
-    python -m rules_core evaluate --preset SYSTEM/NAME
+    python -m rules_core evaluate FILE|-|--preset SYSTEM/NAME [--format json|csv]
+    python -m rules_core sweep FILE|-|--preset SYSTEM/NAME --field DOTTED.PATH [--from A --to B] [--format json|csv]
+    python -m rules_core compare [FILE ...] [--preset SYSTEM/NAME ...]     (two scenarios in all)
+    python -m rules_core worth FILE|-|--preset SYSTEM/NAME
     python -m rules_core roll --preset SYSTEM/NAME [--seed S] [--faces F ...]   (or FILE|-)
     python -m rules_core simulate --preset SYSTEM/NAME --n N [--seed S]         (or FILE|-)
     python -m rules_core schema SYSTEM
     python -m rules_core presets
 
-Results are JSON on standard output (``roll`` prints the steps of one roll as text). No input
+Results are JSON on standard output (``roll`` prints the steps of one roll as text; ``--format
+csv`` gives the outcome table or the sweep as CSV, each exact value as ``n/d`` beside a float). No input
 ends in a traceback:
 
 - bad input (a wrong field, unknown keys, text that is not JSON, numbers with thousands of
@@ -28,13 +31,19 @@ import re
 import sys
 from typing import Any, NoReturn, TextIO
 
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from .compare import compare, worth
 from .play import play_once
 from .registry import evaluate, find_preset, get_system, load_scenario, all_systems
+from .sweeps import allowed_values, sweep
+from .tables import csv_text, outcome_rows, sweep_rows
 from .roller import DiceError
 from .scenario import Scenario, ScenarioError, one_line
 from .simulate import MAX_ROLLS, simulate
 
-__all__ = ["main"]
+__all__ = ["main", "UsageError", "OneLineParser", "say_error", "read_scenario_source", "write_output"]
 
 #: Digits a JSON integer may have; a longer one is never a valid field value, and is refused
 #: before Python spends time converting it (any field's bounds have a few digits).
@@ -122,20 +131,86 @@ def _read_scenario(source: str, stdin: TextIO | None) -> Any:
     return _parse_json(text, name)
 
 
+def read_scenario_source(file: str | None, preset: str | None, stdin: TextIO | None, command: str) -> Scenario:
+    """The scenario a command names: ``preset`` (SYSTEM/NAME) or ``file`` (``-`` for standard
+    input), validated; :class:`UsageError` or ``ScenarioError`` (one line) otherwise."""
+    if (file is None) == (preset is None):
+        raise UsageError(f"{command} takes either a FILE (or - for standard input) or --preset SYSTEM/NAME")
+    if preset is not None:
+        return _preset(preset)
+    return load_scenario(_read_scenario(file, stdin))
+
+
 def _scenario(args: argparse.Namespace, stdin: TextIO) -> Scenario:
     """The scenario a command names: a preset, or a file (``-`` for standard input)."""
-    if (args.file is None) == (args.preset is None):
-        raise UsageError(f"{args.command} takes either a FILE (or - for standard input) or --preset SYSTEM/NAME")
-    if args.preset is not None:
-        try:
-            return find_preset(args.preset).scenario
-        except KeyError as err:
-            raise UsageError(err.args[0]) from None
-    return load_scenario(_read_scenario(args.file, stdin))
+    return read_scenario_source(args.file, args.preset, stdin, args.command)
 
 
-def _cmd_evaluate(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
-    return evaluate(_scenario(args, stdin)).to_data()
+def _preset(ref: str) -> Scenario:
+    try:
+        return find_preset(ref).scenario
+    except KeyError as err:
+        raise UsageError(err.args[0]) from None
+
+
+def _cmd_evaluate(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any] | str:
+    result = evaluate(_scenario(args, stdin))
+    return csv_text(outcome_rows(result)).rstrip("\n") if args.format == "csv" else result.to_data()
+
+
+def _bound(option: str, text: str | None) -> Fraction | None:
+    """A ``--from``/``--to`` value: a decimal number (``12``, ``6.25``)."""
+    if text is None:
+        return None
+    try:
+        if len(text) > 40:
+            raise InvalidOperation
+        value = Decimal(text.strip())
+        if not value.is_finite():
+            raise InvalidOperation
+    except InvalidOperation:
+        raise UsageError(f"{option}: got {one_line(repr(text))}; allowed: a number such as 12 or 6.25") from None
+    return Fraction(value)
+
+
+def _cmd_sweep(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any] | str:
+    scenario = _scenario(args, stdin)
+    values = allowed_values(scenario, args.field)  # refuses a path that names no single field
+    low, high = _bound("--from", args.low), _bound("--to", args.high)
+    if low is not None or high is not None:
+        if not all(isinstance(v, (int, Decimal)) and not isinstance(v, bool) for v in values):
+            raise UsageError(f"--from/--to: field '{one_line(args.field)}' is not a number field; "
+                             "sweep it without a range")
+        first, last = Fraction(values[0]), Fraction(values[-1])
+        for option, bound in (("--from", low), ("--to", high)):
+            if bound is not None and not first <= bound <= last:
+                raise UsageError(f"{option}: got {one_line(str(args.low if option == '--from' else args.high))}; "
+                                 f"allowed: a number from {values[0]} to {values[-1]} (the field's range)")
+        low = first if low is None else low
+        high = last if high is None else high
+        if low > high:
+            raise UsageError(f"--from {args.low} is above --to {args.high}; give the lower value first")
+        values = tuple(v for v in values if low <= Fraction(v) <= high)
+        if not values:
+            raise UsageError(f"--from/--to: no value of '{one_line(args.field)}' lies between "
+                             f"{args.low} and {args.high} on its step")
+    swept = sweep(scenario, args.field, values)
+    return csv_text(sweep_rows(swept)).rstrip("\n") if args.format == "csv" else swept.to_data()
+
+
+def _cmd_compare(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+    files, presets = args.files or [], args.preset or []
+    if len(files) + len(presets) != 2:
+        raise UsageError(f"compare takes two scenarios in all (FILEs and --preset SYSTEM/NAME), "
+                         f"got {len(files) + len(presets)}")
+    if files.count("-") > 1:
+        raise UsageError("compare reads standard input (-) once; give the other scenario as a file")
+    scenarios = [load_scenario(_read_scenario(f, stdin)) for f in files] + [_preset(p) for p in presets]
+    return compare(*scenarios).to_data()
+
+
+def _cmd_worth(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+    return worth(_scenario(args, stdin)).to_data()
 
 
 def _cmd_roll(args: argparse.Namespace, stdin: TextIO) -> str:
@@ -183,13 +258,36 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{one_line(message, 300)} (see {self.prog} --help)")
 
 
+#: The parser other command lines of the project use, for the same one-line usage errors.
+OneLineParser = _Parser
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m rules_core", description="Exact evasion rules for tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     ev = sub.add_parser("evaluate", help="evaluate a scenario and print the exact result as JSON")
     ev.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
     ev.add_argument("--preset", metavar="SYSTEM/NAME", help="evaluate a named preset instead")
+    ev.add_argument("--format", choices=("json", "csv"), default="json",
+                    help="json (default): the whole result; csv: the outcome table (exact n/d and float)")
     ev.set_defaults(run=_cmd_evaluate)
+    sw = sub.add_parser("sweep", help="every headline along one field's values (JSON or CSV)")
+    sw.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
+    sw.add_argument("--preset", metavar="SYSTEM/NAME", help="sweep a named preset instead")
+    sw.add_argument("--field", required=True, metavar="DOTTED.PATH", help="the field to sweep, e.g. dodger.ph")
+    sw.add_argument("--from", dest="low", metavar="A", help="lowest value (default: the field's minimum)")
+    sw.add_argument("--to", dest="high", metavar="B", help="highest value (default: the field's maximum)")
+    sw.add_argument("--format", choices=("json", "csv"), default="json",
+                    help="json (default) or csv (one row per value and headline: exact n/d and float)")
+    sw.set_defaults(run=_cmd_sweep)
+    co = sub.add_parser("compare", help="two scenarios side by side: both headlines and their differences")
+    co.add_argument("files", nargs="*", metavar="FILE", help="scenario JSON files (- for standard input)")
+    co.add_argument("--preset", metavar="SYSTEM/NAME", action="append", help="a named preset (repeatable)")
+    co.set_defaults(run=_cmd_compare)
+    wo = sub.add_parser("worth", help="a scenario with and without the defender's reaction, and what it gains")
+    wo.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
+    wo.add_argument("--preset", metavar="SYSTEM/NAME", help="a named preset instead")
+    wo.set_defaults(run=_cmd_worth)
     ro = sub.add_parser("roll", help="roll one scenario once and print the rule's steps with citations")
     ro.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
     ro.add_argument("--preset", metavar="SYSTEM/NAME", help="roll a named preset instead")
@@ -222,6 +320,10 @@ def _say(stream: TextIO | None, message: str) -> None:
         pass
 
 
+#: One error line on standard error (what every command line of the project prints).
+say_error = _say
+
+
 def _detach(stream: TextIO) -> None:
     """Point the process's standard output at /dev/null after a failed write, so Python's own
     flush at exit does not fail again and print a traceback of its own."""
@@ -252,11 +354,18 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         return int(exit_.code or 0)
     except KeyboardInterrupt:
         return 130
+    return write_output(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, indent=2),
+                        stdout, stderr)
+
+
+def write_output(text: str, stdout: TextIO | None, stderr: TextIO | None) -> int:
+    """Write ``text`` and a newline; 0 when written, 1 (quietly for a reader that has gone, with
+    one line on standard error for a full disk) when not."""
     if stdout is None:
         _say(stderr, "standard output is closed; nothing was written")
         return 1
     try:
-        stdout.write((data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
+        stdout.write(text + "\n")
         stdout.flush()
     except BrokenPipeError:  # the reader has gone (``| head -c1``): nothing to say to anyone
         _detach(stdout)

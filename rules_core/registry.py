@@ -6,6 +6,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -14,7 +15,7 @@ from .result import Result
 from .roller import Roller
 from .scenario import FieldSpec, Scenario, ScenarioError, Problem, fields_of, parse
 
-__all__ = ["Source", "Preset", "System", "all_systems", "get_system", "load_scenario", "evaluate",
+__all__ = ["Source", "Preset", "Evasion", "System", "all_systems", "get_system", "load_scenario", "evaluate",
            "find_preset"]
 
 
@@ -38,6 +39,28 @@ class Preset:
     description: str
     scenario: Scenario
     citation: str = ""
+
+
+@dataclass(frozen=True)
+class Evasion:
+    """How a system's defender evades, as data (what comparisons across systems read).
+
+    - ``attribute``: dotted path of the evasion attribute (``"dodger.ph"``), the field a sweep
+      of "how good a dodger" runs along;
+    - ``no_reaction``: the changes, by dotted path, that say "the defender does not react"
+      (``{"dodger.dodges": False}``); ``*`` in a path stands for every item of a list;
+    - ``unopposed``: the chance, in a scenario, that the defender passes one evasion roll with
+      nothing against it (the attribute with the defender's own modifiers, on the game's dice);
+    - ``unopposed_text``: what that roll is in the game's words;
+    - ``damage``: the headline key of the system's damage quantity (``"expected_wounds"``), or
+      ``""`` when the system counts hits only.
+    """
+
+    attribute: str
+    no_reaction: Mapping[str, Any]
+    unopposed: Callable[[Any], Fraction]
+    unopposed_text: str
+    damage: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,6 +88,8 @@ class System:
     #: ``translate(text, lang)``: any text the system shows (labels, help, choices, outcome
     #: labels, trace lines, headline names) in ``lang``; identity when absent.
     translate: Callable[[str, str], str] | None = None
+    #: How the defender evades (attribute, "no reaction", an unopposed roll), or None.
+    evasion: Evasion | None = None
 
     def text(self, text: str, lang: str) -> str:
         """``text`` in ``lang`` (unchanged for the first language or without a translator)."""

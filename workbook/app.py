@@ -33,6 +33,9 @@ class                    what
                          ``td[data-col=exact]`` as ``n/d``
 ``wb-view-<slug>``       each extra :class:`View`; a collapsed one opens with the toggle
                          ``wb-view-<slug>-toggle`` and is rendered only while open
+``wb-analysis``          "Compare, sweep, export", opened by ``wb-analysis-toggle``: the
+                         panels of :mod:`workbook.analysis` (``wb-modes``, ``wb-ab``,
+                         ``wb-sweep``, ``wb-export``); a pinned A travels as ``pin=``
 ``wb-rulings``           rulings panel, opened by the toggle ``wb-rulings-toggle``:
                          ``wb-rulings-field``, ``wb-rulings-value``,
                          ``wb-compare-chart``, ``wb-compare-table``
@@ -54,6 +57,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import ipywidgets as widgets
 import pandas as pd
@@ -62,6 +66,8 @@ import plotly.graph_objects as go
 from rules_core import Result, System, get_system
 from rules_core.scenario import Scenario, parse
 
+from .analysis import AnalysisPanels
+from .compare import PIN_KEY
 from .classroom import RollPanel, SimulatePanel
 from .controls import ScenarioForm
 from .layout import headline_cards, page_css, style_figure
@@ -78,7 +84,8 @@ __all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "system_views"
 
 #: Modules of this package that are the workbook itself, not a system's panels.
 _FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views", "layout", "notices",
-              "present", "urlbar", "explain", "classroom", "lessons", "explore"}
+              "present", "urlbar", "explain", "classroom", "lessons", "explore", "server", "analysis",
+              "compare", "export", "modes", "sweep_panel", "four_games"}
 
 
 def _panel_modules() -> list[str]:
@@ -269,6 +276,7 @@ class Dashboard:
         self.view_toggles: dict[str, widgets.ToggleButton] = {}
         self._opened = {v.title for v in self.views if v.open}
         self._pending: Scenario | None = None
+        self._pin = page.get(PIN_KEY)  # the A of an A/B comparison the link carries
         self.widget = widgets.VBox(layout=widgets.Layout(max_width="1400px"))
         self.widget.add_class("wb-dashboard")
         if self.present:
@@ -289,6 +297,8 @@ class Dashboard:
         if page.get("present") == "1" and not self.present:
             self.set_present(True)
         self._roll_seed = _seed(page.get("roll"))  # shown by the next refresh
+        if page.get(PIN_KEY):
+            self._set_notices(self._restore_pin(page[PIN_KEY]))
         scenario = shared.scenario or self.form.scenario
         if lang != self.lang:
             self.lang = lang
@@ -380,6 +390,7 @@ class Dashboard:
         bar.add_class("wb-toolbar")
         rows = [header, bar, self._notice, row, _section(text("Outcome table"), self._table)]
         rows += [self._view_section(v) for v in self.views]
+        rows.append(self._build_analysis())
         rows.append(self._build_rulings())
         rows += [self._build_classroom(), _section(text("Trace of the rules applied"), self._trace), self._share]
         self.widget.children = [r for r in rows if r is not None]
@@ -410,6 +421,50 @@ class Dashboard:
 
         toggle.observe(toggled, names="value")
         return widgets.VBox([toggle, box], layout=widgets.Layout(margin="8px 0"))
+
+    def _build_analysis(self) -> widgets.Widget:
+        """"Compare, sweep, export" (:class:`workbook.analysis.AnalysisPanels`): collapsed, and
+        fed only while open — except that a pinned A (from the button or the link) opens it."""
+        text = self.text
+        keep = self.analysis.compare.pinned if getattr(self, "analysis", None) is not None else None
+        self.analysis = AnalysisPanels(self.system, text, self.lang, on_load=self.form.set_scenario,
+                                       evaluate=lambda s: evaluate_cached(self.system, s))
+        self.analysis.compare.pin_button.on_click(lambda _b: self._follow_address())
+        self.analysis.compare.unpin_button.on_click(lambda _b: self._follow_address())
+        body = widgets.VBox([_section(title, w) for title, w in self.analysis.sections],
+                            layout=widgets.Layout(display="none"))
+        self.analysis_on = widgets.ToggleButton(value=False, description=text("Compare, sweep, export"),
+                                                layout=widgets.Layout(width="auto"))
+        self.analysis_on.add_class("wb-analysis-toggle")
+
+        def toggled(change: Any) -> None:
+            body.layout.display = "flex" if change.new else "none"
+            if change.new and self.result is not None:
+                self._show_analysis(self.result)
+
+        self.analysis_on.observe(toggled, names="value")
+        if keep is not None:
+            self.analysis.compare.pin(keep)
+        if self._pin:
+            self._link_notice = self._link_notice or self.analysis.restore(f"{PIN_KEY}={quote(self._pin, safe='')}")
+            self._pin = None
+        if self.analysis.compare.pinned is not None:
+            self.analysis_on.value = True
+        box = widgets.VBox([self.analysis_on, body], layout=widgets.Layout(margin="8px 0"))
+        box.add_class("wb-analysis")
+        return box
+
+    def _restore_pin(self, pin: str) -> str:
+        """Pin the A a requested link carries; a notice when it is refused."""
+        notice = self.analysis.restore(f"{PIN_KEY}={quote(pin, safe='')}")
+        if self.analysis.compare.pinned is not None:
+            self.analysis_on.value = True
+            if self.result is not None:
+                self._show_analysis(self.result)
+        return notice
+
+    def _show_analysis(self, result: Result) -> None:
+        self.analysis.update(result, share_url(self.system, result.scenario, self.lang))
 
     def _build_classroom(self) -> widgets.VBox:
         """The Roll and Simulate panels (workbook.classroom), each opened by its toggle."""
@@ -511,9 +566,10 @@ class Dashboard:
     def _follow_address(self) -> None:
         """The address bar: this scenario's link, with ``present=1`` in present mode."""
         query = encode_query(self.system, self.form.scenario, self.lang)
+        pin = self.analysis.share_query() if getattr(self, "analysis", None) is not None else ""
         rolled = getattr(self, "roll", None)
         seed = f"roll={rolled.last_seed}" if rolled is not None and rolled.last_seed is not None else ""
-        self.urlbar.query = "&".join(q for q in (query, "present=1" if self.present else "", seed) if q)
+        self.urlbar.query = "&".join(q for q in (query, pin, "present=1" if self.present else "", seed) if q)
 
     def _preset_chosen(self, change: Any) -> None:
         if self._syncing or not change.new:
@@ -567,7 +623,7 @@ class Dashboard:
         self.figures["at_least"] = at_least_chart(result, lang, system=system)
         _show_in(self._at_least_chart, self.figures["at_least"], text, self.present)
         self._trace.value = trace_html(result, lang, system=system)
-        url = html.escape(share_url(system, scenario, lang), quote=True)
+        url = html.escape(self.analysis.link_with_pin(share_url(system, scenario, lang)), quote=True)
         self._share.value = (f"<b>{html.escape(text('Share this scenario'))}:</b> "
                              f'<a class="wb-share-anchor" href="{url}">{url}</a>')
         self._sync_preset(scenario)
@@ -582,6 +638,8 @@ class Dashboard:
                 self._render_view(view, result)
             else:
                 self.rendered.pop(view.title, None)
+        if self.analysis_on.value:
+            self._show_analysis(result)
         self._show_comparison()
 
     def _sync_preset(self, scenario: Scenario) -> None:

@@ -23,6 +23,8 @@ from rules_core import System, all_systems, evaluate
 __all__ = ["Entry", "notebooks_folder", "dashboards", "index", "lead", "picture"]
 
 INDEX = "index.ipynb"
+#: Titles of the pages that belong to no one system.
+PAGE_TITLES = {"compare-systems.ipynb": "One dodge, four games"}
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,9 @@ class Entry:
 
     @property
     def title(self) -> str:
-        return self.system.name if self.system else Path(self.notebook).stem.replace("-", " ")
+        if self.system is not None:
+            return self.system.name
+        return PAGE_TITLES.get(self.notebook, Path(self.notebook).stem.replace("-", " "))
 
 
 def notebooks_folder() -> Path:

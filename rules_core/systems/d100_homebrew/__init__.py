@@ -23,7 +23,8 @@ Fraction(1, 4)
 
 from __future__ import annotations
 
-from ...registry import Source, System
+from ...registry import Evasion, Source, System
+from .dice import unopposed_dodge
 from .exact import evaluate
 from .outcomes import HEADLINES
 from .play import play
@@ -52,4 +53,11 @@ SYSTEM = System(
     headlines=HEADLINES,
     languages=("en", "ru"),
     translate=translate,
+    evasion=Evasion(
+        attribute="defender.agility",
+        no_reaction={"attacks.*.evasion": "none"},
+        unopposed=unopposed_dodge,
+        unopposed_text="one Dodge test: d100 at or under Agility + Dodge advance + Dodge modifier, "
+                       "no modifier from the attack (01 and 100 as the rulings read them)",
+    ),
 )

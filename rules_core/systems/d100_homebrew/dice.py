@@ -9,13 +9,14 @@ knows about attacks or hits: :mod:`.play` spends the Successes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 from ...roller import Dice
 from .scenario import D100Scenario
 
 __all__ = ["FACES", "MAX_SUCCESSES", "TestRules", "roll_successes", "success_counts", "evasion_dice",
-           "faces_text", "face_runs"]
+           "faces_text", "face_runs", "unopposed_dodge"]
 
 FACES = 100
 #: The most Successes any scenario within the declared field ranges can score (target 220).
@@ -119,3 +120,18 @@ def face_runs(target: int, rules: TestRules) -> list[tuple[int, str]]:
         runs.append((s, faces_text(face, face + count - 1)))
         face += count
     return runs
+
+
+def unopposed_dodge(scenario: D100Scenario) -> Fraction:
+    """The defender's chance of passing a Dodge test with no modifier from the attack: d100
+    against Agility + Dodge advance + Dodge modifier, read by the scenario's rulings on 01 and
+    100 (any Success passes).
+
+    >>> from .scenario import Defender
+    >>> unopposed_dodge(D100Scenario(defender=Defender(agility=45))), unopposed_dodge(D100Scenario(defender=Defender(agility=0)))
+    (Fraction(9, 20), Fraction(1, 100))
+    """
+    d = scenario.defender
+    target = d.agility + d.dodge_advance + d.dodge_modifier
+    failing = dict(success_counts(target, TestRules.of(scenario))).get(0, 0)
+    return Fraction(FACES - failing, FACES)

@@ -20,7 +20,8 @@ Fraction(23, 50)
 
 from __future__ import annotations
 
-from ...registry import Source, System
+from ...registry import Evasion, Source, System
+from .dice import unopposed_dodge
 from .exact import SYSTEM_ID, evaluate
 from .outcomes import HEADLINES
 from .play import play
@@ -46,4 +47,12 @@ SYSTEM = System(
     ),
     presets=PRESETS,
     headlines=HEADLINES,
+    evasion=Evasion(
+        attribute="defender.ag",
+        no_reaction={"defender.reaction": "none"},
+        unopposed=unopposed_dodge,
+        unopposed_text="one Dodge roll: d20 at or under AG with its modifiers (a 1 a Critical; "
+                       "the Attack's own roll does not oppose it)",
+        damage="expected_wounds",
+    ),
 )

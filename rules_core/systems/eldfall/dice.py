@@ -8,15 +8,16 @@ each roll is made against (cover, STK 1 when reacting, AG halved without LoS).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import cache
 from typing import Literal
 
 from ...d20 import FACES, check_face, faces_at_most
-from .scenario import Attacker, Defender
+from .scenario import Attacker, Defender, EldfallScenario
 
 __all__ = ["FACES", "Kind", "COVER_MODS", "modified_attribute", "attribute_roll", "wounds_on",
            "effects_apply", "attack_value", "attack_dice", "dodge_value", "face_kinds",
-           "wound_faces"]
+           "wound_faces", "unopposed_dodge"]
 
 #: What one attribute roll comes to.
 Kind = Literal["critical", "success", "failure"]
@@ -97,3 +98,14 @@ def wound_faces(threshold: int) -> int:
     (8, 0, 20)
     """
     return faces_at_most(threshold)
+
+
+def unopposed_dodge(scenario: EldfallScenario) -> Fraction:
+    """The defender's chance of passing a Dodge with nothing against it: one d20 under AG with
+    its modifiers (a Critical counts as passed; AG 0 or less always fails).
+
+    >>> unopposed_dodge(EldfallScenario()), unopposed_dodge(EldfallScenario().set("defender.ag", 0))
+    (Fraction(1, 2), Fraction(0, 1))
+    """
+    value = modified_attribute(scenario.defender.ag, scenario.defender.ag_mod)
+    return Fraction(sum(kind != "failure" for kind in face_kinds(value)), FACES)

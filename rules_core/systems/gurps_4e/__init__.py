@@ -27,7 +27,7 @@ Readings and rulings: docs/rulings/gurps-4e.md.
 
 from __future__ import annotations
 
-from ...registry import System
+from ...registry import Evasion, System
 from . import play, sources as cite
 from .exact import evaluate
 from .outcomes import HEADLINES
@@ -48,4 +48,12 @@ SYSTEM = System(
     sources=cite.SOURCES,
     presets=PRESETS,
     headlines=HEADLINES,
+    evasion=Evasion(
+        attribute="dodger.basic_speed",
+        no_reaction={"dodger.defense": "none", "dodger.acrobatic": False},
+        unopposed=play.unopposed_dodge,
+        unopposed_text="a plain Dodge roll: 3d6 at or under Dodge (Basic Speed, fractions dropped, + 3, "
+                       "with encumbrance, shield and other modifiers; 3-4 always succeed, 17-18 always fail)",
+        damage="expected_injury",
+    ),
 )

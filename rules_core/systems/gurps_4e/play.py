@@ -20,6 +20,7 @@ success and hits avoided, the same injury) are walked once by the enumerator.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from math import floor
 from typing import NamedTuple
@@ -29,14 +30,14 @@ from ...result import TraceStep
 from ...roller import Roller
 from . import sources as cite
 from .damage import Hit, injury, major_wound, parse_damage
-from .dice import (damage_request, hits_avoided, hits_scored, rof_bonus, success_request, success_roll,
-                   undefendable)
+from .dice import (WAYS, damage_request, hits_avoided, hits_scored, rof_bonus, success_request, success_roll,
+                   success_weight, undefendable)
 from .outcomes import (BOTH_HIT, CAUGHT, DODGER_HIT, DR_COVER, FARTHER, FRIEND_DEFENDS, FRIEND_HIT, FULL_COVER,
                        NEITHER, NO_HIT, OUT_OF_REACH, SMOTHERED, STILL_IN_AREA, TOO_SLOW, ladder_label)
 from .scenario import ENCUMBRANCE, POSTURES, GurpsScenario
 
-__all__ = ["Score", "AttackContext", "base_dodge", "defense_option", "ends_prone", "dodge_score",
-           "attack_context", "sacrificial_context", "blast_hit", "blast_reaches", "play"]
+__all__ = ["Score", "AttackContext", "base_dodge", "unopposed_dodge", "defense_option", "ends_prone",
+           "dodge_score", "attack_context", "sacrificial_context", "blast_hit", "blast_reaches", "play"]
 
 
 # -- planning: which roll gets which modifier ---------------------------------------------------------
@@ -82,6 +83,20 @@ def base_dodge(scenario: GurpsScenario) -> Score:
                                f"Dodge halved, rounding up: {value} → {halved}", cite.LOW_HP_FP))
         value = halved
     return Score(value, tuple(steps))
+
+
+def unopposed_dodge(scenario: GurpsScenario) -> Fraction:
+    """The dodger's chance of making a plain Dodge roll: 3d6 against Dodge (Basic Speed, fractions
+    dropped, + 3, less encumbrance, halved below 1/3 HP or FP) plus the shield's DB and other
+    modifiers — no Retreat, drop or posture, and nothing from the attack (3-4 always succeed,
+    17-18 always fail).
+
+    >>> from .scenario import Dodger
+    >>> unopposed_dodge(GurpsScenario(dodger=Dodger(basic_speed=6))), unopposed_dodge(GurpsScenario(dodger=Dodger(basic_speed=1)))
+    (Fraction(3, 8), Fraction(1, 54))
+    """
+    score = base_dodge(scenario).value + scenario.dodger.shield_db + scenario.dodger.modifier
+    return Fraction(success_weight(score), WAYS)
 
 
 def dodge_score(scenario: GurpsScenario, kind: str, dropped: bool) -> Score:

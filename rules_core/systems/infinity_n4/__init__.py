@@ -18,8 +18,8 @@ The files, each depending only on those above it:
 
 from __future__ import annotations
 
-from ...registry import Source, System
-from . import exact, outcomes, play, presets, scenario
+from ...registry import Evasion, Source, System
+from . import dice, exact, outcomes, play, presets, scenario
 
 __all__ = ["SYSTEM"]
 
@@ -39,4 +39,12 @@ SYSTEM = System(
     ),
     headlines=outcomes.HEADLINES,
     presets=presets.PRESETS,
+    evasion=Evasion(
+        attribute="dodger.ph",
+        no_reaction={"dodger.dodges": False},
+        unopposed=dice.unopposed_dodge,
+        unopposed_text="a Dodge as a Normal Roll: d20 at or under PH plus the dodger's own MODs "
+                       "(no attacker's dice against it)",
+        damage="expected_wounds",
+    ),
 )

@@ -10,13 +10,17 @@ comparison (a Critical beats any value; two Criticals cancel).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple
 
 from ...d20 import FACES, check_face
 
+if TYPE_CHECKING:
+    from .scenario import InfinityScenario
+
 __all__ = ["FACES", "CRIT", "MOD_CAP", "SAVES_PER_HIT", "SuccessValue", "Kept", "success_value",
            "roll_rank", "resolve_face_to_face", "wound_threshold", "saving_roll_wounds",
-           "normal_roll_succeeds"]
+           "normal_roll_succeeds", "unopposed_dodge"]
 
 #: The rank of a Critical: above every success value.
 CRIT = 20
@@ -120,3 +124,15 @@ def saving_roll_wounds(face: int, threshold: int) -> bool:
 def normal_roll_succeeds(face: int, sv: int) -> bool:
     """A Normal Roll on a concrete face: any success, Critical included (rank above 0)."""
     return roll_rank(face, sv) > 0
+
+
+def unopposed_dodge(scenario: "InfinityScenario") -> Fraction:
+    """The dodger's chance of passing a Dodge as a Normal Roll with nothing against it: one d20
+    against SV = PH plus the dodger's own MODs (capped), Criticals included.
+
+    >>> from .scenario import InfinityScenario
+    >>> unopposed_dodge(InfinityScenario()), unopposed_dodge(InfinityScenario().set("dodger.ph", 25))
+    (Fraction(1, 2), Fraction(1, 1))
+    """
+    sv = success_value(scenario.dodger.ph, [scenario.dodger.mod]).sv
+    return Fraction(sum(normal_roll_succeeds(face, sv) for face in range(1, FACES + 1)), FACES)

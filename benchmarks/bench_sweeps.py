@@ -1,0 +1,47 @@
+"""Sweeps (issue: compare, sweep, export): a 20-point sweep of any preset along its system's
+evasion attribute in ≤ 50 ms, and a 30×30 heatmap (the evasion attribute against the first
+attack's number field) in ≤ 1 s. Every preset of every system is swept; one heatmap per system.
+Each point is a full validated scenario and an exact evaluation (:func:`rules_core.sweep`)."""
+
+from __future__ import annotations
+
+from benchmarks.common import Case
+from rules_core import all_systems, sweep, sweep_grid
+from rules_core.sweeps import allowed_values
+
+#: For each system, the second field of its heatmap: a number of the first attack or attacker.
+SECOND = {"infinity-n4": "attackers.0.value", "eldfall": "attackers.0.value",
+          "gurps-4e": "attacks.0.skill", "d100-homebrew": "attacks.0.evasion_modifier"}
+
+
+def _around(scenario, path, count):
+    """``count`` allowed values of ``path`` starting near the scenario's own (fewer when the field has fewer)."""
+    values = allowed_values(scenario, path)
+    at = values.index(scenario.get(path))
+    start = max(0, min(at - count // 2, len(values) - count))
+    return values[start:start + count]
+
+
+def line(scenario, path):
+    values = _around(scenario, path, 20)
+    return lambda: len(sweep(scenario, path, values))
+
+
+def grid(scenario, path, other):
+    first, second = _around(scenario, path, 30), _around(scenario, other, 30)
+    return lambda: len(sweep_grid(scenario, path, first, other, second))
+
+
+CASES = []
+for system in all_systems().values():
+    if system.evasion is None:
+        continue
+    path = system.evasion.attribute
+    for preset in system.presets:
+        CASES.append(Case(system.id, f"sweep 20 values of {path}: {preset.name}", line(preset.scenario, path),
+                          target_ms=50))
+    scenario = system.presets[0].scenario
+    other = SECOND[system.id]
+    size = len(_around(scenario, path, 30)) * len(_around(scenario, other, 30))
+    CASES.append(Case(system.id, f"heatmap {path} × {other} ({size} points): {system.presets[0].name}",
+                      grid(scenario, path, other), target_ms=1000))

@@ -1,0 +1,57 @@
+"""The dashboard's "Compare, sweep, export" section: collapsed and idle until opened; pin as A
+puts A in the link and the address bar; a link with a pin reopens both."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules_core import evaluate, find_preset
+from workbook.app import Dashboard
+from workbook.compare import read_pin
+from workbook.share import encode_query
+
+
+def test_closed_section_does_no_work_then_pin_and_change():
+    d = Dashboard("infinity-n4", query="")
+    assert d.analysis_on.value is False and d.analysis.modes.figure is None
+    d.analysis_on.value = True
+    assert d.analysis.modes.figure is not None
+    a = d.scenario
+    d.analysis.compare.pin_button.click()
+    assert "pin=" in d.urlbar.query
+    d.form.set_scenario(a.set("dodger.ph", 13))
+    comparison = d.analysis.compare.comparison
+    assert comparison.a.scenario == a and comparison.b.scenario == a.set("dodger.ph", 13)
+    assert comparison.differences()[0].difference == (evaluate(a.set("dodger.ph", 13)).headline["p_dodge_succeeds"]
+                                                       - evaluate(a).headline["p_dodge_succeeds"])
+    assert read_pin(d.system, d.urlbar.query)[0] == a
+    assert "pin=" in d._share.value
+    d.analysis.compare.unpin_button.click()
+    assert "pin=" not in d.urlbar.query
+
+
+def test_a_link_with_a_pin_reopens_a_and_b():
+    system_id = "eldfall"
+    a = find_preset("eldfall/dodge-vs-critical").scenario
+    b = a.set("defender.ag", 15)
+    first = Dashboard(system_id, query="")
+    first.analysis_on.value = True
+    first.form.set_scenario(a)
+    first.analysis.compare.pin_button.click()
+    first.form.set_scenario(b)
+    again = Dashboard(system_id, query=first.urlbar.query)
+    assert again.scenario == b and again.analysis_on.value is True
+    assert again.analysis.compare.pinned.scenario == a
+    cards = again.analysis.compare.cards.value
+    assert f'data-exact="{evaluate(a).headline["p_no_hit"]}"' in cards
+    refused = Dashboard(system_id, query=encode_query(first.system, b) + "&pin=defender.ag%3D99")
+    assert refused.analysis.compare.pinned is None and any("99" in n for n in refused.notices)
+
+
+def test_a_language_switch_keeps_the_pin():
+    d = Dashboard("d100-homebrew", query="")
+    d.analysis_on.value = True
+    d.analysis.compare.pin_button.click()
+    pinned = d.analysis.compare.pinned
+    d.set_lang("ru")
+    assert d.analysis.compare.pinned == pinned and Fraction(1, 4) == pinned.headline["p_no_hit"]

@@ -1,0 +1,306 @@
+"""Results that leave the page: CSV, the scenario as JSON (saved and loaded back), and a
+self-contained HTML report that opens offline.
+
+- CSV: :func:`outcomes_csv`, :func:`sweep_csv`, :func:`comparison_csv` — the rows of
+  :mod:`rules_core.tables`, so every exported number is the core's exact value as ``n/d`` beside
+  its float;
+- JSON: :func:`scenario_json` writes the scenario; :func:`read_scenario_file` reads one back,
+  strictly (a bad file raises :class:`LoadError` with one line and nothing changes);
+- :func:`report_html`: the headline, interactive charts, tables, the trace with citations and
+  the share link in one file, with plotly's script inside it — it requests nothing from the
+  network and needs no server;
+- :class:`ExportPanel`: the dashboard's downloads and the scenario upload (``.widget``,
+  ``.update(result, share_link)``).
+
+CSS classes: ``wb-export`` (``wb-export-outcomes``, ``wb-export-scenario``, ``wb-export-report``,
+``wb-export-report-link``, ``wb-export-upload``, ``wb-export-notice``); in the report,
+``wb-report-headline`` (one ``div.wb-report-card[data-key]`` per headline quantity, its exact
+value in ``[data-exact]``), ``wb-report-outcomes``, ``wb-report-trace``, ``wb-report-share``.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import html
+import json
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+import plotly.io as pio
+from plotly.offline import get_plotlyjs
+
+from rules_core import Result, ScenarioError, System, get_system
+from rules_core.compare import Comparison
+from rules_core.scenario import Scenario, one_line, parse
+from rules_core.tables import comparison_rows, csv_text, outcome_rows, sweep_rows
+
+from .text import headline_label, translator
+from .views import OUTCOME_COLUMNS, at_least_chart, compare_chart, outcome_chart, outcome_table, \
+    percent_text, table_html, trace_html
+
+__all__ = ["outcomes_csv", "sweep_csv", "comparison_csv", "scenario_json", "LoadError",
+           "read_scenario_file", "report_html", "download_link", "ExportPanel", "MAX_FILE_BYTES"]
+
+#: Largest scenario file read (a real scenario is a few kilobytes).
+MAX_FILE_BYTES = 200_000
+_MAX_DEPTH = 20  # nesting a scenario file may have (a scenario is a few levels deep)
+
+
+def outcomes_csv(result: Result) -> str:
+    """The outcome table as CSV: ``outcome,exact,float``."""
+    return csv_text(outcome_rows(result))
+
+
+def sweep_csv(swept: Any) -> str:
+    """A :class:`rules_core.Sweep` as tidy CSV (see :func:`rules_core.tables.sweep_rows`)."""
+    return csv_text(sweep_rows(swept))
+
+
+def comparison_csv(comparison: Comparison) -> str:
+    """A comparison as CSV: A, B and B − A, exactly and as floats, and percentage points."""
+    return csv_text(comparison_rows(comparison))
+
+
+def scenario_json(scenario: Scenario) -> str:
+    """The scenario as indented JSON text (what :func:`read_scenario_file` reads back)."""
+    return json.dumps(scenario.to_data(), ensure_ascii=False, indent=2) + "\n"
+
+
+class LoadError(ValueError):
+    """A scenario file that cannot be used; its message is one line for the reader."""
+
+
+def _depth(value: Any, limit: int) -> int:
+    depth, level = 0, [value]
+    while level:
+        depth += 1
+        if depth > limit:
+            return depth
+        nxt: list[Any] = []
+        for v in level:
+            if isinstance(v, dict):
+                nxt.extend(v.values())
+            elif isinstance(v, list):
+                nxt.extend(v)
+        level = nxt
+    return depth
+
+
+def _refuse_constant(name: str) -> Any:
+    raise LoadError(f"the file is not valid JSON: {name} is not a JSON number")
+
+
+def read_scenario_file(system: System | str, content: bytes | str, name: str = "the file") -> Scenario:
+    """The ``system`` scenario in a JSON file's ``content``; :class:`LoadError` (one line:
+    what is wrong, in which field) for anything else — too large, not UTF-8, not JSON, another
+    system's scenario, or a field out of its range."""
+    system = get_system(system) if isinstance(system, str) else system
+    label = one_line(name, 60)
+    if len(content) > MAX_FILE_BYTES:
+        raise LoadError(f"{label} is {len(content):,} bytes; a scenario file is at most {MAX_FILE_BYTES:,}")
+    try:
+        text = content.decode("utf-8") if isinstance(content, bytes) else content
+    except UnicodeDecodeError:
+        raise LoadError(f"{label} is not UTF-8 text") from None
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as err:
+        raise LoadError(f"{label} is not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
+    except RecursionError:
+        raise LoadError(f"{label} is nested too deeply to be a scenario") from None
+    if _depth(data, _MAX_DEPTH) > _MAX_DEPTH:
+        raise LoadError(f"{label} is nested too deeply to be a scenario")
+    if not isinstance(data, dict):
+        raise LoadError(f"{label} holds no scenario: a scenario is a JSON object")
+    other = data.get("system", system.id)
+    if other != system.id:
+        raise LoadError(f"{label} is a scenario of {one_line(repr(other), 40)}; this page shows {system.id}")
+    try:
+        return parse(system.scenario_cls, {**data, "system": system.id})
+    except ScenarioError as err:
+        raise LoadError(one_line(str(err), 600)) from None
+
+
+def download_link(filename: str, content: str, mime: str, label: str, css: str) -> str:
+    """An ``<a download>`` holding ``content`` as a data URL (no server round trip)."""
+    payload = base64.b64encode(content.encode("utf-8")).decode("ascii")
+    return (f'<a class="{css}" download="{html.escape(filename, quote=True)}" '
+            f'href="data:{mime};charset=utf-8;base64,{payload}">{html.escape(label)}</a>')
+
+
+# -- the report -------------------------------------------------------------------------------
+
+_REPORT_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1100px;
+padding:16px;color:#222;line-height:1.4}
+h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin:1.2em 0 .4em;border-bottom:1px solid #ddd}
+.wb-report-headline{display:flex;flex-wrap:wrap;gap:10px}
+.wb-report-card{border:1px solid #ccd;border-radius:8px;padding:8px 12px;min-width:150px;flex:1 1 150px}
+.wb-report-card .name{font-size:.85em;color:#555}.wb-report-card .value{font-size:1.6em;font-weight:600}
+.wb-report-card .exact{font-size:.8em;color:#555;overflow-wrap:anywhere}
+table{border-collapse:collapse;max-width:100%;display:block;overflow-x:auto}
+td,th{padding:2px 10px;text-align:left;border-bottom:1px solid #eee}
+.wb-cite{color:#666}pre{background:#f6f6f6;padding:8px;overflow-x:auto}
+.wb-report-share a{overflow-wrap:anywhere}
+"""
+
+
+def _cards(result: Result, text: Callable[[str], str], lang: str) -> str:
+    cards = []
+    for key, value in result.headline.items():
+        if value is None:
+            shown, exact = "—", text(result.notes.get(key, ""))
+        else:
+            shown = percent_text(value) if key.startswith("p_") else f"{float(value):.4g}"
+            exact = f"{value.numerator}/{value.denominator}"
+        cards.append(f'<div class="wb-report-card" data-key="{html.escape(key, quote=True)}">'
+                     f'<div class="name">{html.escape(text(headline_label(key)))}</div>'
+                     f'<div class="value">{html.escape(shown)}</div>'
+                     f'<div class="exact" data-exact="{html.escape(exact if value is not None else "", quote=True)}">'
+                     f'{html.escape(exact)}</div></div>')
+    return f'<div class="wb-report-headline">{"".join(cards)}</div>'
+
+
+def _figure_div(fig: go.Figure, css: str) -> str:
+    div = pio.to_html(fig, full_html=False, include_plotlyjs=False, include_mathjax=False,
+                      config={"displaylogo": False, "responsive": True})
+    return f'<div class="{css}">{div}</div>'
+
+
+def report_html(result: Result, *, lang: str = "en", system: System | None = None, share_link: str = "",
+                comparison: Comparison | None = None, comparison_names: tuple[str, str] = ("A", "B"),
+                sweep: Any = None, figures: Sequence[go.Figure] = (), title: str | None = None) -> str:
+    """One HTML file with what the page shows: headline cards, the outcome and hits charts
+    (interactive), the outcome table, an A/B comparison or a sweep when given, any further
+    ``figures``, the trace with citations, the share link and the scenario as JSON. plotly's
+    script is inside the file: it opens offline and requests nothing from the network."""
+    system = system if system is not None else get_system(result.system)
+    text = translator(system, lang)
+    heading = title or f"{text(system.name)}: {text('report')}"
+    charts = [outcome_chart(result, lang, system=system), at_least_chart(result, lang, system=system)]
+    parts = [f"<h1>{html.escape(heading)}</h1>",
+             f"<p>{html.escape(text(system.summary))}</p>",
+             f"<h2>{html.escape(text('Headline numbers'))}</h2>", _cards(result, text, lang),
+             f"<h2>{html.escape(text('Charts'))}</h2>",
+             *(_figure_div(f, "wb-report-chart") for f in charts),
+             f"<h2>{html.escape(text('Outcome table'))}</h2>",
+             f'<div class="wb-report-outcomes">'
+             f'{table_html(outcome_table(result, lang, system=system), OUTCOME_COLUMNS, "wb-outcome-grid", text)}</div>']
+    if comparison is not None:
+        from .compare import comparison_table_html  # the panel module lays a comparison out once
+        parts += [f"<h2>{html.escape(text('A against B'))}</h2>",
+                  _figure_div(compare_chart(comparison.a, comparison.b, lang, names=comparison_names,
+                                            system=system), "wb-report-compare-chart"),
+                  comparison_table_html(comparison, text, comparison_names)]
+    if sweep is not None:
+        from .sweep_panel import sweep_figure
+        parts += [f"<h2>{html.escape(text('Sweep'))}</h2>", _figure_div(sweep_figure(sweep, text), "wb-report-sweep")]
+    parts += [_figure_div(f, "wb-report-figure") for f in figures]
+    parts += [f"<h2>{html.escape(text('Trace of the rules applied'))}</h2>",
+              f'<div class="wb-report-trace">{trace_html(result, lang, system=system)}</div>']
+    if share_link:
+        link = html.escape(share_link, quote=True)
+        parts.append(f'<p class="wb-report-share"><b>{html.escape(text("Share this scenario"))}:</b> '
+                     f'<a href="{link}">{link}</a></p>')
+    parts += [f"<h2>{html.escape(text('Scenario'))}</h2>",
+              f'<pre class="wb-report-scenario">{html.escape(scenario_json(result.scenario))}</pre>',
+              f"<p><small>{html.escape(text('Exact values computed by the Dodge Workbook'))}, "
+              f"{datetime.date.today().isoformat()}.</small></p>"]
+    return ("<!DOCTYPE html>\n<html lang=\"" + html.escape(lang) + "\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{html.escape(heading)}</title><style>{_REPORT_CSS}</style>"
+            f"<script type=\"text/javascript\">{get_plotlyjs()}</script></head><body>"
+            + "\n".join(parts) + "</body></html>\n")
+
+
+# -- the panel --------------------------------------------------------------------------------
+
+def _classed(widget: widgets.Widget, css: str) -> widgets.Widget:
+    widget.add_class(css)
+    return widget
+
+
+class ExportPanel:
+    """Downloads of the outcome table (CSV) and the scenario (JSON), an HTML report made on
+    request, and a scenario file loaded back (``on_load(scenario)`` is called with it; a bad
+    file shows a notice and changes nothing).
+
+    ``extra_csv`` may return further ``(filename, csv_text, label)`` downloads (a sweep, an
+    A/B comparison) for the current result; ``report_extra`` further keywords for
+    :func:`report_html` (``comparison=...``, ``sweep=...``).
+    """
+
+    def __init__(self, system: System, text: Callable[[str], str] = str, lang: str = "en", *,
+                 on_load: Callable[[Scenario], None] | None = None,
+                 extra_csv: Callable[[Result], Sequence[tuple[str, str, str]]] | None = None,
+                 report_extra: Callable[[], dict[str, Any]] | None = None):
+        self.system, self.text, self.lang = system, text, lang
+        self.on_load, self.extra_csv, self.report_extra = on_load, extra_csv, report_extra
+        self.result: Result | None = None
+        self.share_link = ""
+        self.report: str | None = None
+        self.links = _classed(widgets.HTML(), "wb-export-links")
+        self.report_button = _classed(widgets.Button(description=text("Make an HTML report"),
+                                                     layout=widgets.Layout(width="auto")), "wb-export-report")
+        self.report_button.on_click(lambda _b: self.make_report())
+        self.report_link = _classed(widgets.HTML(), "wb-export-report-link")
+        self.upload = _classed(widgets.FileUpload(accept=".json,application/json", multiple=False,
+                                                  description=text("Load a scenario (JSON)"),
+                                                  layout=widgets.Layout(width="auto")), "wb-export-upload")
+        self.upload.observe(self._uploaded, names="value")
+        self.notice = _classed(widgets.HTML(), "wb-export-notice")
+        self.widget = widgets.VBox([self.links, widgets.HBox([self.report_button, self.report_link]),
+                                    self.upload, self.notice])
+        self.widget.add_class("wb-export")
+
+    def update(self, result: Result, share_link: str = "") -> None:
+        """Offer the downloads of ``result`` (a report already made is dropped: it showed the
+        previous scenario)."""
+        self.result, self.share_link, self.report = result, share_link, None
+        self.report_link.value = ""
+        stem = self.system.id
+        links = [download_link(f"{stem}-outcomes.csv", outcomes_csv(result), "text/csv",
+                               self.text("Outcome table (CSV)"), "wb-export-outcomes"),
+                 download_link(f"{stem}-scenario.json", scenario_json(result.scenario), "application/json",
+                               self.text("Scenario (JSON)"), "wb-export-scenario")]
+        for filename, content, label in (self.extra_csv(result) if self.extra_csv else ()):
+            links.append(download_link(filename, content, "text/csv", label, "wb-export-extra"))
+        self.links.value = " · ".join(links)
+
+    def make_report(self) -> str | None:
+        """Build the HTML report of the current result and offer it for download."""
+        if self.result is None:
+            return None
+        self.report = report_html(self.result, lang=self.lang, system=self.system, share_link=self.share_link,
+                                  **(self.report_extra() if self.report_extra else {}))
+        self.report_link.value = download_link(f"{self.system.id}-report.html", self.report, "text/html",
+                                               f"{self.text('Download the report')} "
+                                               f"({len(self.report) / 1e6:.1f} MB)", "wb-export-report-file")
+        return self.report
+
+    def load(self, content: bytes | str, name: str = "the file") -> Scenario | None:
+        """Read a scenario file: on success pass it to ``on_load`` and return it; otherwise show
+        why in the notice, change nothing and return None."""
+        try:
+            scenario = read_scenario_file(self.system, content, name)
+        except LoadError as err:
+            self.notice.value = (f'<div class="wb-notice-text" style="color:#a00">'
+                                 f'{html.escape(self.text("Not loaded"))}: {html.escape(str(err))}</div>')
+            return None
+        self.notice.value = f"<small>{html.escape(self.text('Loaded'))} {html.escape(one_line(name, 60))}</small>"
+        if self.on_load is not None:
+            self.on_load(scenario)
+        return scenario
+
+    def _uploaded(self, change: Any) -> None:
+        files = change.new
+        if not files:
+            return
+        item = files[0]
+        content = item["content"]
+        self.upload.value = ()  # the same file may be chosen again
+        self.load(bytes(content) if not isinstance(content, bytes) else content, item.get("name", "the file"))
