@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from conftest import ROOT
+from .conftest import ROOT
 from rules_core import evaluate
 from rules_core.compare import without_reaction
 from workbook.four_games import FourGames

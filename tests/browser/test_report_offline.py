@@ -11,7 +11,7 @@ import pytest
 
 from rules_core import evaluate, find_preset
 
-from conftest import ROOT
+from .conftest import ROOT
 
 
 @pytest.mark.parametrize("ref", ["infinity-n4/zhanshi-vs-fusilier", "d100-homebrew/burst-3-vs-dodge-45"])
