@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import Phase, settings
 
 #: `make mutate` runs the fast core tests once per mutant: the same few examples each time (so a
@@ -15,7 +17,10 @@ settings.register_profile("mutation", derandomize=True, deadline=None, print_blo
 
 
 def pytest_collection_modifyitems(config, items):
-    """Under the mutation profile, cap the examples of properties that ask for more explicitly."""
+    """Browser tests last (Playwright keeps an event loop running in the main thread for the
+    rest of the session, which the headless widget tests must not see); under the mutation
+    profile, cap the examples of properties that ask for more explicitly."""
+    items.sort(key=lambda item: "browser" in Path(str(item.fspath)).parts)
     if config.getoption("hypothesis_profile", None) != "mutation":
         return
     for item in items:

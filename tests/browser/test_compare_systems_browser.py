@@ -40,7 +40,7 @@ def test_four_games_page(open_dashboard):
 
 
 def _picture():
-    from conftest import output_path
+    from .conftest import output_path
 
     path = output_path(ROOT / "docs" / "img" / "compare-systems.png")
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -186,11 +186,15 @@ def test_the_server_root_opens_the_index_of_cards(open_dashboard, voila_server):
     dash.page.wait_for_function("() => Boolean(document.querySelector('.wb-index a'))", timeout=120_000)
     assert dash.page.url == f"{voila_server.url}voila/render/index.ipynb"
     assert dash.page.title() == "Dodge Workbook — dashboards"
+    from workbook.catalog import dashboards
+
+    entries = dashboards()
     cards = dash.page.locator(".wb-index-card")
-    assert cards.count() == 4
-    for i in range(4):
+    assert cards.count() == len(entries)
+    for i, entry in enumerate(entries):
         card = cards.nth(i)
-        assert card.locator("svg.wb-index-picture rect").count() > 1
+        if entry.system is not None:  # a system's dashboard shows a picture of its outcome chart
+            assert card.locator("svg.wb-index-picture rect").count() > 1
         assert card.locator(".wb-index-summary").inner_text().strip()
     decoration = dash.page.evaluate(
         "getComputedStyle(document.querySelector('.wb-index-name')).textDecorationLine")
