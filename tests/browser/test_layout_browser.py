@@ -167,6 +167,7 @@ def test_a_refused_typed_value_is_marked_at_its_field(open_dashboard):
     field.press("Enter")
     dash.page.wait_for_function("() => document.querySelector('.wb-attacks-0-damage.wb-invalid') "
                                 "&& document.querySelector('.wb-results.wb-stale')", timeout=20_000)
+    dash.page.locator(".wb-field-reason").wait_for(state="visible", timeout=20_000)
     reason = box(dash, ".wb-field-reason")
     where = box(dash, ".wb-attacks-0-damage")
     assert 0 <= reason["top"] - where["bottom"] < 60  # right under the field
@@ -199,7 +200,7 @@ def test_the_server_root_opens_the_index_of_cards(open_dashboard, voila_server):
     decoration = dash.page.evaluate(
         "getComputedStyle(document.querySelector('.wb-index-name')).textDecorationLine")
     assert "underline" in decoration
-    dash.page.locator(".wb-index-card", has_text="Infinity N4").click()
+    dash.page.locator(".wb-index-card[href=\"infinity-n4-dodge.ipynb\"]").click()
     dash.page.wait_for_function("() => document.querySelector('.wb-headline .wb-card')", timeout=120_000)
     assert dash.page.title() == "Infinity N4 — Dodge Workbook"
 
