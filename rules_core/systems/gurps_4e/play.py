@@ -175,8 +175,22 @@ class AttackContext:
     steps: tuple[TraceStep, ...]
 
 
+#: The planning of the last scenario played, kept by identity: a sample plays one scenario many
+#: times, and its plan is the same each time (hashing a scenario would cost more than it saves).
+_PLANNED: list = [None, {}]
+
+
 def attack_context(scenario: GurpsScenario, index: int, dropped: bool) -> AttackContext:
     """The ``index``-th attack on the dodger (situation "attacks")."""
+    if _PLANNED[0] is not scenario:
+        _PLANNED[0], _PLANNED[1] = scenario, {}
+    known = _PLANNED[1].get((index, dropped))
+    if known is None:
+        known = _PLANNED[1][(index, dropped)] = _attack_context(scenario, index, dropped)
+    return known
+
+
+def _attack_context(scenario: GurpsScenario, index: int, dropped: bool) -> AttackContext:
     attack, cover = scenario.attacks[index], scenario.cover
     skill = _attack_skill(scenario, index, _prone_later(scenario, dropped), scenario.dodger.posture)
     dodge = dodge_score(scenario, attack.kind, dropped)
