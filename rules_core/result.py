@@ -6,13 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .dist import Dist
 from .scenario import Scenario
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 __all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "fraction_text", "percent", "one_in"]
 
@@ -110,41 +107,7 @@ class Result:
         most = max(self.hits.outcomes())
         return [(k, self.hits.at_least(k)) for k in range(1, most + 1)]
 
-    # -- working in code: pandas, plotly and the notebook's display ---------------------------
-    # (pandas is imported inside the methods that return frames: the core never needs it)
-
-    def to_frame(self) -> "pd.DataFrame":
-        """The outcomes as a pandas DataFrame, one row each in display order: ``outcome``,
-        ``exact`` (the ``Fraction``), ``probability`` and ``percent`` (floats, ready for plotly)
-        and ``one_in`` ("1 in 10.6")."""
-        import pandas as pd
-
-        rows = self.outcome_rows()
-        return pd.DataFrame({
-            "outcome": pd.Series([label for label, _ in rows], dtype=object),
-            "exact": pd.Series([p for _, p in rows], dtype=object),
-            "probability": pd.Series([float(p) for _, p in rows], dtype="float64"),
-            "percent": pd.Series([float(p) * 100 for _, p in rows], dtype="float64"),
-            "one_in": pd.Series([one_in(p) for _, p in rows], dtype=object)})
-
-    def headline_frame(self) -> "pd.DataFrame":
-        """The headline as a pandas DataFrame, one row per quantity: ``key``, ``exact`` (the
-        ``Fraction``, or None), ``value`` (float, NaN when None), ``percent`` and ``one_in``
-        (for probabilities, the ``p_*`` keys) and ``note`` (why a value is None)."""
-        import pandas as pd
-
-        rows = list(self.headline.items())
-        probability = [key.startswith("p_") and v is not None for key, v in rows]
-        return pd.DataFrame({
-            "key": pd.Series([key for key, _ in rows], dtype=object),
-            "exact": pd.Series([v for _, v in rows], dtype=object),
-            "value": pd.Series([float("nan") if v is None else float(v) for _, v in rows],
-                               dtype="float64"),
-            "percent": pd.Series([float(v) * 100 if p else float("nan")
-                                  for (_, v), p in zip(rows, probability)], dtype="float64"),
-            "one_in": pd.Series([one_in(v) if p else None for (_, v), p in zip(rows, probability)],
-                                dtype=object),
-            "note": pd.Series([self.notes.get(key) for key, _ in rows], dtype=object)})
+    # -- working in code: plotting and the notebook's display (frames: workbook.explore) ------
 
     def headline_floats(self) -> dict[str, float | None]:
         """The headline as floats (None stays None), for plotting and arithmetic."""

@@ -23,14 +23,14 @@ import pandas as pd
 import plotly.graph_objects as go
 
 import rules_core
-from rules_core import Sweep
+from rules_core import Result, Sweep
 from rules_core.scenario import Scenario
-from rules_core.result import fraction_text
+from rules_core.result import fraction_text, one_in
 
 from .text import headline_label
 from .views import percent_text
 
-__all__ = ["sweep", "sweep_grid", "sweep_frame", "sweep_chart"]
+__all__ = ["sweep", "sweep_grid", "sweep_frame", "sweep_chart", "to_frame", "headline_frame"]
 
 _COLUMNS = ("headline", "name", "exact", "exact_text", "value", "refused")
 
@@ -104,3 +104,34 @@ def sweep_chart(frame: pd.DataFrame, headlines: Sequence[str] | None = None,
     if mark is not None:
         fig.add_vline(x=float(mark), line_dash="dot", line_color="#888")
     return fig
+
+
+def to_frame(result: Result) -> pd.DataFrame:
+    """The outcomes as a pandas DataFrame, one row each in display order: ``outcome``,
+    ``exact`` (the ``Fraction``), ``probability`` and ``percent`` (floats, ready for plotly)
+    and ``one_in`` ("1 in 10.6")."""
+    rows = result.outcome_rows()
+    return pd.DataFrame({
+        "outcome": pd.Series([label for label, _ in rows], dtype=object),
+        "exact": pd.Series([p for _, p in rows], dtype=object),
+        "probability": pd.Series([float(p) for _, p in rows], dtype="float64"),
+        "percent": pd.Series([float(p) * 100 for _, p in rows], dtype="float64"),
+        "one_in": pd.Series([one_in(p) for _, p in rows], dtype=object)})
+
+
+def headline_frame(result: Result) -> pd.DataFrame:
+    """The headline as a pandas DataFrame, one row per quantity: ``key``, ``exact`` (the
+    ``Fraction``, or None), ``value`` (float, NaN when None), ``percent`` and ``one_in``
+    (for probabilities, the ``p_*`` keys) and ``note`` (why a value is None)."""
+    rows = list(result.headline.items())
+    probability = [key.startswith("p_") and v is not None for key, v in rows]
+    return pd.DataFrame({
+        "key": pd.Series([key for key, _ in rows], dtype=object),
+        "exact": pd.Series([v for _, v in rows], dtype=object),
+        "value": pd.Series([float("nan") if v is None else float(v) for _, v in rows],
+                           dtype="float64"),
+        "percent": pd.Series([float(v) * 100 if p else float("nan")
+                              for (_, v), p in zip(rows, probability)], dtype="float64"),
+        "one_in": pd.Series([one_in(v) if p else None for (_, v), p in zip(rows, probability)],
+                            dtype=object),
+        "note": pd.Series([result.notes.get(key) for key, _ in rows], dtype=object)})

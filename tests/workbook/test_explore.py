@@ -14,6 +14,7 @@ import pytest
 
 from rules_core import ScenarioError, all_systems, evaluate, find_preset, get_system
 from workbook.app import NotebookDashboard, dashboard
+from workbook import explore
 from workbook.explore import sweep, sweep_chart, sweep_grid
 from workbook.views import at_least_chart, headline_table, outcome_chart, outcome_table, trace_html
 
@@ -151,7 +152,7 @@ def test_the_readme_example_runs():
 def test_the_explore_notebook_walks_through_every_step_and_is_linked_from_the_index():
     notebook = nbformat.read(ROOT / "notebooks" / "explore-in-code.ipynb", as_version=4)
     code = "\n".join(c.source for c in notebook.cells if c.cell_type == "code")
-    for step in ("evaluate(", ".to_frame()", ".replace(**{", ".add_item(", "explore.sweep(", "px.line(",
+    for step in ("evaluate(", "explore.to_frame(", ".replace(**{", ".add_item(", "explore.sweep(", "px.line(",
                  "compare_table(", "dashboard("):
         assert step in code, step
     index = nbformat.read(ROOT / "notebooks" / "index.ipynb", as_version=4)
@@ -163,7 +164,7 @@ def test_the_explore_notebook_walks_through_every_step_and_is_linked_from_the_in
 @pytest.mark.parametrize("system_id", sorted(all_systems()))
 def test_views_work_on_any_result_and_agree_with_its_frame(system_id):
     result = evaluate(all_systems()[system_id].default_scenario())
-    frame = result.to_frame()
+    frame = explore.to_frame(result)
     chart = outcome_chart(result)  # no system given: found from the result
     assert list(chart.data[0].y) == list(frame["probability"])
     assert list(outcome_table(result)["exact"]) == [f"{p.numerator}/{p.denominator}" for p in frame["exact"]]
