@@ -72,7 +72,7 @@ from .classroom import RollPanel, SimulatePanel
 from .controls import ScenarioForm
 from .layout import headline_cards, page_css, style_figure
 from .notices import FieldMarks, link_notice
-from .share import decode_query, encode_query, read_query, share_url
+from .share import decode_query, encode_query, in_voila, page_url, read_query, share_url
 from .present import asked_lang, split_page_keys
 from .text import LANGUAGE_NAMES, translator
 from .urlbar import UrlBar
@@ -319,7 +319,7 @@ class Dashboard:
         # The page's style; the notebook above the dashboard gives its title and lead.
         header = widgets.HTML(page_css())
         header.add_class("wb-title")
-        self.urlbar = UrlBar(label=text("Copy link"), copied=text("Copied"),
+        self.urlbar = UrlBar(label=text("Copy link"), copied=text("Copied"), follow=in_voila(),
                              title=f"{text(system.name)} — {text('Dodge Workbook')}")
         self.present_toggle = widgets.ToggleButton(
             value=self.present, description=text("Present"), icon="television",
@@ -570,6 +570,9 @@ class Dashboard:
         rolled = getattr(self, "roll", None)
         seed = f"roll={rolled.last_seed}" if rolled is not None and rolled.last_seed is not None else ""
         self.urlbar.query = "&".join(q for q in (query, pin, "present=1" if self.present else "", seed) if q)
+        if not self.urlbar.follow:  # in a notebook: the button copies the dashboard's address
+            page = page_url()
+            self.urlbar.link = f"{page}?{self.urlbar.query}" if page else ""
 
     def _preset_chosen(self, change: Any) -> None:
         if self._syncing or not change.new:
@@ -623,9 +626,10 @@ class Dashboard:
         self.figures["at_least"] = at_least_chart(result, lang, system=system)
         _show_in(self._at_least_chart, self.figures["at_least"], text, self.present)
         self._trace.value = trace_html(result, lang, system=system)
+        # "" in JupyterLab when the notebook's dashboard address is unknown: no link then
         url = html.escape(self.analysis.link_with_pin(share_url(system, scenario, lang)), quote=True)
-        self._share.value = (f"<b>{html.escape(text('Share this scenario'))}:</b> "
-                             f'<a class="wb-share-anchor" href="{url}">{url}</a>')
+        self._share.value = url and (f"<b>{html.escape(text('Share this scenario'))}:</b> "
+                                     f'<a class="wb-share-anchor" href="{url}">{url}</a>')
         self._sync_preset(scenario)
         self.roll.update(result)
         self.simulation.update(result)

@@ -193,9 +193,17 @@ _CSS = """
   line-height: 1.15; overflow: visible; text-overflow: clip; display: flex; align-items: center;
   justify-content: flex-end; text-align: right; }
 
-/* A phone (and any narrow window): one column, the numbers first, the page scrolls once. */
+/* A phone, a narrow window, or a narrow notebook area in JupyterLab (the file browser open):
+   what counts is the width the dashboard has, so the dashboard is a size container and its
+   layout follows a container query; only the page around it follows the window. */
+.wb-dashboard { container: wb-page / inline-size; }
 @media (max-width: 760px) {
   .wb-dashboard { padding: 0 4px; }
+  .jp-RenderedMarkdown h1 { font-size: 1.45rem; margin-top: 0.3em; }
+  .jp-RenderedMarkdown p { margin-bottom: 0.4em; }
+}
+/* Too narrow for the numbers beside the controls: one column, the numbers first. */
+@container wb-page (max-width: 760px) {
   .wb-main { flex-direction: column !important; }
   .wb-results { padding: 0 !important; width: 100% !important; flex: 0 0 auto !important; }
   .wb-controls { max-height: none !important; overflow: visible !important; max-width: 100% !important;
@@ -218,8 +226,6 @@ _CSS = """
   .wb-card { padding: 4px 8px; }
   .wb-card-big { font-size: 1.35rem; }
   .wb-card-one-in { font-size: 0.85rem; }
-  .jp-RenderedMarkdown h1 { font-size: 1.45rem; margin-top: 0.3em; }
-  .jp-RenderedMarkdown p { margin-bottom: 0.4em; }
   .wb-dashboard .widget-box, .wb-dashboard .widget-vbox, .wb-dashboard .widget-hbox { max-width: 100%; min-width: 0; }
 }
 

@@ -34,14 +34,16 @@ import os
 import re
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cache
+from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from rules_core import ScenarioError, System
 from rules_core.scenario import FieldSpec, Part, Scenario, fields_of, parse, shown
 
-__all__ = ["Shared", "encode_query", "decode_query", "read_query", "page_url", "share_url",
-           "MAX_QUERY_LENGTH"]
+__all__ = ["Shared", "encode_query", "decode_query", "read_query", "page_url", "share_url", "in_voila",
+           "in_jupyter", "jupyter_dashboard_url", "MAX_QUERY_LENGTH"]
 
 #: Longer queries are refused whole (a real scenario needs a few hundred characters).
 MAX_QUERY_LENGTH = 4000
@@ -271,14 +273,15 @@ def decode_query(system: System, query: str | None, base: Scenario | None = None
     return Shared(scenario=scenario, lang=lang)
 
 
-def _in_voila() -> bool:
+def in_voila() -> bool:
+    """True in a kernel that Voilà started (or preheats) for a dashboard page."""
     return os.environ.get("SERVER_SOFTWARE", "").startswith("voila") or "VOILA_PREHEAT" in os.environ
 
 
 def read_query() -> str:
     """The page's URL query: through ``voila.utils.get_query_string()`` inside Voilà (it waits
     for the real request when kernels are preheated), else the ``QUERY_STRING`` variable."""
-    if _in_voila():
+    if in_voila():
         try:
             from voila.utils import get_query_string
             return get_query_string() or ""
@@ -287,8 +290,47 @@ def read_query() -> str:
     return os.environ.get("QUERY_STRING", "")
 
 
+def in_jupyter() -> bool:
+    """True in a notebook opened in JupyterLab or Jupyter Notebook (not in Voilà): the Jupyter
+    server names the notebook of each kernel it starts in ``JPY_SESSION_NAME``."""
+    return not in_voila() and bool(os.environ.get("JPY_SESSION_NAME"))
+
+
+@cache
+def jupyter_dashboard_url() -> str:
+    """Inside JupyterLab: the address of this notebook as a Voilà dashboard on the same Jupyter
+    server (Voilà's server extension serves ``<base>voila/render/<path>``), or ``""`` when the
+    server or the notebook cannot be found. The kernel's server is the running server whose pid
+    is ``JPY_PARENT_PID``; the notebook is ``JPY_SESSION_NAME``, a path under its root."""
+    session = os.environ.get("JPY_SESSION_NAME", "")
+    if not session:
+        return ""
+    try:
+        from jupyter_server.serverapp import list_running_servers
+        servers = list(list_running_servers())
+    except Exception:  # no Jupyter server package, or an unreadable runtime folder
+        return ""
+    parent = os.environ.get("JPY_PARENT_PID", "")
+    servers.sort(key=lambda info: str(info.get("pid")) != parent)  # the kernel's own server first
+    for info in servers:
+        root, url = info.get("root_dir") or info.get("notebook_dir"), info.get("url")
+        if not root or not url:
+            continue
+        path = Path(session)
+        if path.is_absolute():
+            try:
+                relative = PurePosixPath(path.resolve().relative_to(Path(root).resolve()).as_posix())
+            except ValueError:  # a notebook outside this server's root
+                continue
+        else:
+            relative = PurePosixPath(session)
+        return f"{url.rstrip('/')}/voila/render/{quote(str(relative))}"
+    return ""
+
+
 def page_url() -> str:
-    """The page's own URL without its query (``""`` outside Voilà, where it is unknown)."""
+    """The page's own URL without its query: the dashboard's address in Voilà, the notebook's
+    Voilà address inside JupyterLab (:func:`jupyter_dashboard_url`), ``""`` when unknown."""
     host = os.environ.get("SERVER_NAME")
     script = os.environ.get("SCRIPT_NAME")
     if host and script:
@@ -299,10 +341,14 @@ def page_url() -> str:
     if request:
         parts = urlsplit(request)
         return urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
-    return ""
+    return jupyter_dashboard_url() if in_jupyter() else ""
 
 
 def share_url(system: System, scenario: Scenario, lang: str | None = None) -> str:
     """The full link to this page showing ``scenario`` (just ``?query`` when the page URL is
-    unknown; a browser resolves that against the current page)."""
+    unknown; a browser resolves that against the current page). Inside JupyterLab it opens the
+    notebook as a Voilà dashboard, not JupyterLab again; it is ``""`` there when that address
+    cannot be found (a relative link would reload JupyterLab)."""
+    if in_jupyter() and not page_url():
+        return ""
     return f"{page_url()}?{encode_query(system, scenario, lang)}"

@@ -5,6 +5,10 @@ address with ``?<query>`` (``history.replaceState``: no reload, no new history e
 tab's title to ``title``, and its button copies the full address to the clipboard (with a
 fallback for browsers that refuse the clipboard API). It renders as the button (class
 ``wb-copy-link``) and a short confirmation (``wb-copy-done``).
+
+That is for a dashboard page (``follow`` true). In a notebook in JupyterLab the address is
+JupyterLab's own and is left alone (``follow`` false); the button copies ``link`` instead (the
+notebook's Voilà address with the query) and is hidden when there is none.
 """
 
 from __future__ import annotations
@@ -39,19 +43,23 @@ function render({ model, el }) {
   done.className = "wb-copy-done";
   done.setAttribute("role", "status");
   done.style.marginLeft = "6px";
+  const target = () => model.get("follow") ? window.location.href : model.get("link");
   const follow = () => {
-    const query = model.get("query");
-    const url = window.location.pathname + (query ? "?" + query : "") + window.location.hash;
-    if (url !== window.location.pathname + window.location.search + window.location.hash) {
-      window.history.replaceState(window.history.state, "", url);
+    if (model.get("follow")) {
+      const query = model.get("query");
+      const url = window.location.pathname + (query ? "?" + query : "") + window.location.hash;
+      if (url !== window.location.pathname + window.location.search + window.location.hash) {
+        window.history.replaceState(window.history.state, "", url);
+      }
+      if (model.get("title")) document.title = model.get("title");
     }
-    if (model.get("title")) document.title = model.get("title");
     button.textContent = model.get("label");
-    button.title = window.location.href;
+    button.title = target();
+    button.style.display = target() ? "" : "none";
     done.textContent = "";
   };
   button.addEventListener("click", () => {
-    const href = window.location.href;
+    const href = target();
     copyText(href).then(() => {
       done.textContent = model.get("copied");
       el.dataset.copied = href;
@@ -60,6 +68,7 @@ function render({ model, el }) {
   model.on("change:query", follow);
   model.on("change:title", follow);
   model.on("change:label", follow);
+  model.on("change:link", follow);
   follow();
   el.classList.add("wb-urlbar");
   el.append(button, done);
@@ -76,3 +85,7 @@ class UrlBar(anywidget.AnyWidget):
     title = traitlets.Unicode("").tag(sync=True)
     label = traitlets.Unicode("Copy link").tag(sync=True)
     copied = traitlets.Unicode("Copied").tag(sync=True)
+    #: True on a dashboard page (the address follows ``query``); false in a notebook.
+    follow = traitlets.Bool(True).tag(sync=True)
+    #: What the button copies when ``follow`` is false ("" hides the button).
+    link = traitlets.Unicode("").tag(sync=True)

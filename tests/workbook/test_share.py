@@ -154,7 +154,7 @@ def test_near_miss_queries_are_read_without_an_exception(pairs):
 
 def test_the_page_query_and_url_come_from_the_environment(monkeypatch):
     for name in ("SERVER_SOFTWARE", "VOILA_PREHEAT", "SERVER_NAME", "SCRIPT_NAME",
-                 "VOILA_REQUEST_URL", "SERVER_PORT"):
+                 "VOILA_REQUEST_URL", "SERVER_PORT", "JPY_SESSION_NAME"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("QUERY_STRING", "defender.agility=4")
     assert read_query() == "defender.agility=4" and page_url() == ""
