@@ -1,6 +1,8 @@
 """Write docs/mutation.md from the last `mutmut run`: the score per module, every surviving
 mutant with its diff, and the mutants judged equivalent (tools/mutation_equivalent.toml, each
-with a one-line reason).
+with a one-line reason; ``[equivalent]`` names single mutants, ``[equivalent_patterns]`` gives
+shell-style patterns for a whole kind, such as every mutant of a declaration that runs when its
+module is imported).
 
 A mutant counts as killed when a test failed or it timed out (an endless loop is caught). The
 score of a module is killed / (all − equivalent). Run by `make mutate`.
@@ -9,6 +11,7 @@ score of a module is killed / (all − equivalent). Run by `make mutate`.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import subprocess
 import sys
 import tomllib
@@ -44,7 +47,22 @@ def module_of(name: str) -> str:
     return name.rsplit(".", 1)[0]
 
 
-def report(status: dict[str, str], equivalent: dict[str, str]) -> tuple[str, bool]:
+def matched(status: dict[str, str], equivalent: dict[str, str], patterns: dict[str, str]) -> dict[str, str]:
+    """Every mutant judged equivalent, by name, with its reason: those named, then those a
+    pattern matches (the first matching pattern's reason)."""
+    found = dict(equivalent)
+    for name in status:
+        if name not in found:
+            reason = next((why for pattern, why in patterns.items() if fnmatch.fnmatchcase(name, pattern)), None)
+            if reason is not None:
+                found[name] = reason
+    return found
+
+
+def report(status: dict[str, str], equivalent: dict[str, str],
+           patterns: dict[str, str] | None = None) -> tuple[str, bool]:
+    named = equivalent
+    equivalent = matched(status, equivalent, patterns or {})
     by_module: dict[str, list[str]] = defaultdict(list)
     for name in status:
         by_module[module_of(name)].append(name)
@@ -68,8 +86,11 @@ def report(status: dict[str, str], equivalent: dict[str, str]) -> tuple[str, boo
         survivors += alive
         lines.append(f"| `{module}` | {len(names)} | {len(killed)} | {len(eq)} | {len(alive)} | {score:.1%} |")
     lines += ["", "## Equivalent mutants", ""]
-    used = [n for n in sorted(equivalent) if n in status]
-    lines += [f"- `{n}` — {equivalent[n]}" for n in used] or ["None."]
+    used = [n for n in sorted(named) if n in status]
+    lines += [f"- `{n}` — {named[n]}" for n in used] or ["None."]
+    for pattern, why in (patterns or {}).items():
+        count = sum(1 for n in status if n not in named and fnmatch.fnmatchcase(n, pattern))
+        lines.append(f"- `{pattern}` ({count} mutants) — {why}")
     lines += ["", "## Surviving mutants", ""]
     if survivors:
         for n in survivors:
@@ -77,7 +98,7 @@ def report(status: dict[str, str], equivalent: dict[str, str]) -> tuple[str, boo
                       "  ```"]
     else:
         lines.append("None.")
-    stale = sorted(set(equivalent) - set(status))
+    stale = sorted(set(named) - set(status))
     if stale:
         lines += ["", "## Equivalences that no longer match a mutant", "",
                   *(f"- `{n}`" for n in stale)]
@@ -88,8 +109,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", type=Path, help="write the report here (default: print it)")
     args = parser.parse_args()
-    equivalent = tomllib.loads(EQUIVALENT.read_text(encoding="utf-8")).get("equivalent", {})
-    text, ok = report(results(), equivalent)
+    judged = tomllib.loads(EQUIVALENT.read_text(encoding="utf-8"))
+    text, ok = report(results(), judged.get("equivalent", {}), judged.get("equivalent_patterns", {}))
     if args.write:
         args.write.write_text(text, encoding="utf-8")
     else:

@@ -1,0 +1,40 @@
+"""docs/mutation.md's arithmetic (tools/mutation_report.py): per-module scores, equivalents by
+name and by pattern left out of the score, and the target checked in every module."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+_SPEC = importlib.util.spec_from_file_location(
+    "mutation_report", Path(__file__).resolve().parents[2] / "tools" / "mutation_report.py")
+report_tool = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(report_tool)
+
+STATUS = {
+    **{f"pkg.rules.x_f__mutmut_{i}": "killed" for i in range(1, 10)},
+    "pkg.rules.x_f__mutmut_10": "timeout",
+    "pkg.rules.x_g__mutmut_1": "survived",
+    "pkg.decl.x__field__mutmut_1": "survived",
+    "pkg.decl.x__field__mutmut_2": "survived",
+    "pkg.decl.x_check__mutmut_1": "killed",
+}
+
+
+def test_scores_per_module_with_equivalents_by_name_and_by_pattern(monkeypatch):
+    monkeypatch.setattr(report_tool, "diff", lambda name: "- a\n+ b")
+    text, ok = report_tool.report(STATUS, {"pkg.rules.x_g__mutmut_1": "same value"},
+                                  {"pkg.decl.x__field__*": "runs at import"})
+    assert "| `pkg.rules` | 11 | 10 | 1 | 0 | 100.0% |" in text
+    assert "| `pkg.decl` | 3 | 1 | 2 | 0 | 100.0% |" in text
+    assert "- `pkg.decl.x__field__*` (2 mutants) — runs at import" in text
+    assert ok
+
+
+def test_a_survivor_is_shown_with_its_diff_and_fails_the_target(monkeypatch):
+    monkeypatch.setattr(report_tool, "diff", lambda name: "- a\n+ b")
+    text, ok = report_tool.report(STATUS, {}, {"pkg.decl.x__field__*": "runs at import"})
+    assert "| `pkg.rules` | 11 | 10 | 0 | 1 | 90.9% |" in text and ok  # 10 of 11: still ≥ 90%
+    assert "- `pkg.rules.x_g__mutmut_1` (survived)" in text and "  + b" in text
+    text, ok = report_tool.report(STATUS, {}, {})
+    assert "| `pkg.decl` | 3 | 1 | 0 | 2 | 33.3% |" in text and not ok
