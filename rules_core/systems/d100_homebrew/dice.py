@@ -16,7 +16,8 @@ from functools import lru_cache
 from ...roller import Dice
 from .scenario import POINTS_PER_SUCCESS, D100Scenario
 
-__all__ = ["FACES", "MAX_TARGET", "MAX_SUCCESSES", "max_successes", "TestRules", "roll_successes", "success_counts", "evasion_dice",
+__all__ = ["FACES", "MAX_TARGET", "MAX_SUCCESSES", "max_successes", "TestRules", "roll_successes", "success_counts",
+           "evasion_dice",
            "faces_text", "face_runs", "unopposed_dodge"]
 
 FACES = 100

@@ -424,7 +424,8 @@ def _evaluate_sacrificial(s: GurpsScenario) -> Result:
     friend_injury = sum_of_hits(dict(friend_hits), hit_injury(s.friend_hit()), friend.hp, wounds).injury
     headline, notes = _headlines(s, rolled=rolled, all_ok=all_ok, hits=hits, injury=injury, p_major=p_major,
                                  p_friend_hit=Fraction(total - friend_hits[0], total), friend_injury=friend_injury)
-    trace = [*house_rule_steps(s), TraceStep("Situation", "the attack is aimed at a friend a step away; the dodger tries a "
+    trace = [*house_rule_steps(s),
+             TraceStep("Situation", "the attack is aimed at a friend a step away; the dodger tries a "
                        + ("sacrificial dodge and drop" if drop else "sacrificial dodge"), cite.SACRIFICIAL),
              *_rulings_trace(s), *base_dodge(s).steps,
              *[TraceStep(f"Attack: {t.rule}", t.detail, t.citation) for t in ctx.skill.steps],
@@ -465,7 +466,8 @@ def _blast_dist(s: GurpsScenario, distance: int, cover_dr: int = 0, *, friend: b
 
 def _blast_trace(s: GurpsScenario, what: str) -> list[TraceStep]:
     blast = s.blast
-    return [*house_rule_steps(s), TraceStep("Situation", what, cite.DIVE if s.situation == "dive" else cite.SACRIFICIAL),
+    return [*house_rule_steps(s),
+            TraceStep("Situation", what, cite.DIVE if s.situation == "dive" else cite.SACRIFICIAL),
             *_rulings_trace(s), *base_dodge(s).steps, *_dodge_trace(s, "blast", False, "The dive"),
             TraceStep("Blast", f"{blast.damage} {blast.damage_type}, " + (
                 f"÷ (3 × yards) at a distance, nothing beyond {2 * parse_damage(blast.damage).dice} yards"

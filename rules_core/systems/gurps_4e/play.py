@@ -76,7 +76,8 @@ def base_dodge(scenario: GurpsScenario) -> Score:
     base = scenario.variant.dodge_base
     value = speed + base - enc
     loss = f", − {enc} ({dodger.encumbrance} encumbrance)" if enc else ""
-    steps = [TraceStep("Dodge", f"Basic Speed {dodger.basic_speed:g}, fractions dropped: {speed}, + {base}{loss} = {value}",
+    steps = [TraceStep("Dodge",
+                       f"Basic Speed {dodger.basic_speed:g}, fractions dropped: {speed}, + {base}{loss} = {value}",
                        cite.DODGE + ("; " + cite.ENCUMBRANCE if enc else ""))]
     low = [name for name, left, full in (("HP", target.hp_left, target.hp), ("FP", target.fp_left, target.fp))
            if 3 * left < full]

@@ -23,7 +23,8 @@ from . import sources as cite
 from .damage import (DAMAGE_TYPES, DIVISORS, IMPALING_OR_PIERCING, LOCATIONS, MAX_LENGTH, NOTATION, Hit,
                      hit_injury, parse_damage)
 
-__all__ = ["SYSTEM_ID", "GurpsVariant", "OFFICIAL", "Dodger", "Target", "Attack", "Cover", "Blast", "Friend", "GurpsScenario", "Pool",
+__all__ = ["SYSTEM_ID", "GurpsVariant", "OFFICIAL", "Dodger", "Target", "Attack", "Cover", "Blast", "Friend",
+           "GurpsScenario", "Pool",
            "ENCUMBRANCE", "POSTURES", "Posture", "DamageType", "Divisor", "SIZE_LIMIT", "turn_size"]
 
 SYSTEM_ID = "gurps-4e"
