@@ -87,6 +87,17 @@ def test_the_bell_shows_the_3d6_and_the_success_line(dash):
     assert "74.07%" in fig.layout.title.text  # 160 of 216
 
 
+def test_the_bell_follows_a_house_rule_on_the_success_roll(dash):
+    dash.preset.value = "drop-behind-cover"
+    dash.form.control("variant.always_fails_from").value = 12   # Dodge 12, but 12 and up always fail
+    assert dash.scenario.variant.always_fails_from == 12
+    fig = dash.rendered["Dodge roll (3d6)"]
+    success = {t for trace in fig.data if trace.name in ("Success", "Critical success") for t in trace.x}
+    assert success == set(range(3, 12))
+    assert "62.50%" in fig.layout.title.text  # 135 of 216
+    assert dash.result.trace[0].rule == "House rule"
+
+
 def test_hits_landing_and_dodged(dash):
     dash.preset.value = "rapid-fire-dodge-and-drop"
     core = evaluate(find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario)
