@@ -98,6 +98,12 @@ def test_the_bell_follows_a_house_rule_on_the_success_roll(dash):
     assert dash.result.trace[0].rule == "House rule"
 
 
+def test_a_shared_link_carries_a_house_rule():
+    dash = Dashboard("gurps-4e", query="preset=drop-behind-cover&variant.drop_bonus=1")
+    assert dash.scenario == find_preset("gurps-4e/drop-behind-cover").scenario.set("variant.drop_bonus", 1)
+    assert dodge_scores(dash.scenario)[0] == ("attack 1", 10)   # Dodge 9 + 1 instead of + 3
+
+
 def test_hits_landing_and_dodged(dash):
     dash.preset.value = "rapid-fire-dodge-and-drop"
     core = evaluate(find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario)
