@@ -24,6 +24,7 @@ import plotly.graph_objects as go
 
 from rules_core import Result, ScenarioError, get_system
 from rules_core.systems.gurps_4e.dice import ROLL_3D6, TOTALS, success_roll, success_weight
+from rules_core.systems.gurps_4e.scenario import GurpsVariant
 from rules_core.systems.gurps_4e.play import attack_context, defense_option, dodge_score, sacrificial_context
 from rules_core.systems.gurps_4e.scenario import GurpsScenario
 
@@ -78,8 +79,8 @@ def dodge_scores(scenario: GurpsScenario) -> list[tuple[str, int]]:
     return scores
 
 
-def _kind(roll: int, score: int) -> str:
-    r = success_roll(roll, score)
+def _kind(roll: int, score: int, rules: GurpsVariant) -> str:
+    r = success_roll(roll, score, rules)
     return ("critical success" if r.critical else "success") if r.success else \
         ("critical failure" if r.critical else "failure")
 
@@ -93,18 +94,20 @@ def dodge_bell(result: Result, lang: str = "en") -> go.Figure | str:
     scores = dodge_scores(s)
     against, score = scores[0]
     probs = [ROLL_3D6[t] for t in TOTALS]
-    kinds = [_kind(t, score) for t in TOTALS]
+    rules = s.variant  # the success roll's bounds, official or a house rule's
+    kinds = [_kind(t, score, rules) for t in TOTALS]
     traces = [_bar([t for t, k in zip(TOTALS, kinds) if k == kind], [p for p, k in zip(probs, kinds) if k == kind],
                    text(kind.capitalize()), color) for kind, color in _ROLL_KIND_COLORS.items() if kind in kinds]
-    chance = Fraction(success_weight(score), 216)
+    chance = Fraction(success_weight(score, rules), 216)
     lines = [(score, f"{text('Dodge')} {score}: {percent_text(chance)}", _COLORS[0])]
     if s.dodger.acrobatic:
-        made = Fraction(success_weight(s.dodger.acrobatics), 216)
+        made = Fraction(success_weight(s.dodger.acrobatics, rules), 216)
         for shift, word in ((2, "Acrobatics made"), (-2, "Acrobatics missed")):
-            p = Fraction(success_weight(score + shift), 216)
+            p = Fraction(success_weight(score + shift, rules), 216)
             lines.append((score + shift, f"{text(word)} ({percent_text(made if shift > 0 else 1 - made)}): "
                                          f"{score + shift}, {percent_text(p)}", _COLORS[1]))
-        chance = made * Fraction(success_weight(score + 2), 216) + (1 - made) * Fraction(success_weight(score - 2), 216)
+        chance = (made * Fraction(success_weight(score + 2, rules), 216)
+                  + (1 - made) * Fraction(success_weight(score - 2, rules), 216))
     for later_what, later in scores[1:]:
         lines.append((later, f"{text(later_what.capitalize())}: {later}", _COLORS[2]))
     return go.Figure(data=traces, layout=_layout(

@@ -123,6 +123,17 @@ def test_a_shared_link_opens_in_russian():
     assert dash.form.control("defender.reactions").description == "Реакции"
 
 
+def test_a_shared_link_carries_a_house_rule_and_the_trace_says_it_in_russian():
+    dash = Dashboard("d100-homebrew", query="preset=burst-3-vs-dodge-45&variant.points_per_success=5&lang=ru")
+    assert dash.scenario == D100.preset("burst-3-vs-dodge-45").scenario.set("variant.points_per_success", 5)
+    # 3 or more Successes on 01–35 at a further Success per 5 points (hand-worked in
+    # tests/core/d100_homebrew/test_house_rules.py)
+    assert dash.result.headline["p_no_hit"] == Fraction(7, 20)
+    first = dash.result.trace[0]
+    assert D100.text(first.rule, "ru") == "Вариант правила"
+    assert D100.text(first.detail, "ru") == "Пунктов на каждый следующий Успех: 5 (по правилам 10)"
+
+
 def test_the_rulings_panel_compares_tens_digits():
     dash = Dashboard("d100-homebrew", query="", lang="ru")
     dash.compare_on.value = True

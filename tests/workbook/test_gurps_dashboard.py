@@ -87,6 +87,23 @@ def test_the_bell_shows_the_3d6_and_the_success_line(dash):
     assert "74.07%" in fig.layout.title.text  # 160 of 216
 
 
+def test_the_bell_follows_a_house_rule_on_the_success_roll(dash):
+    dash.preset.value = "drop-behind-cover"
+    dash.form.control("variant.always_fails_from").value = 12   # Dodge 12, but 12 and up always fail
+    assert dash.scenario.variant.always_fails_from == 12
+    fig = dash.rendered["Dodge roll (3d6)"]
+    success = {t for trace in fig.data if trace.name in ("Success", "Critical success") for t in trace.x}
+    assert success == set(range(3, 12))
+    assert "62.50%" in fig.layout.title.text  # 135 of 216
+    assert dash.result.trace[0].rule == "House rule"
+
+
+def test_a_shared_link_carries_a_house_rule():
+    dash = Dashboard("gurps-4e", query="preset=drop-behind-cover&variant.drop_bonus=1")
+    assert dash.scenario == find_preset("gurps-4e/drop-behind-cover").scenario.set("variant.drop_bonus", 1)
+    assert dodge_scores(dash.scenario)[0] == ("attack 1", 10)   # Dodge 9 + 1 instead of + 3
+
+
 def test_hits_landing_and_dodged(dash):
     dash.preset.value = "rapid-fire-dodge-and-drop"
     core = evaluate(find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario)

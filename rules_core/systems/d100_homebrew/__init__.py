@@ -16,6 +16,10 @@ Files (the shape every system has):
 - :mod:`.presets` — the named scenarios;
 - :mod:`.text` — the English and Russian texts.
 
+House rules — points per further Success, leftover Successes per hit and the penalty step — are
+the scenario's ``variant`` block (:class:`.scenario.D100Variant`), official by default
+(docs/rulings/d100-homebrew.md, "Rule variants").
+
 >>> from rules_core import evaluate, find_preset
 >>> evaluate(find_preset("d100-homebrew/burst-3-vs-dodge-45").scenario).headline["p_no_hit"]
 Fraction(1, 4)

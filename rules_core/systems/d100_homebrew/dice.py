@@ -2,7 +2,8 @@
 
 A face at or under the target passes; a pass scores 1 Success plus one per full 10 the face is
 under the target (or, under the ``tens_digits`` ruling, 1 + the target's tens digit − the
-face's); 01 always passes and 100 always fails unless the rulings say otherwise. Nothing here
+face's); 01 always passes and 100 always fails unless the rulings say otherwise. A house rule may
+change the 10 (``variant.points_per_success``; the "digit" is then that many points wide). Nothing here
 knows about attacks or hits: :mod:`.play` spends the Successes.
 """
 
@@ -13,14 +14,16 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ...roller import Dice
-from .scenario import D100Scenario
+from .scenario import POINTS_PER_SUCCESS, D100Scenario
 
-__all__ = ["FACES", "MAX_SUCCESSES", "TestRules", "roll_successes", "success_counts", "evasion_dice",
+__all__ = ["FACES", "MAX_TARGET", "MAX_SUCCESSES", "max_successes", "TestRules", "roll_successes", "success_counts",
+           "evasion_dice",
            "faces_text", "face_runs", "unopposed_dodge"]
 
 FACES = 100
-#: The most Successes any scenario within the declared field ranges can score (target 220).
-MAX_SUCCESSES = 23
+#: The highest target the declared fields allow (characteristic 100, advance +30, modifier +60,
+#: the attack's +30).
+MAX_TARGET = 220
 
 
 @dataclass(frozen=True)
@@ -32,12 +35,27 @@ class TestRules:
     tens_digits: bool = False
     auto_01: bool = True
     auto_100: bool = True
+    points: int = POINTS_PER_SUCCESS  # points per further Success (a house rule may change it)
 
     @classmethod
     def of(cls, scenario: D100Scenario) -> "TestRules":
-        """The rulings of ``scenario`` that bear on a single test."""
+        """The rulings and house rules of ``scenario`` that bear on a single test."""
         return cls(tens_digits=scenario.successes == "tens_digits", auto_01=scenario.roll_01 == "passes",
-                   auto_100=scenario.roll_100 == "fails")
+                   auto_100=scenario.roll_100 == "fails", points=scenario.variant.points_per_success)
+
+
+def max_successes(points: int = POINTS_PER_SUCCESS) -> int:
+    """The most Successes any test within the declared field ranges can score, at ``points`` per
+    further Success: 01 against target 220, counted by tens digits (never fewer than by margin).
+
+    >>> max_successes(), max_successes(5), max_successes(1)
+    (23, 45, 220)
+    """
+    return 1 + MAX_TARGET // points - 1 // points
+
+
+#: The most Successes under the official rule.
+MAX_SUCCESSES = max_successes()
 
 
 def roll_successes(face: int, target: int, rules: TestRules = TestRules()) -> int:
@@ -60,9 +78,10 @@ def roll_successes(face: int, target: int, rules: TestRules = TestRules()) -> in
         passed = face <= target
     if not passed:
         return 0
+    points = rules.points
     if rules.tens_digits:
-        return max(1, 1 + target // 10 - face // 10)
-    return max(1, 1 + (target - face) // 10)
+        return max(1, 1 + target // points - face // points)
+    return max(1, 1 + (target - face) // points)
 
 
 @lru_cache(maxsize=1024)
@@ -72,7 +91,8 @@ def success_counts(target: int, rules: TestRules = TestRules()) -> tuple[tuple[i
 
     Faces 1..hi pass on the target (hi = min(target, 100), less the 100 if it always fails);
     01 also passes when it always does. A passing face scores at least k Successes (k >= 2)
-    exactly when it is at most ``target − 10(k−1)`` (tens digits: ``10(target//10 − k + 2) − 1``).
+    exactly when it is at most ``target − 10(k−1)`` (tens digits: ``10(target//10 − k + 2) − 1``),
+    with the house rule's points per Success for 10.
 
     >>> success_counts(45)
     ((0, 55), (1, 10), (2, 10), (3, 10), (4, 10), (5, 5))
@@ -86,7 +106,8 @@ def success_counts(target: int, rules: TestRules = TestRules()) -> tuple[tuple[i
     def at_least(k: int) -> int:
         if k == 1:
             return passing
-        bound = 10 * (target // 10 - k + 2) - 1 if rules.tens_digits else target - 10 * (k - 1)
+        points = rules.points
+        bound = points * (target // points - k + 2) - 1 if rules.tens_digits else target - points * (k - 1)
         return max(0, min(hi, bound))
 
     out = [(0, FACES - passing)] if passing < FACES else []

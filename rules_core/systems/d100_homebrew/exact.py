@@ -17,12 +17,13 @@ from functools import lru_cache
 from ...dist import Dist
 from ...result import Result, TraceStep, fraction_text
 from ...scenario import fields_of
-from .dice import FACES, MAX_SUCCESSES, TestRules, face_runs, success_counts
+from .dice import FACES, TestRules, face_runs, max_successes, success_counts
 from .outcomes import HEADLINES, outcome_key, outcome_label
-from .play import (Evade, Land, Leap, Leftover, Plan, State, after_roll, decide, make_plan, no_roll,
-                   start)
+from .play import (Evade, Land, Leap, Leftover, Plan, State, after_roll, decide, house_rule_trace, make_plan,
+                   no_roll, start)
 from .scenario import (CITE_DODGE, CITE_LEAP, CITE_LEAP_BUDGET, CITE_LEFTOVERS, CITE_ONE_PER_ATTACK,
-                       CITE_PARRY, CITE_RULINGS, CITE_STRAY, CITE_TESTS, SYSTEM_ID, Attack, D100Scenario)
+                       CITE_PARRY, CITE_RULINGS, CITE_STRAY, CITE_TESTS, POINTS_PER_SUCCESS, SYSTEM_ID, Attack,
+                       D100Scenario)
 from .text import say
 
 __all__ = ["evaluate", "analyse", "Analysis", "Tally", "trace_of", "number"]
@@ -64,7 +65,7 @@ class Analysis:
     """The exact distribution of final states over every d100 roll, with per-attack tallies.
 
     ``final`` also holds, with weight 0, every final state some other target could give (each
-    roll scoring any number of Successes up to :data:`~.dice.MAX_SUCCESSES`), so that outcome
+    roll scoring any number of Successes up to :func:`~.dice.max_successes`), so that outcome
     tables keep their rows as the targets move.
     """
 
@@ -83,9 +84,9 @@ def spend_cap(plan: Plan, state: State, i: int) -> int:
 
 def _branches(plan: Plan, state: State, i: int) -> list[tuple[int, int]]:
     """``(successes, faces)`` for a roll against attack ``i``: every number of Successes from 0
-    to the most that still changes anything (at most :data:`~.dice.MAX_SUCCESSES`), each with
+    to the most that still changes anything (at most :func:`~.dice.max_successes`), each with
     how many faces give it; faces scoring more than that count with the most."""
-    cap = min(MAX_SUCCESSES, spend_cap(plan, state, i))
+    cap = min(max_successes(plan.rules.points), spend_cap(plan, state, i))
     weights = [0] * (cap + 1)
     for s, c in success_counts(plan.attacks[i].target, plan.rules):
         weights[min(s, cap)] += c
@@ -202,14 +203,20 @@ def _target_steps(plan: Plan) -> list[TraceStep]:
 
 def _ruling_steps(scenario: D100Scenario) -> list[TraceStep]:
     steps = []
+    points = scenario.variant.points_per_success
     for spec in fields_of(type(scenario)):
         if spec.kind == "ruling":
             chosen = dict(spec.choices)[getattr(scenario, spec.name)]
+            if spec.name == "successes" and points != POINTS_PER_SUCCESS:  # the official text says 10
+                chosen = (say("1 + floor(target/{n}) − floor(roll/{n}): digits {n} points wide (house rule)",
+                              n=points) if scenario.successes == "tens_digits" else
+                          say("1 + one per full {n} points the roll is under the target: 1 + floor((target − "
+                              "roll)/{n}) (house rule)", n=points))
             steps.append(TraceStep(say("Ruling: {name}", name=spec.label), chosen, spec.citation))
     return steps
 
 
-def _leftover_step(plan: Plan) -> list[TraceStep]:
+def _leftover_step(scenario: D100Scenario, plan: Plan) -> list[TraceStep]:
     parts = []
     for a in plan.attacks:
         if a.roll is None:
@@ -220,9 +227,10 @@ def _leftover_step(plan: Plan) -> list[TraceStep]:
                                  a=a.number, b=b.number, cost=cost))
     if not parts:
         return []
+    rule = scenario.variant
     parts.insert(0, say("Successes left after all hits of one attack evade hits of the opponent's later "
-                        "attacks this Turn: 2 per hit, +1 per full −10 by which that attack's penalty "
-                        "exceeds the first one's"))
+                        "attacks this Turn: {cost} per hit, +1 per full −{step} by which that attack's penalty "
+                        "exceeds the first one's", cost=rule.leftover_cost, step=rule.penalty_step))
     return [TraceStep(say("Leftover Successes"), "; ".join(parts), CITE_LEFTOVERS)]
 
 
@@ -288,7 +296,8 @@ def _tally_steps(analysis: Analysis) -> list[TraceStep]:
 def trace_of(scenario: D100Scenario, analysis: Analysis) -> tuple[TraceStep, ...]:
     """Every rule, gate, cost and ruling applied, with citations, and where the Successes went."""
     plan = analysis.plan
-    steps = [TraceStep(say("Evasion [Избегание]"),
+    steps = [*house_rule_trace(scenario),
+             TraceStep(say("Evasion [Избегание]"),
                        say("a Reaction after being hit, before the damage roll: each Success evades one hit "
                            "of that attack, and at most one Evasion roll is made per attack, even with Reactions left"),
                        CITE_ONE_PER_ATTACK),
@@ -297,7 +306,7 @@ def trace_of(scenario: D100Scenario, analysis: Analysis) -> tuple[TraceStep, ...
     steps += _attack_steps(scenario, plan)
     steps += _target_steps(plan)
     steps += _ruling_steps(scenario)
-    steps += _leftover_step(plan)
+    steps += _leftover_step(scenario, plan)
     steps += _leap_steps(scenario, plan)
     if plan.shape.stray:
         steps.append(TraceStep(say("Stray shot"),

@@ -24,29 +24,57 @@ from typing import NamedTuple, Union
 from ...play import Play
 from ...result import TraceStep
 from ...roller import Roller
+from ...variants import HouseRule, house_rules
 from .dice import TestRules, evasion_dice, roll_successes
 from .outcomes import AttackFate, Ending, OutcomeShape, outcome_label
 from .scenario import (CITE_DODGE, CITE_LEAP, CITE_LEAP_BUDGET, CITE_LEFTOVERS, CITE_ONE_PER_ATTACK, CITE_PARRY,
-                       CITE_SIZE, CITE_STRAY, D100Scenario)
+                       CITE_SIZE, CITE_STRAY, LEFTOVER_COST, PENALTY_STEP, D100Scenario)
 from .text import say
 
 __all__ = ["play", "Plan", "AttackPlan", "Spend", "Blocked", "State", "Why", "make_plan", "start", "decide",
            "no_roll", "after_roll", "leftover_cost", "target_of", "parry_gate", "fates_of", "Event", "Roll",
-           "Evade", "Leftover", "Unused", "Leap", "Land", "Stray", "Disengage", "NoRoll", "ROLL_NAMES"]
+           "Evade", "Leftover", "Unused", "Leap", "Land", "Stray", "Disengage", "NoRoll", "ROLL_NAMES",
+           "house_rule_trace"]
 
 ROLL_NAMES = {"dodge": "Dodge", "parry": "Parry"}
 
 
+# -- house rules ---------------------------------------------------------------------------------
+
+def _house_rule_detail(rule: HouseRule) -> str:
+    """``str(rule)`` ("Leftover Successes per hit 3 (official 2)"), said through a template with
+    a Russian twin (one per rule constant, since the label is part of the text)."""
+    name = rule.path.rsplit(".", 1)[-1]
+    if name == "points_per_success":
+        return say("Points per further Success {value} (official {official})", value=rule.value,
+                   official=rule.official)
+    if name == "leftover_cost":
+        return say("Leftover Successes per hit {value} (official {official})", value=rule.value,
+                   official=rule.official)
+    return say("Extra penalty per +1 Success {value} (official {official})", value=rule.value,
+               official=rule.official)
+
+
+def house_rule_trace(scenario: D100Scenario) -> tuple[TraceStep, ...]:
+    """:func:`rules_core.variants.house_rule_steps` of ``scenario`` (one step per house rule, to
+    open a trace), in words the system can show in Russian too."""
+    return tuple(TraceStep(say("House rule"), _house_rule_detail(rule), rule.citation)
+                 for rule in house_rules(scenario))
+
+
 # -- the scenario read once ----------------------------------------------------------------------
 
-def leftover_cost(first_modifier: int, modifier: int) -> int:
+def leftover_cost(first_modifier: int, modifier: int, cost: int = LEFTOVER_COST, step: int = PENALTY_STEP) -> int:
     """Successes per hit when leftovers from a roll against an attack with ``first_modifier``
-    pay for a hit of an attack with ``modifier``: 2, +1 per full −10 of extra penalty.
+    pay for a hit of an attack with ``modifier``: 2, +1 per full −10 of extra penalty (``cost``
+    and ``step``: a house rule's values for the 2 and the 10).
 
     >>> leftover_cost(0, 0), leftover_cost(0, -20), leftover_cost(-10, -25), leftover_cost(-20, 0)
     (2, 4, 3, 2)
+    >>> leftover_cost(0, -20, cost=3, step=20)
+    4
     """
-    return 2 + max(0, first_modifier - modifier) // 10
+    return cost + max(0, first_modifier - modifier) // step
 
 
 def target_of(scenario: D100Scenario, roll: str, modifier: int) -> int:
@@ -137,7 +165,7 @@ class Plan:
 def make_plan(scenario: D100Scenario) -> Plan:
     """Everything about the scenario that does not depend on the dice (cached: scenarios are
     immutable)."""
-    d = scenario.defender
+    d, rule = scenario.defender, scenario.variant
     attacks = scenario.attacks
     gate = parry_gate(scenario)
     plans = []
@@ -171,7 +199,8 @@ def make_plan(scenario: D100Scenario) -> Plan:
         costs = []
         for j, b in enumerate(attacks):
             reach = j > i and not b.covers_whole_base and (roll == "dodge" or b.kind != "shooting")
-            costs.append(leftover_cost(a.evasion_modifier, b.evasion_modifier) if reach else None)
+            costs.append(leftover_cost(a.evasion_modifier, b.evasion_modifier, rule.leftover_cost, rule.penalty_step)
+                         if reach else None)
         plans.append(AttackPlan(
             number=i + 1, hits=a.hits, kind=a.kind, ranged=ranged, area=a.covers_whole_base,
             modifier=a.evasion_modifier, roll=None if blocked else roll,
@@ -518,7 +547,8 @@ def play(scenario: D100Scenario, roller: Roller) -> Play:
     label = outcome_label(plan.shape, state.ending)
     trace: tuple[TraceStep, ...] = ()
     if roller.explain:
-        trace = (*(ev.step(plan) for ev in events), TraceStep(say("Outcome"), label, CITE_ONE_PER_ATTACK))
+        trace = (*house_rule_trace(scenario), *(ev.step(plan) for ev in events),
+                 TraceStep(say("Outcome"), label, CITE_ONE_PER_ATTACK))
     return Play(outcome=label, hits=state.ending.hits, evasions=tuple(r.successes > 0 for r in rolls),
                 quantities={"successes": sum(r.successes for r in rolls), "hits_in_cover": state.in_cover,
                             "stray_shots": state.stray, "disengage": state.disengage,

@@ -11,9 +11,17 @@ from typing import Literal
 from pydantic import model_validator
 
 from ...scenario import FieldConflict, Part, Scenario, choice, flag, number, part, parts, ruling
+from ...variants import VARIANT_FIELD, Variant
 
 SYSTEM_ID = "d100-homebrew"
 MAX_ATTACKS = 6
+
+# The rule's own constants, official values (a house rule changes them in the scenario's
+# ``variant`` block): a further Success per full 10 points under the target; leftover Successes
+# at 2 per hit of a later attack, +1 per full −10 by which its penalty exceeds the first one's.
+POINTS_PER_SUCCESS = 10
+LEFTOVER_COST = 2
+PENALTY_STEP = 10
 
 # Citations: the homebrew's Evasion text (the Russian original is the authority), section by
 # section, and the public d100 rulebooks a ruling follows.
@@ -29,6 +37,25 @@ CITE_LEAP_BUDGET = "d100 homebrew, Evasion › Leap [Отскок], ¶2"
 CITE_RULINGS = "Dodge Workbook rulings for the d100 homebrew (docs/rulings/d100-homebrew.md)"
 CITE_DH2_TESTS = "Dark Heresy 2nd ed. Core Rulebook, ch. I Playing the Game: Tests, Degrees of Success"
 CITE_OW_DOS = "Only War Core Rulebook, ch. I Playing the Game: Degrees of Success"
+
+
+class D100Variant(Variant):
+    """The homebrew's own constants a designer may change (house rules), each at its official
+    value: how many points under the target buy a further Success, and what leftover Successes
+    cost on a later attack's hits."""
+
+    points_per_success: int = number(
+        POINTS_PER_SUCCESS, ge=1, le=50, label="Points per further Success", citation=CITE_OW_DOS,
+        help="A passed test scores 1 Success plus one per full this many points the roll is under the "
+             "target (officially 10; under the ruling tens_digits, the width of a 'digit').")
+    leftover_cost: int = number(
+        LEFTOVER_COST, ge=1, le=10, label="Leftover Successes per hit", citation=CITE_LEFTOVERS,
+        help="Successes left after evading every hit of one attack evade hits of the opponent's later "
+             "attacks this Turn at this many per hit (officially 2).")
+    penalty_step: int = number(
+        PENALTY_STEP, ge=1, le=60, label="Extra penalty per +1 Success", citation=CITE_LEFTOVERS,
+        help="A later attack's hit costs +1 leftover Success per full this many points by which its "
+             "penalty to Evasion exceeds the first attack's (officially 10).")
 
 
 class Defender(Part):
@@ -159,3 +186,4 @@ class D100Scenario(Scenario):
         help="When a planned Leap is taken after a successful Dodge.", citation=CITE_LEAP,
         options={"as_planned": "Whenever the Dodge passes and the distance fits (workbook default)",
                  "when_short": "Only when the Successes cannot evade every remaining hit of that attack"})
+    variant: D100Variant = part(D100Variant, **VARIANT_FIELD)

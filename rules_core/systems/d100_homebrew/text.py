@@ -333,6 +333,28 @@ PHRASES: dict[str, str] = {
     "him (GM's call) with 1 Success.":
         "За защищающимся на линии огня кто-то есть: каждое попадание выстрела, от которого уклонились, летит "
         "дальше и может попасть в него (по усмотрению ГМа) с 1 Успехом.",
+    # rule variants (house rules)
+    "Design": "Конструктор правил",
+    "Rule variants": "Варианты правил",
+    "The rule's own constants, each at its official value unless changed; a changed value is a house rule, "
+    "marked in every result.":
+        "Собственные константы правила, каждая по правилам, пока её не изменили; изменённое значение — "
+        "вариант правила, отмеченный в каждом результате.",
+    "Points per further Success": "Пунктов на каждый следующий Успех",
+    "A passed test scores 1 Success plus one per full this many points the roll is under the target "
+    "(officially 10; under the ruling tens_digits, the width of a 'digit').":
+        "Пройденная проверка даёт 1 Успех плюс по одному за каждые полные столько пунктов, на которые бросок "
+        "ниже порога (по правилам 10; при трактовке «по десяткам» — ширина «разряда»).",
+    "Leftover Successes per hit": "Оставшихся Успехов за попадание",
+    "Successes left after evading every hit of one attack evade hits of the opponent's later attacks this "
+    "Turn at this many per hit (officially 2).":
+        "Успехи, оставшиеся после Избегания всех попаданий одной атаки, избегают попаданий следующих атак "
+        "противника в этом Ходу по столько за попадание (по правилам 2).",
+    "Extra penalty per +1 Success": "Лишнего штрафа за +1 Успех",
+    "A later attack's hit costs +1 leftover Success per full this many points by which its penalty to "
+    "Evasion exceeds the first attack's (officially 10).":
+        "Попадание следующей атаки стоит +1 оставшийся Успех за каждые полные столько пунктов, на которые её "
+        "штраф к Избеганию больше, чем у первой атаки (по правилам 10).",
     # the dashboard's own panels (workbook/d100.py)
     "Where each attack's hits go": "Что стало с попаданиями каждой атаки",
     "Hits of each attack": "Попадания каждой атаки",
@@ -444,11 +466,24 @@ TEMPLATES: dict[str, str] = {
     "a target of 100 or more: every roll passes, and Successes count on past 100":
         "порог 100 или больше: проходит любой бросок, и Успехи считаются и дальше 100",
     "Ruling: {name}": "Трактовка: {name}",
-    "Successes left after all hits of one attack evade hits of the opponent's later attacks this Turn: 2 per "
-    "hit, +1 per full −10 by which that attack's penalty exceeds the first one's":
+    "Successes left after all hits of one attack evade hits of the opponent's later attacks this Turn: {cost} "
+    "per hit, +1 per full −{step} by which that attack's penalty exceeds the first one's":
         "Успехи, оставшиеся после Избегания всех попаданий одной атаки, тратятся на попадания следующих атак "
-        "того же противника в этом Ходу: по 2 за попадание, +1 за каждые полные −10, на которые штраф той "
-        "атаки больше штрафа первой",
+        "того же противника в этом Ходу: по {cost} за попадание, +1 за каждые полные −{step}, на которые штраф "
+        "той атаки больше штрафа первой",
+    "1 + one per full {n} points the roll is under the target: 1 + floor((target − roll)/{n}) (house rule)":
+        "1 + по одному за каждые полные {n}, на которые бросок ниже порога: 1 + floor((порог − бросок)/{n}) "
+        "(вариант правила)",
+    "1 + floor(target/{n}) − floor(roll/{n}): digits {n} points wide (house rule)":
+        "1 + floor(порог/{n}) − floor(бросок/{n}): «разряды» по {n} (вариант правила)",
+    # house rules (rules_core.variants): one template per rule constant
+    "House rule": "Вариант правила",
+    "Points per further Success {value} (official {official})":
+        "Пунктов на каждый следующий Успех: {value} (по правилам {official})",
+    "Leftover Successes per hit {value} (official {official})":
+        "Оставшихся Успехов за попадание: {value} (по правилам {official})",
+    "Extra penalty per +1 Success {value} (official {official})":
+        "Лишнего штрафа за +1 Успех: {value} (по правилам {official})",
     "from the roll against attack {a} to a hit of attack {b}: {cost}":
         "от броска против атаки {a} на попадание атаки {b}: {cost}",
     "Leap budget": "Дистанция Отскоков",

@@ -17,7 +17,9 @@ The files, each importing only those above it:
 - :mod:`.exact` — ``evaluate(scenario)``, the same rule summed over distributions, fast.
 - :mod:`.presets` — the seed's worked example first.
 
-Readings and rulings: docs/rulings/gurps-4e.md.
+Readings and rulings: docs/rulings/gurps-4e.md. House rules — the success roll's automatic and
+critical bounds, Dodge's, a retreat's and a dodge and drop's +3 — are the scenario's ``variant``
+block (:class:`.scenario.GurpsVariant`), official by default (the same file, "Rule variants").
 
 >>> from rules_core import evaluate, find_preset
 >>> result = evaluate(find_preset("gurps-4e/sword-2d1-cut-vs-dr3").scenario)

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 
 from ...dist import Dist
 from ...roller import Dice
+from .scenario import OFFICIAL, GurpsVariant
 
 __all__ = ["ROLL_3D6", "TOTALS", "WAYS", "SuccessRoll", "success_roll", "critical_success", "critical_failure",
-           "success_weight", "success_request", "damage_request", "RAPID_FIRE_BONUS", "rof_bonus",
-           "hits_scored", "undefendable", "hits_avoided"]
+           "success_weight", "describe_success_roll", "success_request", "damage_request", "RAPID_FIRE_BONUS",
+           "rof_bonus", "hits_scored", "undefendable", "hits_avoided"]
 
 #: The 3d6 total: 3..18 with integer weights over 216.
 ROLL_3D6: Dist = Dist.die(6).repeat_sum(3)
@@ -33,15 +34,17 @@ WAYS = 216
 
 # -- success rolls --------------------------------------------------------------------------------
 
-def critical_success(roll: int, score: int) -> bool:
-    """3 or 4 always; 5 at an effective score of 15+; 6 at 16+ (B348)."""
-    return roll <= 4 or (roll == 5 and score >= 15) or (roll == 6 and score >= 16)
+def critical_success(roll: int, score: int, rules: GurpsVariant = OFFICIAL) -> bool:
+    """3 or 4 always; 5 at an effective score of 15+; 6 at 16+ (B348) — or the house rule's
+    values (``rules``: the scenario's variant block)."""
+    return (roll <= rules.critical_up_to or (roll == 5 and score >= rules.critical_5_at)
+            or (roll == 6 and score >= rules.critical_6_at))
 
 
-def critical_failure(roll: int, score: int) -> bool:
+def critical_failure(roll: int, score: int, rules: GurpsVariant = OFFICIAL) -> bool:
     """18 always; 17 at an effective score of 15 or less; any roll 10+ over the score (B348).
-    A 3 or 4 is always a success, never a critical failure."""
-    if roll <= 4:
+    A roll that always succeeds (3 or 4) is never a critical failure."""
+    if roll <= rules.critical_up_to:
         return False
     return roll == 18 or (roll == 17 and score <= 15) or roll >= score + 10
 
@@ -66,22 +69,42 @@ class SuccessRoll:
         return f"roll {self.roll} vs {self.score}: {word}, margin {self.margin:+d}"
 
 
-def success_roll(roll: int, score: int) -> SuccessRoll:
-    """The rule on one total: 3-4 always succeed, 17-18 always fail, else success iff roll ≤ score."""
+def success_roll(roll: int, score: int, rules: GurpsVariant = OFFICIAL) -> SuccessRoll:
+    """The rule on one total: 3-4 always succeed, 17-18 always fail, else success iff roll ≤ score
+    (``rules``: the scenario's variant block, when a house rule moves those bounds)."""
     if not 3 <= roll <= 18:
         raise ValueError(f"a 3d6 total is 3..18, got {roll}")
-    success = roll <= 4 or (roll <= 16 and roll <= score)
-    critical = critical_success(roll, score) if success else critical_failure(roll, score)
+    success = roll <= rules.critical_up_to or (roll < rules.always_fails_from and roll <= score)
+    critical = critical_success(roll, score, rules) if success else critical_failure(roll, score, rules)
     return SuccessRoll(roll, score, success, critical, score - roll)
 
 
-def success_weight(score: int) -> int:
+def success_weight(score: int, rules: GurpsVariant = OFFICIAL) -> int:
     """How many of the 216 ways 3d6 can fall succeed against ``score``.
 
     >>> success_weight(10), success_weight(-5), success_weight(30)
     (108, 4, 212)
     """
-    return sum(ROLL_3D6.weight(t) for t in TOTALS if success_roll(t, score).success)
+    return sum(ROLL_3D6.weight(t) for t in TOTALS if success_roll(t, score, rules).success)
+
+
+def _rolls(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def describe_success_roll(rules: GurpsVariant = OFFICIAL) -> str:
+    """The success roll's automatic results and criticals, with the values in force.
+
+    >>> describe_success_roll()
+    '3-4 always succeed (critical), 5 at 15+, 6 at 16+; 17-18 always fail; 18 fails critically, 17 at 15 or less, and any roll 10+ over the score'
+    """
+    low, high = rules.critical_up_to, rules.always_fails_from
+    parts = [f"{_rolls(3, low)} always succeed (critical)" if low >= 3 else "no roll always succeeds"]
+    parts += [f"{roll} at {at}+" for roll, at in ((5, rules.critical_5_at), (6, rules.critical_6_at))
+              if roll > low]
+    fails = f"{_rolls(high, 18)} always fail" if high <= 18 else "no roll always fails"
+    return (", ".join(parts) + f"; {fails}; 18 fails critically, 17 at 15 or less, and any roll 10+ over "
+            "the score")
 
 
 # -- asking the roller ------------------------------------------------------------------------------

@@ -27,9 +27,11 @@ from ...dist import Dist
 from ...poly import pack, unpack
 from ...result import Result, TraceStep
 from ...scenario import fields_of
+from ...variants import house_rule_steps
 from . import sources as cite
 from .damage import hit_injury, major_wound, parse_damage
-from .dice import ROLL_3D6, TOTALS, WAYS, SuccessRoll, hits_avoided, hits_scored, success_roll, undefendable
+from .dice import (ROLL_3D6, TOTALS, WAYS, SuccessRoll, describe_success_roll, hits_avoided, hits_scored,
+                   success_roll, undefendable)
 from .outcomes import (ALL_DODGED, BOTH_HIT, CAUGHT, DODGER_HIT, DR_COVER, FARTHER, FRIEND_DEFENDS, FRIEND_HIT,
                        FULL_COVER, HEADLINES, NEITHER, NO_HIT, NO_INJURY, OUT_OF_REACH, SMOTHERED, STILL_IN_AREA,
                        TOO_SLOW, ladder_label, outcome_order)
@@ -54,7 +56,7 @@ def attack_outcomes(ctx: AttackContext, scenario: GurpsScenario) -> dict[AttackH
         return {AttackHits(attack.hits, False): ROLL}
     out: Counter = Counter()
     for total in TOTALS:
-        roll = success_roll(total, ctx.skill.value)
+        roll = success_roll(total, ctx.skill.value, scenario.variant)
         out[AttackHits(hits_scored(roll, attack.rof, attack.recoil), roll.success and roll.critical)] += \
             ROLL_3D6.weight(total)
     return dict(out)
@@ -72,11 +74,11 @@ def evasion_rolls(score: int, scenario: GurpsScenario) -> list[EvasionRoll]:
     Acrobatics roll first moves the score by ±2; otherwise the weight is scaled by 216)."""
     dodger = scenario.dodger
     if dodger.acrobatic:
-        made = sum(ROLL_3D6.weight(t) for t in TOTALS if success_roll(t, dodger.acrobatics).success)
+        made = sum(ROLL_3D6.weight(t) for t in TOTALS if success_roll(t, dodger.acrobatics, scenario.variant).success)
         branches = ((score + 2, made), (score - 2, ROLL - made))
     else:
         branches = ((score, ROLL),)
-    return [EvasionRoll(success_roll(total, value), weight * ROLL_3D6.weight(total))
+    return [EvasionRoll(success_roll(total, value, scenario.variant), weight * ROLL_3D6.weight(total))
             for value, weight in branches if weight for total in TOTALS]
 
 
@@ -356,7 +358,8 @@ def _evaluate_attacks(s: GurpsScenario) -> Result:
     headline, notes = _headlines(s, rolled=rolled, all_ok=all_ok, hits=hits, injury=injury_dist,
                                  p_major=Fraction(major_weight, sum(injury.values())))
 
-    trace = [TraceStep("Situation", f"{n} attack(s) from one foe this turn, in order; defense: "
+    trace = [*house_rule_steps(s),
+             TraceStep("Situation", f"{n} attack(s) from one foe this turn, in order; defense: "
                        f"{defense_option(s)}", cite.DROP), *_rulings_trace(s), *base_dodge(s).steps]
     for i, by_state in enumerate(contexts):
         for dropped, ctx in by_state.items():
@@ -364,9 +367,7 @@ def _evaluate_attacks(s: GurpsScenario) -> Result:
     if any((a.rof if a.hits_by == "roll" else a.hits) > 1 for a in s.attacks):
         trace.append(TraceStep("Dodging rapid fire", "a successful Dodge avoids one hit plus one per point of "
                                "margin, at most the hits that arrived", cite.RAPID_DODGE))
-    trace.append(TraceStep("Critical success and failure", "3-4 always succeed (critical), 5 at 15+, 6 at 16+; "
-                           "18 fails critically, 17 at 15 or less, and any roll 10+ over the score",
-                           cite.CRITICAL))
+    trace.append(TraceStep("Critical success and failure", describe_success_roll(s.variant), cite.CRITICAL))
     return Result(system=SYSTEM_ID, scenario=s, outcomes=Dist(outcomes), outcome_order=outcome_order(s), hits=hits,
                   headline=headline, notes=notes, trace=tuple(trace),
                   distributions={"injury": injury_dist,
@@ -389,7 +390,7 @@ def _evaluate_sacrificial(s: GurpsScenario) -> Result:
     friend = s.friend
     drop = defense_option(s) == "dodge_and_drop"
     out: Counter = Counter()  # Sacrifice → weight over 216^4
-    friend_rolls = ([(success_roll(t, friend.defense), ROLL_3D6.weight(t)) for t in TOTALS]
+    friend_rolls = ([(success_roll(t, friend.defense, s.variant), ROLL_3D6.weight(t)) for t in TOTALS]
                     if friend.defends else [(None, ROLL)])
     for (hits, critical), weight in attack_outcomes(ctx, s).items():
         if not hits:
@@ -423,7 +424,8 @@ def _evaluate_sacrificial(s: GurpsScenario) -> Result:
     friend_injury = sum_of_hits(dict(friend_hits), hit_injury(s.friend_hit()), friend.hp, wounds).injury
     headline, notes = _headlines(s, rolled=rolled, all_ok=all_ok, hits=hits, injury=injury, p_major=p_major,
                                  p_friend_hit=Fraction(total - friend_hits[0], total), friend_injury=friend_injury)
-    trace = [TraceStep("Situation", "the attack is aimed at a friend a step away; the dodger tries a "
+    trace = [*house_rule_steps(s),
+             TraceStep("Situation", "the attack is aimed at a friend a step away; the dodger tries a "
                        + ("sacrificial dodge and drop" if drop else "sacrificial dodge"), cite.SACRIFICIAL),
              *_rulings_trace(s), *base_dodge(s).steps,
              *[TraceStep(f"Attack: {t.rule}", t.detail, t.citation) for t in ctx.skill.steps],
@@ -464,7 +466,8 @@ def _blast_dist(s: GurpsScenario, distance: int, cover_dr: int = 0, *, friend: b
 
 def _blast_trace(s: GurpsScenario, what: str) -> list[TraceStep]:
     blast = s.blast
-    return [TraceStep("Situation", what, cite.DIVE if s.situation == "dive" else cite.SACRIFICIAL),
+    return [*house_rule_steps(s),
+            TraceStep("Situation", what, cite.DIVE if s.situation == "dive" else cite.SACRIFICIAL),
             *_rulings_trace(s), *base_dodge(s).steps, *_dodge_trace(s, "blast", False, "The dive"),
             TraceStep("Blast", f"{blast.damage} {blast.damage_type}, " + (
                 f"÷ (3 × yards) at a distance, nothing beyond {2 * parse_damage(blast.damage).dice} yards"

@@ -28,6 +28,7 @@ from typing import NamedTuple
 from ...play import Play
 from ...result import TraceStep
 from ...roller import Roller
+from ...variants import house_rule_steps
 from . import sources as cite
 from .damage import Hit, injury, major_wound, parse_damage
 from .dice import (WAYS, damage_request, hits_avoided, hits_scored, rof_bonus, success_request, success_roll,
@@ -67,13 +68,16 @@ def _prone_later(scenario: GurpsScenario, dropped: bool) -> bool:
 
 
 def base_dodge(scenario: GurpsScenario) -> Score:
-    """Basic Speed (fractions dropped) + 3 − encumbrance; halved, rounding up, below 1/3 HP or FP."""
+    """Basic Speed (fractions dropped) + 3 − encumbrance; halved, rounding up, below 1/3 HP or FP
+    (the + 3 is the scenario's ``variant.dodge_base``)."""
     dodger, target = scenario.dodger, scenario.target
     speed = floor(dodger.basic_speed)
     enc = ENCUMBRANCE[dodger.encumbrance]
-    value = speed + 3 - enc
+    base = scenario.variant.dodge_base
+    value = speed + base - enc
     loss = f", − {enc} ({dodger.encumbrance} encumbrance)" if enc else ""
-    steps = [TraceStep("Dodge", f"Basic Speed {dodger.basic_speed:g}, fractions dropped: {speed}, + 3{loss} = {value}",
+    steps = [TraceStep("Dodge",
+                       f"Basic Speed {dodger.basic_speed:g}, fractions dropped: {speed}, + {base}{loss} = {value}",
                        cite.DODGE + ("; " + cite.ENCUMBRANCE if enc else ""))]
     low = [name for name, left, full in (("HP", target.hp_left, target.hp), ("FP", target.fp_left, target.fp))
            if 3 * left < full]
@@ -96,13 +100,13 @@ def unopposed_dodge(scenario: GurpsScenario) -> Fraction:
     (Fraction(3, 8), Fraction(1, 54))
     """
     score = base_dodge(scenario).value + scenario.dodger.shield_db + scenario.dodger.modifier
-    return Fraction(success_weight(score), WAYS)
+    return Fraction(success_weight(score, scenario.variant), WAYS)
 
 
 def dodge_score(scenario: GurpsScenario, kind: str, dropped: bool) -> Score:
     """The Dodge score against one attack (``kind`` "ranged", "melee" or "blast") before any
     Acrobatics roll. ``dropped``: a dodge and drop was already made against this foe this turn."""
-    dodger = scenario.dodger
+    dodger, rules = scenario.dodger, scenario.variant
     base = base_dodge(scenario)
     value, steps = base.value, list(base.steps)
 
@@ -113,17 +117,19 @@ def dodge_score(scenario: GurpsScenario, kind: str, dropped: bool) -> Score:
 
     option = defense_option(scenario)
     if option == "retreat":
-        add(3, "Retreat", "(against melee; every defense against this foe this turn)", cite.RETREAT)
+        add(rules.retreat_bonus, "Retreat", "(against melee; every defense against this foe this turn)",
+            cite.RETREAT)
     elif option == "dodge_and_drop":
         if not dropped:
-            add(3, "Dodge and drop", "(ranged or blast; the dodger drops"
+            add(rules.drop_bonus, "Dodge and drop", "(ranged or blast; the dodger drops"
                 + (")" if dodger.flying else " and ends prone)"), cite.DROP)
         elif scenario.carry in ("both", "bonus_only"):
-            add(3, "Dodge and drop, carried", f"(ruling carry = {scenario.carry}: the +3 applies to "
-                "all defenses against this foe this turn)", cite.DROP)
+            add(rules.drop_bonus, "Dodge and drop, carried", f"(ruling carry = {scenario.carry}: the "
+                f"+{rules.drop_bonus} applies to all defenses against this foe this turn)", cite.DROP)
         else:
-            steps.append(TraceStep("Dodge and drop, spent", "+0 (ruling carry = prone_only: the +3 was "
-                                   "for the attack that prompted the drop)", cite.RULINGS))
+            steps.append(TraceStep("Dodge and drop, spent", f"+0 (ruling carry = prone_only: the "
+                                   f"+{rules.drop_bonus} was for the attack that prompted the drop)",
+                                   cite.RULINGS))
     if _prone_later(scenario, dropped):
         add(POSTURES["lying"].defense, "Posture", "(prone after the dodge and drop)", cite.POSTURE)
     elif POSTURES[dodger.posture].defense:
@@ -257,7 +263,8 @@ class _Turn:
     def __init__(self, scenario: GurpsScenario, roller: Roller):
         self.s, self.roller = scenario, roller
         self.explain = roller.explain
-        self.trace: list[TraceStep] = []
+        self.rules = scenario.variant
+        self.trace: list[TraceStep] = list(house_rule_steps(scenario)) if self.explain else []
         self.evasions: list[bool] = []
 
     def note(self, rule: str, detail: str, citation: str) -> None:
@@ -276,13 +283,13 @@ class _Turn:
             return AttackHits(0, False)
 
         def scored(total: int) -> AttackHits:
-            roll = success_roll(total, skill)
+            roll = success_roll(total, skill, self.rules)
             return AttackHits(hits_scored(roll, attack.rof, attack.recoil), roll.success and roll.critical)
 
         total = self.roller.roll(success_request(f"attack {index + 1}", classify=scored))
         result = scored(total)
         if self.explain:
-            self.note(f"Attack {index + 1}", f"{success_roll(total, skill)} → {result.hits} hit(s)"
+            self.note(f"Attack {index + 1}", f"{success_roll(total, skill, self.rules)} → {result.hits} hit(s)"
                       + (", a critical hit" if result.critical else ""),
                       cite.CRIT_HIT if result.critical else cite.RAPID_FIRE)
         return result
@@ -294,19 +301,19 @@ class _Turn:
         if dodger.acrobatic:
             skill = dodger.acrobatics
             made = success_roll(self.roller.roll(success_request(
-                "Acrobatics", classify=lambda t: success_roll(t, skill).success)), skill)
+                "Acrobatics", classify=lambda t: success_roll(t, skill, self.rules).success)), skill, self.rules)
             score += 2 if made.success else -2
             self.note("Acrobatic dodge", f"Acrobatics {made} → Dodge {score}", cite.ACROBATIC)
 
         def outcome(total: int) -> Evasion:
             # What the rule reads from this roll: success, hits avoided and — for a sacrificial
             # dodge and drop only — whether the margin reaches 3 (its size beyond that never matters).
-            roll = success_roll(total, score)
+            roll = success_roll(total, score, self.rules)
             spoiled = spoils and roll.success and roll.margin >= 3
             return Evasion(roll.success, 3 if spoiled else 0, hits_avoided(roll, defendable, ruling))
 
         total = self.roller.roll(success_request(who, classify=outcome))
-        roll = success_roll(total, score)
+        roll = success_roll(total, score, self.rules)
         avoided = hits_avoided(roll, defendable, ruling)
         self.evasions.append(roll.success)
         if self.explain:
@@ -317,8 +324,8 @@ class _Turn:
         """The friend's own Dodge after a failed sacrificial dodge: the hits it avoids."""
         score, ruling = self.s.friend.defense, self.s.crit_dodge
         total = self.roller.roll(success_request(
-            "friend's Dodge", classify=lambda t: hits_avoided(success_roll(t, score), defendable, ruling)))
-        roll = success_roll(total, score)
+            "friend's Dodge", classify=lambda t: hits_avoided(success_roll(t, score, self.rules), defendable, ruling)))
+        roll = success_roll(total, score, self.rules)
         avoided = hits_avoided(roll, defendable, ruling)
         self.note("Friend's defense", f"{roll} → avoids {avoided} of {defendable}", cite.RAPID_DODGE)
         return avoided

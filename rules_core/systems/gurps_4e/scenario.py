@@ -18,11 +18,13 @@ from typing import Literal, NamedTuple
 from pydantic import field_validator, model_validator
 
 from ...scenario import FieldConflict, Part, Scenario, choice, flag, number, part, parts, ruling, text
+from ...variants import VARIANT_FIELD, Variant
 from . import sources as cite
 from .damage import (DAMAGE_TYPES, DIVISORS, IMPALING_OR_PIERCING, LOCATIONS, MAX_LENGTH, NOTATION, Hit,
                      hit_injury, parse_damage)
 
-__all__ = ["SYSTEM_ID", "Dodger", "Target", "Attack", "Cover", "Blast", "Friend", "GurpsScenario", "Pool",
+__all__ = ["SYSTEM_ID", "GurpsVariant", "OFFICIAL", "Dodger", "Target", "Attack", "Cover", "Blast", "Friend",
+           "GurpsScenario", "Pool",
            "ENCUMBRANCE", "POSTURES", "Posture", "DamageType", "Divisor", "SIZE_LIMIT", "turn_size"]
 
 SYSTEM_ID = "gurps-4e"
@@ -56,6 +58,43 @@ def _dice(value: str) -> str:
 def _dice_field(default: str, label: str, help: str, citation: str) -> str:
     return text(default, max_length=MAX_LENGTH, allowed=NOTATION, label=label, help=help,
                 citation=citation)
+
+
+class GurpsVariant(Variant):
+    """GURPS's own rule constants a designer may change (house rules), each at its official value.
+
+    The success roll's automatic success and failure and its critical successes (B343-348), and
+    the +3s of Dodge (B17), a retreat and a dodge and drop (B377). The critical *failure*
+    thresholds (18; 17 at 15 or less; 10 over the score) are not here: no number the workbook
+    computes depends on them (a critically failed Dodge is a failed Dodge; the critical miss
+    table is out of scope).
+    """
+
+    critical_up_to: int = number(
+        4, ge=2, le=8, label="Always a critical success: 3d6 up to", citation=cite.CRITICAL,
+        help="A roll this low succeeds whatever the score, and critically (officially 3 or 4); "
+             "2: no roll succeeds automatically. A critical hit allows no defense.")
+    critical_5_at: int = number(
+        15, ge=5, le=40, label="A roll of 5 is critical at effective score", citation=cite.CRITICAL,
+        help="From this effective score on, a roll of 5 is a critical success (officially 15).")
+    critical_6_at: int = number(
+        16, ge=6, le=40, label="A roll of 6 is critical at effective score", citation=cite.CRITICAL,
+        help="From this effective score on, a roll of 6 is a critical success (officially 16).")
+    always_fails_from: int = number(
+        17, ge=10, le=19, label="Always a failure: 3d6 from", citation=cite.SUCCESS,
+        help="A roll this high fails whatever the score (officially 17 and 18); 19: no roll "
+             "fails automatically.")
+    dodge_base: int = number(3, ge=0, le=8, label="Dodge = Basic Speed +", citation=cite.DODGE,
+                             help="Added to Basic Speed (fractions dropped) for Dodge (officially 3).")
+    retreat_bonus: int = number(3, ge=0, le=6, label="Retreat bonus to Dodge", citation=cite.RETREAT,
+                                help="A retreat's bonus to Dodge against melee attacks (officially +3).")
+    drop_bonus: int = number(3, ge=0, le=6, label="Dodge and drop bonus", citation=cite.DROP,
+                             help="A dodge and drop's bonus to Dodge against ranged attacks and blasts "
+                                  "(officially +3); under the ruling carry it may apply to later attacks.")
+
+
+#: The official rule: every constant at its value in the Basic Set.
+OFFICIAL = GurpsVariant()
 
 
 class Dodger(Part):
@@ -255,6 +294,7 @@ class GurpsScenario(Scenario):
                             "'treat the blast as a contact explosion')",
                  "maximum": "Fully contained: the maximum possible damage (B415 on explosions "
                             "covered on all sides)"})
+    variant: GurpsVariant = part(GurpsVariant, **VARIANT_FIELD)
 
     @model_validator(mode="after")
     def _situation_fits(self) -> "GurpsScenario":

@@ -53,14 +53,17 @@ def passes(face: int, target: int, sc) -> bool:
 
 def successes(face: int, target: int, sc) -> int:
     """0 on a failure; on a pass 1, plus one per full 10 the face is under the target (Only War),
-    or plus the target's tens digit less the face's (Dark Heresy 2nd ed.)."""
+    or plus the target's tens digit less the face's (Dark Heresy 2nd ed.). A house rule
+    (``sc.variant.points_per_success``) puts another number of points for the 10: the "digits"
+    are then that many points wide."""
     if not passes(face, target, sc):
         return 0
+    width = sc.variant.points_per_success
     if sc.successes == "tens_digits":
-        extra = target // 10 - face // 10
+        extra = target // width - face // width
     else:
         extra = 0
-        while face <= target - 10 * (extra + 1):
+        while face <= target - width * (extra + 1):
             extra += 1
     return 1 + max(0, extra)
 
@@ -99,14 +102,15 @@ def can_leap(sc, attack) -> bool:
             and attack.leap_distance <= sc.defender.spd)
 
 
-def leftover_price(first, later) -> int:
+def leftover_price(sc, first, later) -> int:
     """2 Successes per hit, +1 for each full −10 by which the later attack's penalty to Evasion
-    exceeds the first one's (penalties as positive amounts of minus)."""
+    exceeds the first one's (penalties as positive amounts of minus); a house rule
+    (``sc.variant``) may change the 2 and the 10."""
     extra_penalty = (-later.evasion_modifier) - (-first.evasion_modifier)
-    price = 2
-    while extra_penalty >= 10:
+    price = sc.variant.leftover_cost
+    while extra_penalty >= sc.variant.penalty_step:
         price += 1
-        extra_penalty -= 10
+        extra_penalty -= sc.variant.penalty_step
     return price
 
 
@@ -167,9 +171,9 @@ def turn_outcomes(sc) -> dict[Turn, Fraction]:
                 later = [j for j in range(i + 1, len(attacks)) if not attacks[j].covers_whole_base
                          and (a.evasion == "dodge" or attacks[j].kind != "shooting")]
                 if sc.spending == "cheapest_first":
-                    later.sort(key=lambda j: leftover_price(a, attacks[j]))
+                    later.sort(key=lambda j: leftover_price(sc, a, attacks[j]))
                 for j in later:
-                    price = leftover_price(a, attacks[j])
+                    price = leftover_price(sc, a, attacks[j])
                     paid = min(now[j], spare // price)
                     now[j] -= paid
                     spare -= paid * price

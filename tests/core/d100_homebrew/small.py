@@ -1,7 +1,10 @@
 """Bounds for drawing d100 homebrew scenarios small enough to enumerate every roll.
 
 At most two Evasion rolls (two Reactions), up to three attacks of up to four hits, and Leap
-distances and SPD on the same few metres so that Leaps both fit and do not.
+distances and SPD on the same few metres so that Leaps both fit and do not. Half the draws (odd
+Agility) keep the official rule, the others a house rule drawn over the variant fields, with at
+least 3 points per Success (fewer would make a roll score up to 100 Successes, each a branch to
+enumerate).
 """
 
 from __future__ import annotations
@@ -15,14 +18,19 @@ BOUNDS = {
     "defender.reactions": (0, 2),
     "defender.spd": (0, 6),
     "defender.unspent_ap": (0, 2),
+    "variant.points_per_success": (3, 25),
+    "variant.leftover_cost": (1, 6),
 }
 
 
 def fix(data: dict[str, Any]) -> dict[str, Any]:
-    """Only a shot can cover the whole Base: a drawn melee attack never does."""
+    """Only a shot can cover the whole Base: a drawn melee attack never does. Odd Agility: the
+    official rule."""
     for attack in data["attacks"]:
         if attack["kind"] == "melee":
             attack["covers_whole_base"] = False
+    if data["defender"]["agility"] % 2:
+        data["variant"] = {}
     return data
 
 

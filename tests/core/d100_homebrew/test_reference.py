@@ -96,3 +96,40 @@ GRID = [
 @pytest.mark.parametrize("index", range(len(GRID)))
 def test_the_grid_equals_the_reference(index):
     assert_matches_reference(GRID[index])
+
+
+# -- house rules (the scenario's variant block) -----------------------------------------------------
+
+HOUSE_RULES = [
+    {"points_per_success": 5},                       # a further Success per 5 points
+    {"points_per_success": 20, "leftover_cost": 1},
+    {"leftover_cost": 3},                            # leftovers dearer
+    {"penalty_step": 20},                            # +1 per full −20 of extra penalty
+    {"penalty_step": 5, "leftover_cost": 1, "points_per_success": 7},
+]
+
+HOUSE_RULE_SCENARIOS = [
+    D100Scenario(defender=Defender(agility=45, dodge_advance=20, reactions=2),
+                 attacks=(burst(3), burst(3, -20), burst(2, -40))),
+    D100Scenario(defender=Defender(agility=60, reactions=1), attacks=(burst(1), burst(4, -10), burst(2, -30)),
+                 spending="in_order"),
+    D100Scenario(defender=Defender(agility=70, dodge_advance=10, reactions=2), successes="tens_digits",
+                 attacks=(burst(2, 10), burst(3, -25, next_target=True), burst(2, 0))),
+    D100Scenario(defender=Defender(weapon_skill=65, parry_advance=10, reactions=1), sizes_larger=1,
+                 attacks=(Attack(kind="melee", hits=1, evasion="parry"), Attack(kind="melee", hits=3, evasion_modifier=-20),
+                          Attack(kind="shot_in_melee", hits=2, evasion="parry"))),
+]
+
+
+@pytest.mark.parametrize("rule", HOUSE_RULES, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()))
+@pytest.mark.parametrize("index", range(len(HOUSE_RULE_SCENARIOS)))
+def test_house_rules_equal_the_reference(rule, index):
+    scenario = HOUSE_RULE_SCENARIOS[index].replace(variant=rule)
+    assert scenario.variant.model_dump(exclude_defaults=True) == rule
+    assert_matches_reference(scenario)
+
+
+@pytest.mark.parametrize("rule", HOUSE_RULES, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()))
+def test_each_house_rule_moves_some_number_above(rule):
+    # Else the comparison above would prove nothing about that house rule.
+    assert any(evaluate(s.replace(variant=rule)).hits != evaluate(s).hits for s in HOUSE_RULE_SCENARIOS)

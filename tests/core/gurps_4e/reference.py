@@ -36,22 +36,28 @@ def totals(dice: int) -> dict[int, Fraction]:
 THREE_D6 = totals(3)
 
 
-def check(roll: int, score: int) -> tuple[bool, bool, int]:
+#: The Basic Set's constants (B17, B343-348, B377), which a house rule (the scenario's
+#: ``variant`` block) may change.
+OFFICIAL = {"critical_up_to": 4, "critical_5_at": 15, "critical_6_at": 16, "always_fails_from": 17,
+            "dodge_base": 3, "retreat_bonus": 3, "drop_bonus": 3}
+
+
+def check(roll: int, score: int, rule: dict[str, int] = OFFICIAL) -> tuple[bool, bool, int]:
     """(success, critical, margin) of a 3d6 roll against a score (B343-348): 3-4 always succeed,
     17-18 always fail; critical success on 3-4, 5 at 15+, 6 at 16+; critical failure on 18, on
-    17 at 15 or less, and 10 or more over the score."""
-    if roll <= 4:
+    17 at 15 or less, and 10 or more over the score. ``rule`` moves the 4, 15, 16 and 17."""
+    if roll <= rule["critical_up_to"]:
         return True, True, score - roll
-    success = roll <= 16 and roll <= score
+    success = roll < rule["always_fails_from"] and roll <= score
     if success:
-        critical = (roll == 5 and score >= 15) or (roll == 6 and score >= 16)
+        critical = (roll == 5 and score >= rule["critical_5_at"]) or (roll == 6 and score >= rule["critical_6_at"])
     else:
         critical = roll == 18 or (roll == 17 and score <= 15) or roll - score >= 10
     return success, critical, score - roll
 
 
-def chance(score: int) -> Fraction:
-    return sum((p for roll, p in THREE_D6.items() if check(roll, score)[0]), Fraction(0))
+def chance(score: int, rule: dict[str, int] = OFFICIAL) -> Fraction:
+    return sum((p for roll, p in THREE_D6.items() if check(roll, score, rule)[0]), Fraction(0))
 
 
 # -- one hit's injury (B378-379, B398-400, B414) --------------------------------------------------------
@@ -131,14 +137,15 @@ RAPID_FIRE = [(50, 6), (25, 5), (17, 4), (13, 3), (9, 2), (5, 1)]
 def dodge(data: dict[str, Any], *, dropped: bool = False) -> int:
     """The Dodge against one attack (or blast), before an Acrobatics roll."""
     d, t = data["dodger"], data["target"]
-    score = floor(d["basic_speed"]) + 3 - ENCUMBRANCE[d["encumbrance"]]
+    rule = data["variant"]
+    score = floor(d["basic_speed"]) + rule["dodge_base"] - ENCUMBRANCE[d["encumbrance"]]
     if 3 * t["hp_left"] < t["hp"] or 3 * t["fp_left"] < t["fp"]:
         score = -(-score // 2)
     option = "dodge_and_drop" if data["situation"] in ("smother", "dive") else d["defense"]
     if option == "retreat":
-        score += 3
+        score += rule["retreat_bonus"]
     if option == "dodge_and_drop" and (not dropped or data["carry"] != "prone_only"):
-        score += 3
+        score += rule["drop_bonus"]
     prone = dropped and not d["flying"] and data["carry"] != "bonus_only"
     score += -3 if prone else DEFENSE_POSTURE[d["posture"]]
     return score + d["shield_db"] + d["modifier"]
@@ -159,9 +166,9 @@ def dodge_rolls(data: dict[str, Any], score: int) -> list[tuple[Fraction, bool, 
     d = data["dodger"]
     scores = [(Fraction(1), score)]
     if d["acrobatic"]:
-        made = chance(d["acrobatics"])
+        made = chance(d["acrobatics"], data["variant"])
         scores = [(made, score + 2), (1 - made, score - 2)]
-    return [(p * q, *check(roll, value)) for p, value in scores for roll, q in THREE_D6.items() if p]
+    return [(p * q, *check(roll, value, data["variant"])) for p, value in scores for roll, q in THREE_D6.items() if p]
 
 
 def avoided(success: bool, critical: bool, margin: int, facing: int, ruling: str) -> int:
@@ -181,7 +188,7 @@ def attack_rolls(data: dict[str, Any], attack: dict[str, Any], skill: int) -> li
         return [(Fraction(1), 0, False)]
     out = []
     for roll, p in THREE_D6.items():
-        success, critical, margin = check(roll, skill)
+        success, critical, margin = check(roll, skill, data["variant"])
         hits = min(attack["rof"], 1 + max(0, margin) // attack["recoil"]) if success else 0
         out.append((p, hits, success and critical))
     return out
@@ -323,7 +330,7 @@ def _sacrificial(data: dict[str, Any]) -> Tally:
                 land(q * r, label, "made", mine, free)
             elif f["defends"]:
                 for roll, s in THREE_D6.items():
-                    ok, fcrit, fmargin = check(roll, f["defense"])
+                    ok, fcrit, fmargin = check(roll, f["defense"], data["variant"])
                     theirs = hits - avoided(ok, fcrit, fmargin, hits - free, data["crit_dodge"])
                     land(q * r * s, "Friend is hit" if theirs else "Friend defends every hit", "failed", 0, theirs)
             else:

@@ -5,7 +5,8 @@ distances where the numbers move. The damage dice are a notation field, which th
 strategy leaves at its default; :func:`fix` picks them from short lists (indexed by other drawn
 values), and resolves every cross-field conflict the scenario would refuse, the way a player
 would: the defense decides the attacks' kind, a dodge and drop starts from a posture that can
-drop, a flyer drops only below concealing terrain, and so on.
+drop, a flyer drops only below concealing terrain, and so on. Half the draws (odd full HP) keep
+the official rule, the others a house rule drawn over the variant fields.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ BOUNDS = {
     "friend.dr": (0, 6),
     "friend.hp": (1, 16),
     "friend.distance": (1, 9),
+    # House rules: scores here reach about 30, so a critical 5 or 6 from 20 on is never seen.
+    "variant.critical_5_at": (5, 20),
+    "variant.critical_6_at": (6, 20),
 }
 
 #: Damage dice for attacks, by the most hits the turn can land (each landing hit rolls its own
@@ -76,4 +80,6 @@ def fix(data: dict[str, Any]) -> dict[str, Any]:
         blast["spread"] = "explosion"
         blast["distance"] %= 2
     blast["damage"] = BLAST_DAMAGE[(blast["distance"] + data["friend"]["hp"]) % len(BLAST_DAMAGE)]
+    if target["hp"] % 2:
+        data["variant"] = {}
     return data

@@ -168,3 +168,42 @@ def test_diving_for_cover(cover, spread, distance, acrobatic):
 def test_every_preset_matches_the_rules_text():
     for preset in SYSTEM.presets:
         assert_matches_reference(preset.scenario)
+
+
+# -- house rules (the scenario's variant block) --------------------------------------------------------
+
+HOUSE_RULES = [
+    {"critical_up_to": 6},                                    # criticals (and sure successes) on 3-6
+    {"critical_up_to": 2, "always_fails_from": 19},           # no automatic success or failure
+    {"critical_5_at": 10, "critical_6_at": 12},               # earlier criticals on 5 and 6
+    {"always_fails_from": 14},                                # 14+ always fails
+    {"dodge_base": 5, "retreat_bonus": 1, "drop_bonus": 4},   # other +3s
+    {"dodge_base": 0, "drop_bonus": 0, "critical_up_to": 3},
+]
+
+HOUSE_RULE_SCENARIOS = [
+    GurpsScenario(dodger=Dodger(basic_speed=7.0, defense="retreat"), target=Target(dr=1, hp=6, hp_left=6),
+                  attacks=(Attack(kind="melee", skill=16, damage="1d+1"), Attack(kind="melee", skill=9, damage="1d"))),
+    GurpsScenario(dodger=DROP, target=Target(hp=6, hp_left=6), cover=Cover(kind="dr", dr=2), crit_dodge="all",
+                  attacks=(Attack(skill=15, rof=3, recoil=1, damage="1d-1", damage_type="pi"),
+                           Attack(skill=11, damage="1d"))),
+    GurpsScenario(situation="sacrificial", dodger=Dodger(defense="dodge_and_drop", acrobatic=True),
+                  friend=Friend(defense=11), crit_hit="first",
+                  attacks=(Attack(skill=14, rof=2, recoil=1, damage="1d", damage_type="pi"),)),
+    GurpsScenario(situation="dive", dodger=Dodger(basic_speed=5.0), blast=Blast(damage="2d", distance=2),
+                  target=Target(hp=8, hp_left=8)),
+]
+
+
+@pytest.mark.parametrize("rule", HOUSE_RULES, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()))
+@pytest.mark.parametrize("index", range(len(HOUSE_RULE_SCENARIOS)))
+def test_house_rules_match_the_rules_text(rule, index):
+    scenario = HOUSE_RULE_SCENARIOS[index].replace(variant=rule)
+    assert scenario.variant.model_dump(exclude_defaults=True) == rule
+    assert_matches_reference(scenario)
+
+
+@pytest.mark.parametrize("rule", HOUSE_RULES, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()))
+def test_each_house_rule_moves_some_number_above(rule):
+    # Else the comparison above would prove nothing about that house rule.
+    assert any(evaluate(s.replace(variant=rule)).outcomes != evaluate(s).outcomes for s in HOUSE_RULE_SCENARIOS)
