@@ -36,7 +36,7 @@ from .text import headline_label
 from .modes import chart_bundle
 from .views import _LAYOUT, exact_text, percent_text
 
-__all__ = ["number_paths", "window", "sweep_around", "sweep_figure", "SweepPanel", "LINE_POINTS", "GRID_SIDE", "EVERY"]
+__all__ = ["number_paths", "window", "sweep_around", "clear_sweep_cache", "sweep_figure", "SweepPanel", "LINE_POINTS", "GRID_SIDE", "EVERY"]
 
 #: Most values of a one-field sweep on the page, and of each side of a heatmap.
 LINE_POINTS = 41
@@ -159,6 +159,11 @@ def sweep_around(scenario: Scenario, path: str, other: str | None = None) -> Swe
         anchor = scenario
     points = _points_of(anchor, axes)
     return Sweep(scenario, tuple(p for p, _ in axes), points)
+
+
+def clear_sweep_cache() -> None:
+    """Forget the sweeps :func:`sweep_around` keeps (for timing a cold sweep)."""
+    _points_of.cache_clear()
 
 
 @lru_cache(maxsize=8)
