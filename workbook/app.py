@@ -407,6 +407,7 @@ class Dashboard:
             if v.panel:
                 self._view_boxes[v.title].add_class(v.css)
                 self.panels[v.title].set_open(v.title in self._opened)
+                self.panels[v.title].present = self.present
         self._trace = _html("wb-trace")
         self._share = _html("wb-share-link")
 
@@ -480,6 +481,7 @@ class Dashboard:
         keep = self.analysis.compare.pinned if getattr(self, "analysis", None) is not None else None
         self.analysis = AnalysisPanels(self.system, text, self.lang, on_load=self.form.set_scenario,
                                        evaluate=lambda s: evaluate_cached(self.system, s))
+        self.analysis.compare.present = self.analysis.sweep.present = self.present
         self.analysis.compare.pin_button.on_click(lambda _b: self._follow_address())
         self.analysis.compare.unpin_button.on_click(lambda _b: self._follow_address())
         body = widgets.VBox([_section(title, w) for title, w in self.analysis.sections])
@@ -540,6 +542,7 @@ class Dashboard:
             return None
         self.rulings = ReadingPanel(self.system, self.text, self.lang,
                                     evaluate=lambda s: evaluate_cached(self.system, s))
+        self.rulings.present = self.present
         section = self._collapsible("Compare a ruling", "wb-rulings", self.rulings.widget,
                                     on_toggle=self.rulings.set_open, box_css="wb-rulings")
         self.rulings_on = section.toggle
@@ -566,9 +569,19 @@ class Dashboard:
         self.present = on
         self.present_toggle.value = on
         (self.widget.add_class if on else self.widget.remove_class)("wb-present")
+        for panel in self._panels():
+            panel.present = on
         if self.result is not None:
             self._show(self.form.scenario)
         self._follow_address()
+
+    def _panels(self) -> list[Any]:
+        """Every panel of the page that draws its own chart (they follow present mode)."""
+        found = [*self.panels.values(), self.rulings]
+        analysis = getattr(self, "analysis", None)
+        if analysis is not None:
+            found += [analysis.compare, analysis.sweep]
+        return [p for p in found if p is not None]
 
     def _follow_address(self) -> None:
         """The address bar: this scenario's link, with ``present=1`` in present mode."""

@@ -42,8 +42,8 @@ from rules_core.scenario import Scenario
 
 from .share import decode_query, encode_query
 from .text import headline_label
-from .modes import chart_bundle
-from .views import compare_chart, exact_text, percent_text
+from .layout import style_figure
+from .views import compare_chart, exact_text, figure_bundle, percent_text
 
 __all__ = ["ComparePanel", "DerivedPanel", "Pair", "ReadingPanel", "WorthPanel", "comparison_table_html",
            "cards_html", "pin_query", "read_pin", "PIN_KEY", "PairChart"]
@@ -182,6 +182,8 @@ class ComparePanel:
         self.comparison: Comparison | None = None
         self.figure: go.Figure | None = None
         self.names = ("A", "B")
+        #: Present mode: the chart's type as large as the page's (see workbook.layout.style_figure).
+        self.present = False
         self.pin_button = widgets.Button(description=text("Pin as A"), icon="thumb-tack",
                                          layout=widgets.Layout(width="auto"))
         self.pin_button.add_class("wb-ab-pin")
@@ -190,8 +192,6 @@ class ComparePanel:
                                            disabled=True)
         self.unpin_button.add_class("wb-ab-unpin")
         self.unpin_button.on_click(lambda _b: self.unpin())
-        if not pinning:
-            self.pin_button.layout.display = self.unpin_button.layout.display = "none"
         self.status = widgets.HTML()
         self.status.add_class("wb-ab-status")
         self.cards = widgets.HTML()
@@ -202,7 +202,8 @@ class ComparePanel:
         self.table.add_class("wb-ab-table")
         self.trace = widgets.HTML()
         self.trace.add_class("wb-ab-trace")
-        self.widget = widgets.VBox([widgets.HBox([self.pin_button, self.unpin_button, self.status],
+        buttons = [self.pin_button, self.unpin_button] if pinning else []  # a derived pair has none
+        self.widget = widgets.VBox([widgets.HBox([*buttons, self.status],
                                                  layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
                                     self.cards, self.chart, self.table, self.trace])
         self.widget.add_class("wb-ab")
@@ -255,7 +256,8 @@ class ComparePanel:
                   else f"{names[0]} {text('against')} {names[1]}")
         self.cards.value = cards_html(comparison, text, names)
         self.figure = fig = self.chart_of(a, b, self.lang, names)
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(fig), "metadata": {}},)
+        self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(style_figure(fig, self.present)),
+                               "metadata": {}},)
         self.table.value = comparison_table_html(comparison, text, names)
         self.trace.value = trace_html_of(comparison, text, names)
         return comparison
@@ -320,6 +322,15 @@ class DerivedPanel:
         if self._derive is None:
             raise NotImplementedError("give derive= or override DerivedPanel.derive")
         return self._derive(scenario)
+
+    @property
+    def present(self) -> bool:
+        """Present mode for the chart (the page's own, set before ``update``)."""
+        return self.compare.present
+
+    @present.setter
+    def present(self, on: bool) -> None:
+        self.compare.present = on
 
     def follow(self, result: Result) -> None:
         """Called with each new result before the comparison is refreshed (a subclass offers

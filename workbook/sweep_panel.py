@@ -33,8 +33,8 @@ from rules_core.scenario import Scenario, spec_at
 from rules_core.sweeps import allowed_values
 
 from .text import headline_label
-from .modes import chart_bundle
-from .views import _LAYOUT, exact_text, percent_text
+from .layout import style_figure
+from .views import _LAYOUT, exact_text, figure_bundle, percent_text
 
 __all__ = ["number_paths", "window", "sweep_around", "clear_sweep_cache", "sweep_figure", "SweepPanel", "LINE_POINTS", "GRID_SIDE", "EVERY"]
 
@@ -210,6 +210,8 @@ class SweepPanel:
         self.status = widgets.HTML()
         self.status.add_class("wb-sweep-status")
         self.note = note
+        #: Present mode: the chart's type as large as the page's (see workbook.layout.style_figure).
+        self.present = False
         self.body = widgets.VBox([widgets.HBox([self.field, self.second, self.quantity],
                                                layout=widgets.Layout(flex_flow="row wrap")),
                                   self.status, self.chart],
@@ -282,7 +284,7 @@ class SweepPanel:
                              + (f"; {refused} {self.text('refused by the rules (left blank)')}" if refused else "")
                              + f". {self.text('Hover for the exact value.')}"
                              + (f" {self.text(self.note)}" if self.note else "") + "</small>")
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure),
+        self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(style_figure(self.figure, self.present)),
                                "metadata": {}},)
         if self.on_compute is not None:
             self.on_compute(swept)

@@ -74,9 +74,11 @@ def evaluate_cached(system: System, scenario: Any) -> Result:
 
 class Panel(Protocol):
     """A panel with its own controls (a sweep, a comparison): its ``widget``, ``update(result)``
-    with each result the page shows, and ``set_open(on)`` from the toggle that opens it."""
+    with each result the page shows, ``set_open(on)`` from the toggle that opens it, and
+    ``present`` (the page's present mode, set before ``update``: larger chart type)."""
 
     widget: Any
+    present: bool
 
     def update(self, result: Result) -> None: ...
 
