@@ -142,17 +142,24 @@ def comparison_table_html(comparison: Comparison, text: Text = str, names: tuple
 
 
 def trace_html_of(comparison: Comparison, text: Text = str, names: tuple[str, str] = ("A", "B")) -> str:
-    """The trace lines only A has and those only B has."""
+    """The trace lines only A has and those only B has, each as the page's trace shows it (rule
+    and detail in the page's language, the citation in brackets)."""
     only_a, only_b = comparison.trace_differences()
     if not only_a and not only_b:
         return f"<p>{html.escape(text('The rule applied the same steps to both.'))}</p>"
 
-    def block(side: str, name: str, lines: tuple[str, ...]) -> str:
-        items = "".join(f"<li>{html.escape(text(line))}</li>" for line in lines) or \
+    def line(step: Any) -> str:
+        cite = f" [{text(step.citation)}]" if getattr(step, "citation", "") else ""
+        return f"{text(step.rule)}: {text(step.detail)}{cite}"
+
+    def block(side: str, name: str, trace: Any, lines: tuple[str, ...]) -> str:
+        wanted = set(lines)
+        items = "".join(f"<li>{html.escape(line(step))}</li>" for step in trace if str(step) in wanted) or \
             f"<li><i>{html.escape(text('(none)'))}</i></li>"
         return f'<div data-side="{side}"><b>{html.escape(text("Only in"))} {html.escape(name)}</b><ul>{items}</ul></div>'
 
-    return block("a", names[0], only_a) + block("b", names[1], only_b)
+    return (block("a", names[0], comparison.a.trace, only_a)
+            + block("b", names[1], comparison.b.trace, only_b))
 
 
 #: Draws two results on one chart: ``chart(a, b, lang, names) -> Figure`` (by default every
