@@ -9,7 +9,7 @@ from fractions import Fraction
 import plotly.graph_objects as go
 import pytest
 
-from rules_core import get_system
+from rules_core import find_preset, get_system
 from rules_core.systems.infinity_n4.dice import resolve_face_to_face
 from rules_core.systems.infinity_n4.exact import dodge_headline
 from workbook.app import Dashboard, View, dashboard
@@ -253,3 +253,23 @@ def test_a_refused_combination_keeps_the_last_numbers():
 def test_a_language_the_system_lacks_is_refused():
     with pytest.raises(ValueError, match="not one of"):
         Dashboard(FAKE, query="", lang="fr")
+
+
+def test_a_link_written_before_reopens_the_same_page():
+    """A link with a scenario, a reading and a pinned A (the form links had before the rulings
+    panel became the A/B panel) opens the same scenario and pins the same A; the rulings panel
+    adds nothing to links (a reading is a field of the scenario) and compares it once opened."""
+    mine = find_preset("infinity-n4/zhanshi-mine-and-fusilier").scenario.replace(minus_three="single")
+    seed = find_preset("infinity-n4/zhanshi-vs-fusilier").scenario
+    query = "preset=zhanshi-mine-and-fusilier&minus_three=single&pin=preset%3Dzhanshi-vs-fusilier"
+    dash = Dashboard("infinity-n4", query=query)
+    assert dash.scenario == mine and dash.notices == []
+    assert dash.analysis.compare.pinned.scenario == seed and dash.analysis_on.value is True
+    check_ab_against_core(dash.analysis.compare, seed, mine)
+    dash.rulings_on.value = True
+    check_ab_against_core(dash.rulings, mine, mine.replace(minus_three="stacking"))
+    assert ab_cards(dash.rulings)["p_dodge_succeeds"]["b"] == Fraction(299, 40000)  # the seed's −6 reading
+    href = dash._share.value.split('href="')[1].split('"')[0].replace("&amp;", "&")
+    assert "pin=" in href and "rulings" not in href
+    again = Dashboard("infinity-n4", query=href.split("?", 1)[1])
+    assert again.scenario == mine and again.analysis.compare.pinned.scenario == seed
