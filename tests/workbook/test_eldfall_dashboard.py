@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import pytest
 
 from rules_core import enumerate_play, evaluate, get_system
 from rules_core.systems.eldfall import without_reaction
