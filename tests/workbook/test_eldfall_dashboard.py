@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-
 from rules_core import enumerate_play, evaluate, get_system
 from rules_core.systems.eldfall import without_reaction
 from dashboard_checks import ab_cards, check_ab_against_core, check_against_core as check_common, shown_headline
