@@ -1,13 +1,15 @@
 """Sweeps (issue: compare, sweep, export): a 20-point sweep of any preset along its system's
 evasion attribute in ≤ 50 ms, and a 30×30 heatmap (the evasion attribute against the first
 attack's number field) in ≤ 1 s. Every preset of every system is swept; one heatmap per system.
-Each point is a full validated scenario and an exact evaluation (:func:`rules_core.sweep`)."""
+Each point is a full validated scenario and an exact evaluation (:func:`rules_core.sweep`); the
+heatmaps are computed as the dashboard's sweep panel does (:func:`workbook.sweep_panel.sweep_around`)."""
 
 from __future__ import annotations
 
 from benchmarks.common import Case
-from rules_core import all_systems, sweep, sweep_grid
+from rules_core import all_systems, sweep
 from rules_core.sweeps import allowed_values
+from workbook.sweep_panel import GRID_SIDE, clear_sweep_cache, sweep_around
 
 #: For each system, the second field of its heatmap: a number of the first attack or attacker.
 SECOND = {"infinity-n4": "attackers.0.value", "eldfall": "attackers.0.value",
@@ -28,8 +30,12 @@ def line(scenario, path):
 
 
 def grid(scenario, path, other):
-    first, second = _around(scenario, path, 30), _around(scenario, other, 30)
-    return lambda: len(sweep_grid(scenario, path, first, other, second))
+    """The heatmap as the page's sweep panel computes it (30 values a side around the scenario's
+    own), its cache of earlier sweeps cleared."""
+    def run():
+        clear_sweep_cache()
+        return len(sweep_around(scenario, path, other))
+    return run
 
 
 CASES = []
@@ -42,6 +48,6 @@ for system in all_systems().values():
                           target_ms=50))
     scenario = system.presets[0].scenario
     other = SECOND[system.id]
-    size = len(_around(scenario, path, 30)) * len(_around(scenario, other, 30))
+    size = len(_around(scenario, path, GRID_SIDE)) * len(_around(scenario, other, GRID_SIDE))
     CASES.append(Case(system.id, f"heatmap {path} × {other} ({size} points): {system.presets[0].name}",
                       grid(scenario, path, other), target_ms=1000))

@@ -32,13 +32,19 @@ class                    what
 ``wb-table``             outcome table; rows ``tr[data-key=<outcome>]``, exact in
                          ``td[data-col=exact]`` as ``n/d``
 ``wb-view-<slug>``       each extra :class:`View`; a collapsed one opens with the toggle
-                         ``wb-view-<slug>-toggle`` and is rendered only while open
+                         ``wb-view-<slug>-toggle`` and is rendered only while open (a view
+                         with a panel, e.g. Infinity's heatmap, a preset ``wb-sweep``, holds
+                         the panel's own widget)
 ``wb-analysis``          "Compare, sweep, export", opened by ``wb-analysis-toggle``: the
                          panels of :mod:`workbook.analysis` (``wb-modes``, ``wb-ab``,
                          ``wb-sweep``, ``wb-export``); a pinned A travels as ``pin=``
-``wb-rulings``           rulings panel, opened by the toggle ``wb-rulings-toggle``:
-                         ``wb-rulings-field``, ``wb-rulings-value``,
-                         ``wb-compare-chart``, ``wb-compare-table``
+``wb-rulings``           rulings panel, opened by the toggle ``wb-rulings-toggle``: the A/B
+                         panel with B = A with another reading
+                         (:class:`workbook.compare.ReadingPanel`): ``wb-rulings-field``,
+                         ``wb-rulings-value``, ``wb-rulings-help`` (each reading's words in
+                         ``.wb-ab-words``) and ``wb-ab`` (cards, chart, table, trace)
+``wb-roll``, ``wb-sim``  the classroom's Roll and Simulate panels, opened by ``wb-roll-toggle``
+                         and ``wb-sim-toggle``
 ``wb-trace``             the rules applied, with citations
 ``wb-share-link``        the link to the current scenario (``a.wb-share-anchor`` href)
 ======================== ===================================================================
@@ -56,7 +62,7 @@ import pkgutil
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 import ipywidgets as widgets
@@ -67,7 +73,7 @@ from rules_core import Result, System, get_system
 from rules_core.scenario import Scenario, parse
 
 from .analysis import AnalysisPanels
-from .compare import PIN_KEY
+from .compare import PIN_KEY, ReadingPanel
 from .classroom import RollPanel, SimulatePanel
 from .controls import ScenarioForm
 from .layout import headline_cards, page_css, style_figure
@@ -76,11 +82,11 @@ from .share import decode_query, encode_query, in_voila, page_url, read_query, s
 from .present import asked_lang, split_page_keys
 from .text import LANGUAGE_NAMES, translator
 from .urlbar import UrlBar
-from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart,
-                    compare_table, evaluate_cached, figure_bundle, headline_table, notice_html,
-                    outcome_chart, outcome_table, table_html, trace_html)
+from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Panel, Rendered, View, at_least_chart,
+                    evaluate_cached, figure_bundle, headline_table, notice_html, outcome_chart,
+                    outcome_table, table_html, trace_html)
 
-__all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "system_views"]
+__all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "system_views", "Section", "collapsible"]
 
 #: Modules of this package that are the workbook itself, not a system's panels.
 _FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views", "layout", "notices",
@@ -194,6 +200,36 @@ def _html(css: str, value: str = "") -> widgets.HTML:
     return box
 
 
+class Section(NamedTuple):
+    """A part of the page opened by a toggle: the ``toggle`` button and the ``box`` holding it
+    and the body."""
+
+    toggle: widgets.ToggleButton
+    box: widgets.VBox
+
+
+def collapsible(title: str, css: str, body: widgets.Widget, *, opened: bool = False,
+                on_toggle: Callable[[bool], None] | None = None, box_css: str | None = None) -> Section:
+    """A toggle button titled ``title`` (class ``<css>-toggle``) above ``body``, which is shown
+    only while the toggle is on; ``on_toggle(on)`` runs after each change (a panel computes only
+    while open). ``box_css`` classes the box holding both. Every toggle-opened part of the
+    dashboard is built here: views, rulings, the classroom's panels, "Compare, sweep, export"."""
+    toggle = widgets.ToggleButton(value=opened, description=title, layout=widgets.Layout(width="auto"))
+    toggle.add_class(f"{css}-toggle")
+    body.layout.display = None if opened else "none"
+
+    def toggled(change: Any) -> None:
+        body.layout.display = None if change.new else "none"
+        if on_toggle is not None:
+            on_toggle(change.new)
+
+    toggle.observe(toggled, names="value")
+    box = widgets.VBox([toggle, body], layout=widgets.Layout(margin="8px 0"))
+    if box_css:
+        box.add_class(box_css)
+    return Section(toggle, box)
+
+
 def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
     """A titled block of the page."""
     return widgets.VBox([widgets.HTML(f"<h4 style='margin:8px 0 2px'>{html.escape(title)}</h4>"),
@@ -230,11 +266,15 @@ class Dashboard:
     links the page writes; ``present=1`` opens the page in present mode.
 
     State for tests and extensions, replaced on every change: ``scenario``, ``result``,
-    ``figures`` (``"outcome"``, ``"at_least"``, ``"compare"``), ``tables`` (``"outcomes"``,
-    ``"headline"``, ``"compare"``), ``rendered`` (each view's output by title), ``notices``.
-    Widgets: ``widget`` (the page), ``form`` (:class:`ScenarioForm`), ``preset``, ``language``
-    (or None), ``compare_on`` / ``ruling_field`` / ``ruling_value`` (or None without rulings),
-    ``view_toggles`` (the toggle of each collapsed :class:`View`, by title).
+    ``figures`` (``"outcome"``, ``"at_least"``), ``tables`` (``"outcomes"``, ``"headline"``),
+    ``rendered`` (each rendering view's output by title), ``notices``.
+    Panels: ``panels`` (each panel view's panel by title), ``rulings`` (the rulings panel, a
+    :class:`workbook.compare.ReadingPanel`, or None without rulings: its ``compare.comparison``
+    holds both results), ``analysis`` (:class:`workbook.analysis.AnalysisPanels`), ``roll``,
+    ``simulation``. Widgets: ``widget`` (the page), ``form`` (:class:`ScenarioForm`),
+    ``preset``, ``language`` (or None), ``toggles`` (every toggle-opened part by its toggle's
+    class, e.g. ``"wb-rulings-toggle"``), ``view_toggles`` (the toggle of each collapsed
+    :class:`View`, by title), ``analysis_on``, ``rulings_on`` (or None).
 
     Speed: each scenario is evaluated once (:func:`workbook.views.evaluate_cached`); a panel
     whose output did not change is not sent again; collapsed panels are not rendered; and the
@@ -274,6 +314,8 @@ class Dashboard:
         self.rendered: dict[str, Rendered] = {}
         self.notices: list[str] = []
         self.view_toggles: dict[str, widgets.ToggleButton] = {}
+        self.toggles: dict[str, widgets.ToggleButton] = {}
+        self.panels: dict[str, Panel] = {}
         self._opened = {v.title for v in self.views if v.open}
         self._pending: Scenario | None = None
         self._pin = page.get(PIN_KEY)  # the A of an A/B comparison the link carries
@@ -314,7 +356,8 @@ class Dashboard:
         old = list(self.widget.children)
         system, text = self.system, translator(self.system, self.lang)
         self.text = text
-        self._syncing = self._syncing_ruling = False
+        self._syncing = False
+        self.toggles = {}
 
         # The page's style; the notebook above the dashboard gives its title and lead.
         header = widgets.HTML(page_css())
@@ -356,7 +399,15 @@ class Dashboard:
         self._outcome_chart = _output("wb-outcome-chart")
         self._at_least_chart = _output("wb-at-least-chart")
         self._table = _html("wb-table")
-        self._view_boxes = {v.title: _output(v.css) for v in self.views}
+        cached = lambda s: evaluate_cached(system, s)  # noqa: E731 - the page's one cache
+        self.panels = {v.title: v.panel(system, text, self.lang, cached) for v in self.views if v.panel}
+        self._view_boxes = {v.title: (self.panels[v.title].widget if v.panel else _output(v.css))
+                            for v in self.views}
+        for v in self.views:
+            if v.panel:
+                self._view_boxes[v.title].add_class(v.css)
+                self.panels[v.title].set_open(v.title in self._opened)
+                self.panels[v.title].present = self.present
         self._trace = _html("wb-trace")
         self._share = _html("wb-share-link")
 
@@ -398,29 +449,30 @@ class Dashboard:
             w.close()
         self._show(self.form.scenario)
 
+    def _collapsible(self, title: str, css: str, body: widgets.Widget, *, opened: bool = False,
+                     on_toggle: Callable[[bool], None] | None = None, box_css: str | None = None) -> Section:
+        """:func:`collapsible` in the page's language, its toggle kept in ``toggles``."""
+        section = collapsible(self.text(title), css, body, opened=opened, on_toggle=on_toggle, box_css=box_css)
+        self.toggles[f"{css}-toggle"] = section.toggle
+        return section
+
     def _view_section(self, view: View) -> widgets.VBox:
         """A view's titled box; a collapsed view gets a toggle and is rendered once opened."""
-        text, box = self.text, self._view_boxes[view.title]
+        box = self._view_boxes[view.title]
         if view.open:
-            return _section(text(view.title), box)
-        toggle = widgets.ToggleButton(value=view.title in self._opened, description=text(view.title),
-                                      layout=widgets.Layout(width="auto"))
-        toggle.add_class(f"{view.css}-toggle")
-        box.layout.display = None if toggle.value else "none"
-        self.view_toggles[view.title] = toggle
+            return _section(self.text(view.title), box)
 
-        def toggled(change: Any) -> None:
-            if change.new:
-                self._opened.add(view.title)
-                box.layout.display = None
-                if self.result is not None:
-                    self._render_view(view, self.result)
-            else:
-                self._opened.discard(view.title)
-                box.layout.display = "none"
+        def toggled(on: bool) -> None:
+            (self._opened.add if on else self._opened.discard)(view.title)
+            if view.panel:
+                self.panels[view.title].set_open(on)
+            if on and self.result is not None:
+                self._render_view(view, self.result)
 
-        toggle.observe(toggled, names="value")
-        return widgets.VBox([toggle, box], layout=widgets.Layout(margin="8px 0"))
+        section = self._collapsible(view.title, view.css, box, opened=view.title in self._opened,
+                                    on_toggle=toggled)
+        self.view_toggles[view.title] = section.toggle
+        return section.box
 
     def _build_analysis(self) -> widgets.Widget:
         """"Compare, sweep, export" (:class:`workbook.analysis.AnalysisPanels`): collapsed, and
@@ -429,20 +481,18 @@ class Dashboard:
         keep = self.analysis.compare.pinned if getattr(self, "analysis", None) is not None else None
         self.analysis = AnalysisPanels(self.system, text, self.lang, on_load=self.form.set_scenario,
                                        evaluate=lambda s: evaluate_cached(self.system, s))
+        self.analysis.compare.present = self.analysis.sweep.present = self.present
         self.analysis.compare.pin_button.on_click(lambda _b: self._follow_address())
         self.analysis.compare.unpin_button.on_click(lambda _b: self._follow_address())
-        body = widgets.VBox([_section(title, w) for title, w in self.analysis.sections],
-                            layout=widgets.Layout(display="none"))
-        self.analysis_on = widgets.ToggleButton(value=False, description=text("Compare, sweep, export"),
-                                                layout=widgets.Layout(width="auto"))
-        self.analysis_on.add_class("wb-analysis-toggle")
+        body = widgets.VBox([_section(title, w) for title, w in self.analysis.sections])
 
-        def toggled(change: Any) -> None:
-            body.layout.display = "flex" if change.new else "none"
-            if change.new and self.result is not None:
+        def toggled(on: bool) -> None:
+            if on and self.result is not None:
                 self._show_analysis(self.result)
 
-        self.analysis_on.observe(toggled, names="value")
+        section = self._collapsible("Compare, sweep, export", "wb-analysis", body, on_toggle=toggled,
+                                    box_css="wb-analysis")
+        self.analysis_on = section.toggle
         if keep is not None:
             self.analysis.compare.pin(keep)
         if self._pin:
@@ -450,9 +500,7 @@ class Dashboard:
             self._pin = None
         if self.analysis.compare.pinned is not None:
             self.analysis_on.value = True
-        box = widgets.VBox([self.analysis_on, body], layout=widgets.Layout(margin="8px 0"))
-        box.add_class("wb-analysis")
-        return box
+        return section.box
 
     def _restore_pin(self, pin: str) -> str:
         """Pin the A a requested link carries; a notice when it is refused."""
@@ -471,72 +519,34 @@ class Dashboard:
         text = self.text
         self.roll = RollPanel(self.system, text, seed=self._roll_seed or 1, on_roll=self._follow_address)
         self.simulation = SimulatePanel(self.system, text, self.lang)
-        parts = []
-        for title, panel, css, opened in (("Roll the dice", self.roll, "wb-roll-toggle", self._roll_seed is not None),
-                                          ("Simulate many rolls", self.simulation, "wb-sim-toggle", False)):
-            toggle = widgets.ToggleButton(value=opened, description=text(title), layout=widgets.Layout(width="auto"))
-            toggle.add_class(css)
-            panel.widget.layout.display = None if opened else "none"
-
-            def toggled(change: Any, panel: Any = panel) -> None:
-                panel.widget.layout.display = None if change.new else "none"
-
-            toggle.observe(toggled, names="value")
-            parts += [toggle, panel.widget]
+        parts = [self._collapsible(title, css, panel.widget, opened=opened).box
+                 for title, panel, css, opened in (("Roll the dice", self.roll, "wb-roll", self._roll_seed is not None),
+                                                   ("Simulate many rolls", self.simulation, "wb-sim", False))]
         box = widgets.VBox(parts, layout=widgets.Layout(margin="8px 0"))
         box.add_class("wb-classroom")
         return box
 
     def _render_view(self, view: View, result: Result) -> None:
+        if view.panel:
+            self.panels[view.title].update(result)
+            return
         self.rendered[view.title] = view.render(result, self.lang)
         _show_in(self._view_boxes[view.title], self.rendered[view.title], self.text, self.present)
 
     def _build_rulings(self) -> widgets.Widget | None:
-        text = self.text
-        rulings = self.system.rulings()
-        self.ruling_field = self.ruling_value = self.compare_on = None
-        if not rulings:
+        """The rulings panel: the A/B panel with B = the scenario shown with another reading of
+        one ruling (:class:`workbook.compare.ReadingPanel`); collapsed, and evaluating nothing
+        while closed (a comparison costs a second evaluation per change)."""
+        self.rulings = self.rulings_on = None
+        if not self.system.rulings():
             return None
-        self.ruling_field = widgets.Dropdown(options=[(text(r.label), r.name) for r in rulings],
-                                             description=text("Ruling"),
-                                             layout=widgets.Layout(width="100%", max_width="40em"))
-        self.ruling_field.add_class("wb-rulings-field")
-        self.ruling_value = widgets.Dropdown(description=text("Alternative"),
-                                             layout=widgets.Layout(width="100%", max_width="60em"))
-        self.ruling_value.add_class("wb-rulings-value")
-        self._ruling_help = _html("wb-rulings-help")
-        self._compare_chart = _output("wb-compare-chart")
-        self._compare_table = _html("wb-compare-table")
-        body = widgets.VBox([widgets.HBox([self.ruling_field, self.ruling_value],
-                                          layout=widgets.Layout(flex_flow="row wrap")),
-                             self._ruling_help, self._compare_chart, self._compare_table],
-                            layout=widgets.Layout(display="none"))
-        # Closed by default: a comparison costs a second evaluation and a third chart per change.
-        self.compare_on = widgets.ToggleButton(value=False, description=text("Compare a ruling"),
-                                               layout=widgets.Layout(width="auto"))
-        self.compare_on.add_class("wb-rulings-toggle")
-
-        def toggled(change: Any) -> None:
-            body.layout.display = "flex" if change.new else "none"
-            self._show_comparison()
-
-        self.compare_on.observe(toggled, names="value")
-        self._set_ruling_options(rulings[0].name)
-        self.ruling_field.observe(lambda ch: self._set_ruling_options(ch.new), names="value")
-        self.ruling_value.observe(lambda _ch: self._show_comparison(), names="value")
-        box = widgets.VBox([self.compare_on, body], layout=widgets.Layout(margin="8px 0"))
-        box.add_class("wb-rulings")
-        return box
-
-    def _set_ruling_options(self, name: str) -> None:
-        spec = next(r for r in self.system.rulings() if r.name == name)
-        current = getattr(self.form.scenario, name)
-        others = [v for v, _ in spec.choices if v != current]
-        self._syncing_ruling = True
-        self.ruling_value.options = [(self.text(label), v) for v, label in spec.choices]
-        self.ruling_value.value = others[0] if others else current
-        self._syncing_ruling = False
-        self._show_comparison()
+        self.rulings = ReadingPanel(self.system, self.text, self.lang,
+                                    evaluate=lambda s: evaluate_cached(self.system, s))
+        self.rulings.present = self.present
+        section = self._collapsible("Compare a ruling", "wb-rulings", self.rulings.widget,
+                                    on_toggle=self.rulings.set_open, box_css="wb-rulings")
+        self.rulings_on = section.toggle
+        return section.box
 
     # -- reacting ---------------------------------------------------------------------------
     @property
@@ -559,9 +569,19 @@ class Dashboard:
         self.present = on
         self.present_toggle.value = on
         (self.widget.add_class if on else self.widget.remove_class)("wb-present")
+        for panel in self._panels():
+            panel.present = on
         if self.result is not None:
             self._show(self.form.scenario)
         self._follow_address()
+
+    def _panels(self) -> list[Any]:
+        """Every panel of the page that draws its own chart (they follow present mode)."""
+        found = [*self.panels.values(), self.rulings]
+        analysis = getattr(self, "analysis", None)
+        if analysis is not None:
+            found += [analysis.compare, analysis.sweep]
+        return [p for p in found if p is not None]
 
     def _follow_address(self) -> None:
         """The address bar: this scenario's link, with ``present=1`` in present mode."""
@@ -644,7 +664,8 @@ class Dashboard:
                 self.rendered.pop(view.title, None)
         if self.analysis_on.value:
             self._show_analysis(result)
-        self._show_comparison()
+        if self.rulings is not None:
+            self.rulings.update(result)  # computes only while open
 
     def _sync_preset(self, scenario: Scenario) -> None:
         match = next((p for p in self.system.presets if p.scenario == scenario), None)
@@ -655,45 +676,6 @@ class Dashboard:
             f"<small>{html.escape(self.text(match.description))}"
             + (f" <span class='wb-cite'>[{html.escape(self.text(match.citation))}]</span>"
                if match.citation else "") + "</small>")
-
-    def _show_comparison(self) -> None:
-        """Refresh the rulings panel: the current result against the chosen alternative."""
-        if (self.ruling_field is None or self.result is None or self._syncing_ruling
-                or not self.compare_on.value):
-            return
-        name, alt = self.ruling_field.value, self.ruling_value.value
-        current = getattr(self.scenario, name)
-        if alt == current and len(self.ruling_value.options) > 1:
-            self._set_ruling_options(name)  # the form took the alternative: compare with another
-            return
-        text = self.text
-        try:
-            other = evaluate_cached(self.system, self.scenario.replace(**{name: alt}))
-        except ValueError as err:  # the alternative reading refused with these fields
-            self._ruling_help.value = notice_html(str(err))
-            self._compare_chart.outputs = ()
-            self._compare_table.value = ""
-            self.figures.pop("compare", None)
-            self.tables.pop("compare", None)
-            return
-        spec = next(r for r in self.system.rulings() if r.name == name)
-        labels = {value: text(label) for value, label in spec.choices}
-        names = (text("Current reading"), text("Alternative reading"))
-        self.figures["compare"] = compare_chart(self.result, other, self.lang, names=names,
-                                                system=self.system)
-        self.tables["compare"] = compare_table(self.result, other, self.lang, names=names,
-                                               system=self.system)
-        self._ruling_help.value = (
-            f"<div class='wb-ruling-labels'><b>{html.escape(names[0])}:</b> "
-            f"{html.escape(labels.get(current, str(current)))}<br><b>{html.escape(names[1])}:</b> "
-            f"{html.escape(labels.get(alt, str(alt)))}</div>"
-            f"<small>{html.escape(text(spec.help))} "
-            f"<span class='wb-cite'>[{html.escape(text(spec.citation))}]</span></small>")
-        _show_in(self._compare_chart, self.figures["compare"], text, self.present)
-        self._compare_table.value = table_html(self.tables["compare"], {
-            "name": text("Quantity"), "a": names[0], "b": names[1],
-            "difference": text("Difference"), "difference_pp": text("Difference (percentage points)")},
-            "wb-compare-grid")  # headers already in lang
 
 
 class NotebookDashboard(Dashboard):

@@ -1,23 +1,34 @@
-"""Loadout A against B: "Pin as A" keeps the current scenario; every change after it is B.
+"""Two results side by side, one mechanism for every comparison on the page.
 
 :class:`ComparePanel` shows both sets of headline cards, each difference in percentage points
-and exactly, both outcome distributions (and B − A) on one chart, and the lines of the rule's
-trace that differ. The same panel compares a ruling: :meth:`ComparePanel.show_pair` takes any
-two results (B = A with another reading), so there is one mechanism for both.
+and exactly, both distributions on one chart (and B − A), every quantity in a table and the
+lines of the rule's trace that differ. It is used three ways:
 
-The share link carries A as ``pin=<A's own query>`` (:func:`pin_query`, :func:`read_pin`),
-beside B's fields, so a link reopens both.
+- "Pin as A" keeps the current scenario; every change after it is B (the dashboard's
+  "Compare, sweep, export");
+- :class:`DerivedPanel`: both sides derived from the scenario shown, through a
+  :class:`Pair` — :class:`ReadingPanel` (the rulings panel: B = A with another reading),
+  :class:`WorthPanel` (A = the scenario without the reaction, B = as set), and any other
+  "B from the current scenario" (an official rule against a house rule);
+- :meth:`ComparePanel.show_pair` with any two results.
+
+The share link carries a pinned A as ``pin=<A's own query>`` (:func:`pin_query`,
+:func:`read_pin`), beside B's fields, so a link reopens both. A derived pair needs nothing in
+the link: it follows from the scenario the link opens.
 
 CSS classes: ``wb-ab`` (``wb-ab-pin``, ``wb-ab-unpin``, ``wb-ab-status``, ``wb-ab-cards``
 with ``div.wb-ab-card[data-key]`` holding ``[data-side=a]``, ``[data-side=b]`` and
-``[data-side=difference]`` (exact ``n/d`` in ``data-exact``), ``wb-ab-chart``, ``wb-ab-table``,
-``wb-ab-trace``).
+``[data-side=difference]`` (exact ``n/d`` in ``data-exact``), ``wb-ab-chart``, ``wb-ab-table``
+(rows ``tr[data-kind][data-key]``, cells ``td[data-col=a|b|difference|points]``),
+``wb-ab-trace``); a derived panel adds ``<prefix>-panel``, ``<prefix>-controls`` and
+``<prefix>-help`` (``wb-rulings-*``, ``wb-worth-*``).
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 from urllib.parse import parse_qsl, quote
@@ -31,10 +42,11 @@ from rules_core.scenario import Scenario
 
 from .share import decode_query, encode_query
 from .text import headline_label
-from .modes import chart_bundle
-from .views import compare_chart, exact_text, percent_text
+from .layout import style_figure
+from .views import compare_chart, exact_text, figure_bundle, percent_text
 
-__all__ = ["ComparePanel", "comparison_table_html", "cards_html", "pin_query", "read_pin", "PIN_KEY"]
+__all__ = ["ComparePanel", "DerivedPanel", "Pair", "ReadingPanel", "WorthPanel", "comparison_table_html",
+           "cards_html", "pin_query", "read_pin", "PIN_KEY", "PairChart"]
 
 Text = Callable[[str], str]
 
@@ -130,34 +142,55 @@ def comparison_table_html(comparison: Comparison, text: Text = str, names: tuple
 
 
 def trace_html_of(comparison: Comparison, text: Text = str, names: tuple[str, str] = ("A", "B")) -> str:
-    """The trace lines only A has and those only B has."""
+    """The trace lines only A has and those only B has, each as the page's trace shows it (rule
+    and detail in the page's language, the citation in brackets)."""
     only_a, only_b = comparison.trace_differences()
     if not only_a and not only_b:
         return f"<p>{html.escape(text('The rule applied the same steps to both.'))}</p>"
 
-    def block(side: str, name: str, lines: tuple[str, ...]) -> str:
-        items = "".join(f"<li>{html.escape(text(line))}</li>" for line in lines) or \
+    def line(step: Any) -> str:
+        cite = f" [{text(step.citation)}]" if getattr(step, "citation", "") else ""
+        return f"{text(step.rule)}: {text(step.detail)}{cite}"
+
+    def block(side: str, name: str, trace: Any, lines: tuple[str, ...]) -> str:
+        wanted = set(lines)
+        items = "".join(f"<li>{html.escape(line(step))}</li>" for step in trace if str(step) in wanted) or \
             f"<li><i>{html.escape(text('(none)'))}</i></li>"
         return f'<div data-side="{side}"><b>{html.escape(text("Only in"))} {html.escape(name)}</b><ul>{items}</ul></div>'
 
-    return block("a", names[0], only_a) + block("b", names[1], only_b)
+    return (block("a", names[0], comparison.a.trace, only_a)
+            + block("b", names[1], comparison.b.trace, only_b))
+
+
+#: Draws two results on one chart: ``chart(a, b, lang, names) -> Figure`` (by default every
+#: outcome under A and under B, and B − A: :func:`workbook.views.compare_chart`).
+PairChart = Callable[[Result, Result, str, tuple[str, str]], go.Figure]
 
 
 class ComparePanel:
-    """Pin the current result as A; the current result is then B, shown beside it.
+    """Two results of one system side by side: both sets of headline cards, each difference in
+    percentage points and exactly, both distributions on one chart, every quantity in a table,
+    and the lines of the rule's trace that differ.
 
-    ``update(result)`` gives the panel the dashboard's current result; ``pin()`` keeps it as A;
-    ``unpin()`` forgets A; ``show_pair(a, b, names)`` shows any two results (a ruling's two
-    readings). State for tests: ``pinned``, ``current``, ``comparison``, ``figure``.
+    Pinning (the "Pin as A" buttons, ``pinning=True``): ``update(result)`` gives the panel the
+    dashboard's current result; ``pin()`` keeps it as A and every later result is B; ``unpin()``
+    forgets A. Any other pair: ``show_pair(a, b, names)`` (what :class:`DerivedPanel` does).
+    ``chart`` draws the pair (default: the outcomes, :func:`workbook.views.compare_chart`).
+    State for tests: ``pinned``, ``current``, ``comparison``, ``figure``, ``names``.
     """
 
-    def __init__(self, system: System, text: Text = str, lang: str = "en"):
+    def __init__(self, system: System, text: Text = str, lang: str = "en", *,
+                 chart: PairChart | None = None, pinning: bool = True):
         self.system, self.text, self.lang = system, text, lang
+        self.chart_of: PairChart = chart if chart is not None else (
+            lambda a, b, lang, names: compare_chart(a, b, lang, names=names, system=system))
         self.pinned: Result | None = None
         self.current: Result | None = None
         self.comparison: Comparison | None = None
         self.figure: go.Figure | None = None
         self.names = ("A", "B")
+        #: Present mode: the chart's type as large as the page's (see workbook.layout.style_figure).
+        self.present = False
         self.pin_button = widgets.Button(description=text("Pin as A"), icon="thumb-tack",
                                          layout=widgets.Layout(width="auto"))
         self.pin_button.add_class("wb-ab-pin")
@@ -176,14 +209,16 @@ class ComparePanel:
         self.table.add_class("wb-ab-table")
         self.trace = widgets.HTML()
         self.trace.add_class("wb-ab-trace")
-        self.widget = widgets.VBox([widgets.HBox([self.pin_button, self.unpin_button, self.status],
+        buttons = [self.pin_button, self.unpin_button] if pinning else []  # a derived pair has none
+        self.widget = widgets.VBox([widgets.HBox([*buttons, self.status],
                                                  layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
                                     self.cards, self.chart, self.table, self.trace])
         self.widget.add_class("wb-ab")
-        self._say(text("Pin the scenario shown as A, then change anything: B is what the page shows."))
+        if pinning:
+            self._say(text("Pin the scenario shown as A, then change anything: B is what the page shows."))
 
     def _say(self, message: str) -> None:
-        self.status.value = f"<small>{html.escape(message)}</small>"
+        self.status.value = f"<small>{html.escape(message)}</small>" if message else ""
 
     def update(self, result: Result) -> None:
         """The dashboard's current result (B once A is pinned)."""
@@ -203,11 +238,16 @@ class ComparePanel:
 
     def unpin(self) -> None:
         """Forget A and clear the comparison."""
-        self.pinned = self.comparison = self.figure = None
+        self.pinned = None
         self.unpin_button.disabled = True
+        self.clear(self.text("Pin the scenario shown as A, then change anything: B is what the page shows."))
+
+    def clear(self, message: str = "") -> None:
+        """Show no comparison (and ``message`` in the status line)."""
+        self.comparison = self.figure = None
         self.cards.value = self.table.value = self.trace.value = ""
         self.chart.outputs = ()
-        self._say(self.text("Pin the scenario shown as A, then change anything: B is what the page shows."))
+        self._say(message)
 
     def pin_query(self) -> str:
         """``pin=...`` for the share link when A is pinned, else ""."""
@@ -222,80 +262,162 @@ class ComparePanel:
         self._say(text("A and B are the same scenario: change something to see B.") if same
                   else f"{names[0]} {text('against')} {names[1]}")
         self.cards.value = cards_html(comparison, text, names)
-        fig = compare_chart(a, b, self.lang, names=names, system=self.system)
-        fig.update_layout(title_text=f"{text('Outcomes')}: {names[0]} {text('against')} {names[1]}")
-        self.figure = fig
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(fig), "metadata": {}},)
+        self.figure = fig = self.chart_of(a, b, self.lang, names)
+        self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(style_figure(fig, self.present)),
+                               "metadata": {}},)
         self.table.value = comparison_table_html(comparison, text, names)
         self.trace.value = trace_html_of(comparison, text, names)
         return comparison
 
 
-def short_label(label: str, limit: int = 36) -> str:
-    """A reading's label short enough for a card: up to its first colon, else its first
-    ``limit`` characters (then "…").
+@dataclass(frozen=True)
+class Pair:
+    """What a :class:`DerivedPanel` compares: scenario ``a`` against scenario ``b``, the
+    ``names`` of the two sides (on the cards, the chart and the table), the reader's ``words``
+    for each side (shown in full above the cards; "" for none), and a ``note`` with its
+    ``citation`` (what the comparison means, and where the rule says so)."""
 
-    >>> short_label("Both: the +3 applies to every defense"), short_label("One −3 at most per roll, however many apply")
-    ('Both', 'One −3 at most per roll, however…')
+    a: Scenario
+    b: Scenario
+    names: tuple[str, str] = ("A", "B")
+    words: tuple[str, str] = ("", "")
+    note: str = ""
+    citation: str = ""
+
+
+class DerivedPanel:
+    """The A/B panel (:class:`ComparePanel`, without its pin buttons) with both sides derived
+    from the scenario the page shows: B = A with another reading of a ruling
+    (:class:`ReadingPanel`), A = the same scenario without the reaction (:class:`WorthPanel`),
+    A = the official rule and B = a house rule, ...
+
+    To make one, subclass and override :meth:`derive` (and :meth:`follow`, to offer choices
+    that depend on the scenario, put in ``controls``), or pass ``derive(scenario) -> Pair``.
+    ``derive`` may raise ``ValueError`` (shown as a notice; the comparison is cleared).
+
+    The page calls ``update(result)`` with each result it shows and ``set_open(on)`` from its
+    toggle: nothing is evaluated while closed. A side equal to the scenario shown reuses the
+    page's result; the other is evaluated with ``evaluate`` (the page passes its cache).
+    CSS classes (``css`` prefix): ``<css>-panel`` around ``<css>-controls``, ``<css>-help``
+    (the words for each side in ``.wb-ab-words``, the note, a refusal in ``.wb-notice-text``)
+    and the A/B panel ``wb-ab``. State for tests: ``result``, ``pair``, ``compare``.
     """
-    head, colon, _ = label.partition(":")
-    if colon and len(head) <= limit:
-        return head.strip()
-    if len(label) <= limit:
-        return label
-    cut = label[:limit].rsplit(" ", 1)[0]
-    return cut.rstrip(" ,;") + "…"
 
-
-class ReadingPanel:
-    """A ruling's two readings compared: the A/B panel with A = the scenario shown and B = the
-    same scenario with another reading of one ruling (one mechanism for both).
-
-    ``update(result)`` re-evaluates the alternative reading (only while ``open`` is on).
-    CSS classes: ``wb-rulings`` (``wb-rulings-toggle``, ``wb-rulings-field``,
-    ``wb-rulings-value``, ``wb-rulings-help``) around a :class:`ComparePanel` (``wb-ab``).
-    """
+    css = "wb-derived"
 
     def __init__(self, system: System, text: Text = str, lang: str = "en", *,
-                 evaluate: Callable[[Scenario], Result] | None = None):
+                 evaluate: Callable[[Scenario], Result] | None = None,
+                 derive: Callable[[Scenario], Pair] | None = None, controls: tuple[widgets.Widget, ...] = (),
+                 chart: PairChart | None = None, open: bool = False, css: str | None = None):
         self.system, self.text, self.lang = system, text, lang
+        self.css = css or self.css
         self.evaluate = evaluate if evaluate is not None else system.evaluate
+        self._derive = derive
+        self.is_open = open
         self.result: Result | None = None
-        self.rulings = system.rulings()
-        self.compare = ComparePanel(system, text, lang)
-        self.compare.pin_button.layout.display = self.compare.unpin_button.layout.display = "none"
-        self.open = widgets.ToggleButton(value=False, description=text("Compare a ruling"),
-                                         layout=widgets.Layout(width="auto"))
-        self.open.add_class("wb-rulings-toggle")
-        self.field = widgets.Dropdown(options=[(text(r.label), r.name) for r in self.rulings],
-                                      description=text("Ruling"), layout=widgets.Layout(width="auto"))
-        self.field.add_class("wb-rulings-field")
-        self.value = widgets.Dropdown(description=text("Against"), layout=widgets.Layout(width="auto", max_width="100%"))
-        self.value.add_class("wb-rulings-value")
+        self.pair: Pair | None = None
+        self.compare = ComparePanel(system, text, lang, chart=chart, pinning=False)
+        self.controls = widgets.VBox(list(controls))
+        self.controls.add_class(f"{self.css}-controls")
         self.help = widgets.HTML()
-        self.help.add_class("wb-rulings-help")
-        self.body = widgets.VBox([widgets.VBox([self.field, self.value]), self.help, self.compare.widget],
-                                 layout=widgets.Layout(display="none"))
-        self._syncing = False
-        self.field.observe(lambda _ch: self._options(), names="value")
-        self.value.observe(lambda _ch: self._refresh(), names="value")
-        self.open.observe(self._toggled, names="value")
-        self.widget = widgets.VBox([self.open, self.body], layout=widgets.Layout(margin="8px 0"))
-        self.widget.add_class("wb-rulings")
+        self.help.add_class(f"{self.css}-help")
+        self.widget = widgets.VBox([self.controls, self.help, self.compare.widget])
+        self.widget.add_class(f"{self.css}-panel")
 
-    def _toggled(self, change: Any) -> None:
-        self.body.layout.display = "flex" if change.new else "none"
-        self._refresh()
+    def derive(self, scenario: Scenario) -> Pair:
+        """The two scenarios to compare for the scenario shown."""
+        if self._derive is None:
+            raise NotImplementedError("give derive= or override DerivedPanel.derive")
+        return self._derive(scenario)
+
+    @property
+    def present(self) -> bool:
+        """Present mode for the chart (the page's own, set before ``update``)."""
+        return self.compare.present
+
+    @present.setter
+    def present(self, on: bool) -> None:
+        self.compare.present = on
+
+    def follow(self, result: Result) -> None:
+        """Called with each new result before the comparison is refreshed (a subclass offers
+        the choices that depend on the scenario here)."""
+
+    def set_open(self, on: bool) -> None:
+        """Open (compute and show) or close (compute nothing) the panel."""
+        self.is_open = on
+        self.refresh()
+
+    def update(self, result: Result) -> None:
+        """The result the page shows; the pair is derived from its scenario."""
+        self.result = result
+        self.follow(result)
+        self.refresh()
+
+    def _result_of(self, scenario: Scenario) -> Result:
+        shown = self.result
+        return shown if shown is not None and shown.scenario == scenario else self.evaluate(scenario)
+
+    def refresh(self) -> None:
+        """Derive the pair from the scenario shown, evaluate it and show it (only while open)."""
+        if not self.is_open or self.result is None:
+            return
+        try:
+            pair = self.derive(self.result.scenario)
+            a, b = self._result_of(pair.a), self._result_of(pair.b)
+        except ValueError as err:  # a reading or a change the rules refuse with these fields
+            self.pair = None
+            self.compare.clear()
+            self.help.value = f'<div class="wb-notice-text" style="color:#a00">{html.escape(str(err))}</div>'
+            return
+        self.pair = pair
+        self.help.value = self._help_html(pair)
+        self.compare.show_pair(a, b, pair.names)
+
+    def _help_html(self, pair: Pair) -> str:
+        words = "".join(f'<div data-side="{side}"><b>{html.escape(name)}:</b> {html.escape(said)}</div>'
+                        for side, name, said in zip("ab", pair.names, pair.words) if said)
+        note = html.escape(pair.note) + (f" <span class='wb-cite'>[{html.escape(pair.citation)}]</span>"
+                                         if pair.citation else "")
+        return ((f"<div class='wb-ab-words' style='overflow-wrap:anywhere'>{words}</div>" if words else "")
+                + (f"<small>{note}</small>" if note else ""))
+
+
+class ReadingPanel(DerivedPanel):
+    """A ruling's two readings compared: A = the scenario shown (its reading is the form's),
+    B = the same scenario with another reading of the ruling chosen in ``field`` (``value``
+    offers every other reading). The sides are named "Current reading" and "Alternative
+    reading", and each reading's label is shown in full.
+
+    CSS classes: ``wb-rulings-panel`` with ``wb-rulings-field``, ``wb-rulings-value``,
+    ``wb-rulings-help`` and the A/B panel ``wb-ab``.
+    """
+
+    css = "wb-rulings"
+
+    def __init__(self, system: System, text: Text = str, lang: str = "en", **kw: Any):
+        self.rulings = system.rulings()
+        self.field = widgets.Dropdown(options=[(text(r.label), r.name) for r in self.rulings],
+                                      description=text("Ruling"),
+                                      layout=widgets.Layout(width="100%", max_width="60em"))
+        self.field.add_class("wb-rulings-field")
+        self.value = widgets.Dropdown(description=text("Alternative"),
+                                      layout=widgets.Layout(width="100%", max_width="60em"))
+        self.value.add_class("wb-rulings-value")
+        super().__init__(system, text, lang, controls=(self.field, self.value), **kw)
+        self._syncing = False
+        self.field.observe(lambda _ch: self._offer(), names="value")
+        self.value.observe(lambda _ch: None if self._syncing else self.refresh(), names="value")
 
     def _spec(self) -> Any:
         return next(r for r in self.rulings if r.name == self.field.value)
 
-    def _options(self) -> None:
-        """Offer every other reading of the chosen ruling (the one shown is A)."""
-        if self.result is None or not self.rulings:
+    def follow(self, result: Result) -> None:
+        """Offer every reading other than the one the scenario shown uses."""
+        if not self.rulings:
             return
         spec = self._spec()
-        current = getattr(self.result.scenario, spec.name)
+        current = getattr(result.scenario, spec.name)
         others = [(self.text(label), value) for value, label in spec.choices if value != current]
         keep = self.value.value if self.value.value in [v for _, v in others] else others[0][1]
         self._syncing = True
@@ -304,25 +426,41 @@ class ReadingPanel:
             self.value.value = keep
         finally:
             self._syncing = False
-        self._refresh()
 
-    def update(self, result: Result) -> None:
-        """The scenario shown is A; B is it with the other reading."""
-        self.result = result
-        self._options()
+    def _offer(self) -> None:
+        if self.result is not None:
+            self.follow(self.result)
+            self.refresh()
 
-    def _refresh(self) -> None:
-        if self._syncing or self.result is None or not self.open.value or not self.rulings:
-            return
+    def derive(self, scenario: Scenario) -> Pair:
+        """A = ``scenario``; B = it with the reading chosen in ``value``."""
         spec = self._spec()
         labels = dict(spec.choices)
-        current = getattr(self.result.scenario, spec.name)
-        self.help.value = (f"<small>{html.escape(self.text(spec.help))} <span class='wb-cite'>"
-                           f"[{html.escape(self.text(spec.citation))}]</span></small>")
-        try:
-            other = self.evaluate(self.result.scenario.replace(**{spec.name: self.value.value}))
-        except ValueError as err:  # the other reading refused with these fields
-            self.help.value += f'<div class="wb-notice-text" style="color:#a00">{html.escape(str(err))}</div>'
-            return
-        names = (short_label(self.text(labels[current])), short_label(self.text(labels[self.value.value])))
-        self.compare.show_pair(self.result, other, names)
+        current, other = getattr(scenario, spec.name), self.value.value
+        text = self.text
+        return Pair(scenario, scenario.replace(**{spec.name: other}),
+                    (text("Current reading"), text("Alternative reading")),
+                    (text(labels[current]), text(labels[other])), text(spec.help), text(spec.citation))
+
+
+class WorthPanel(DerivedPanel):
+    """What the defender's reaction is worth: A = the scenario shown without the reaction (as
+    the system declares it, :func:`rules_core.compare.without_reaction`), B = the scenario
+    shown; B − A is the reaction's worth. ``names(scenario)`` names the two sides (default
+    "No reaction" and "As set"). CSS prefix ``wb-worth``."""
+
+    css = "wb-worth"
+
+    def __init__(self, system: System, text: Text = str, lang: str = "en", *,
+                 names: Callable[[Scenario], tuple[str, str]] | None = None, **kw: Any):
+        self._names = names or (lambda _s: ("No reaction", "As set"))
+        super().__init__(system, text, lang, **kw)
+
+    def derive(self, scenario: Scenario) -> Pair:
+        """A = ``scenario`` without the reaction; B = ``scenario``."""
+        from rules_core.compare import without_reaction
+
+        names = tuple(self.text(n) for n in self._names(scenario))
+        return Pair(without_reaction(scenario), scenario, (names[0], names[1]),
+                    note=self.text("The same scenario without the reaction, against it as set: "
+                                   "the difference is what the reaction is worth."))

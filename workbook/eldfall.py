@@ -1,7 +1,9 @@
 """Eldfall Chronicles' own dashboard panels.
 
-- *What the Dodge is worth*: Hits landing and Wounds on the defender with its reaction (Dodge or
-  Ward) and without it, side by side, and the same as exact numbers with their differences;
+- *What the Dodge is worth*: the workbook's A/B panel (:class:`workbook.compare.WorthPanel`)
+  with A = the defender not reacting and B = the scenario as set: both sets of headline cards,
+  B − A (the reaction's worth) exactly and in percentage points, Hits landing and Wounds of both
+  on one chart, and the rule-trace lines that differ;
 - *Second model (Sweep)*: the dodging target beside the second model in the Sweep's reach, which
   does not dodge;
 - *After the Dodge*: the post-dodge movement under the selected ruling, Stagger and Knockdown;
@@ -9,25 +11,26 @@
   come from (:func:`rules_core.play.play_once` on the system's ``play``), the faces drawn from a
   generator seeded with the scenario itself, so that a scenario always shows the same sample.
 
-Every panel is a pure function of a result (the comparison evaluates the same scenario once more
-with the reaction switched off).
+Every other panel is a pure function of a result.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from fractions import Fraction
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from rules_core import Dist, Play, Result, get_system, play_once
-from rules_core.systems.eldfall import without_reaction
+from rules_core import Dist, Play, Result, System, get_system, play_once
+from rules_core.systems.eldfall import EldfallScenario
 
-from .text import headline_label, translator
-from .views import View, evaluate_cached, exact_bar, exact_text, percent_text
+from .compare import WorthPanel
+from .text import translator
+from .views import View, exact_bar, exact_text, percent_text
 
-__all__ = ["SYSTEM_ID", "VIEWS", "reaction_name", "without", "worth_chart", "worth_table",
+__all__ = ["SYSTEM_ID", "VIEWS", "reaction_name", "hits_and_wounds_chart", "worth_panel",
            "second_model_chart", "after_dodge_table", "sample", "one_roll_html"]
 
 SYSTEM_ID = "eldfall"
@@ -35,7 +38,6 @@ SYSTEM_ID = "eldfall"
 _COLORS = ("#0072B2", "#E69F00")  # Okabe–Ito (colour-blind safe)
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
 _REACTIONS = {"dodge": "With the Dodge", "ward": "With Ward", "none": "No reaction"}
-_WORTH_KEYS = ("p_no_hit", "expected_hits", "expected_wounds", "p_at_least_one_wound")
 
 
 def _text(result: Result, lang: str):
@@ -45,11 +47,6 @@ def _text(result: Result, lang: str):
 def reaction_name(result: Result) -> str:
     """How the chart names the defender's side: "With the Dodge", "With Ward" or "No reaction"."""
     return _REACTIONS[result.scenario.defender.reaction]
-
-
-def without(result: Result) -> Result:
-    """The same scenario evaluated with the defender not reacting (Protective Barrier kept)."""
-    return evaluate_cached(get_system(result.system), without_reaction(result.scenario))
 
 
 def _bars(dist: Dist, most: int, name: str, color: str, axis: str, show_legend: bool) -> go.Bar:
@@ -72,47 +69,33 @@ def _two_panels(traces: list[go.Bar], title: str, left: str, right: str, text) -
         legend=dict(orientation="h", y=1.12, x=0)))
 
 
-def worth_chart(result: Result, lang: str = "en") -> go.Figure:
-    """Hits landing (left) and Wounds (right) with the defender's reaction and without it."""
-    text = _text(result, lang)
-    other = without(result)
-    most_hits = max(max(result.hits.outcomes()), max(other.hits.outcomes()))
-    wounds, other_wounds = result.distributions["wounds"], other.distributions["wounds"]
-    most_wounds = max(max(wounds.outcomes()), max(other_wounds.outcomes()))
-    ours, theirs = text(reaction_name(result)), text("Without it")
-    traces = [_bars(result.hits, most_hits, ours, _COLORS[0], "", True),
-              _bars(other.hits, most_hits, theirs, _COLORS[1], "", True),
-              _bars(wounds, most_wounds, ours, _COLORS[0], "2", False),
-              _bars(other_wounds, most_wounds, theirs, _COLORS[1], "2", False)]
+def hits_and_wounds_chart(a: Result, b: Result, lang: str = "en",
+                          names: tuple[str, str] = ("A", "B")) -> go.Figure:
+    """Hits landing (left) and Wounds (right) on the defender under ``a`` and under ``b`` (the
+    chart of :func:`worth_panel`: without the reaction, and as set)."""
+    text = _text(b, lang)
+    most_hits = max(max(a.hits.outcomes()), max(b.hits.outcomes()))
+    wounds_a, wounds_b = a.distributions["wounds"], b.distributions["wounds"]
+    most_wounds = max(max(wounds_a.outcomes()), max(wounds_b.outcomes()))
+    traces = [_bars(a.hits, most_hits, names[0], _COLORS[1], "", True),
+              _bars(b.hits, most_hits, names[1], _COLORS[0], "", True),
+              _bars(wounds_a, most_wounds, names[0], _COLORS[1], "2", False),
+              _bars(wounds_b, most_wounds, names[1], _COLORS[0], "2", False)]
     fig = _two_panels(traces, text("What the reaction is worth: Hits and Wounds with and without it"),
                       text("Hits landing on the defender"), text("Wounds on the defender"), text)
-    if result.scenario.defender.reaction == "none":
+    if a.scenario == b.scenario:
         fig.add_annotation(text=text("The defender does not react: both sides are the same."),
                            showarrow=False, xref="paper", yref="paper", x=0.5, y=1.0)
     return fig
 
 
-def worth_table(result: Result, lang: str = "en") -> pd.DataFrame:
-    """The headline numbers the reaction changes: with it, without it, and the difference,
-    exactly (``n/d``) with the decimal beside."""
-    text = _text(result, lang)
-    other = without(result)
-    rows = []
-    for key in _WORTH_KEYS:
-        a, b = result.headline[key], other.headline[key]
-        rows.append({text("Quantity"): text(headline_label(key)),
-                     text(reaction_name(result)): _shown(key, a),
-                     text("Without it"): _shown(key, b),
-                     text("What it is worth"): _shown(key, a - b, signed=True)})
-    return pd.DataFrame(rows)
-
-
-def _shown(key: str, value: Fraction, signed: bool = False) -> str:
-    if key.startswith("p_"):
-        number = f"{float(value) * 100:+.2f} pp" if signed else percent_text(value)
-    else:
-        number = f"{float(value):+.4g}" if signed else f"{float(value):.4g}"
-    return f"{exact_text(value)} ({number})"
+def worth_panel(system: System, text: Callable[[str], str], lang: str,
+                evaluate: Callable[[EldfallScenario], Result]) -> WorthPanel:
+    """What the reaction is worth: the workbook's A/B panel with A = the defender not reacting
+    (Protective Barrier kept) and B = the scenario as set, so B − A is the reaction's worth;
+    Hits and Wounds of both on one chart (:func:`hits_and_wounds_chart`)."""
+    return WorthPanel(system, text, lang, evaluate=evaluate, chart=hits_and_wounds_chart, open=True,
+                      names=lambda s: ("Without it", _REACTIONS[s.defender.reaction]))
 
 
 def second_model_chart(result: Result, lang: str = "en") -> go.Figure | str:
@@ -178,8 +161,7 @@ def one_roll_html(result: Result, lang: str = "en") -> str:
             f'<p class="wb-eldfall-roll-outcome"><b>{html.escape(outcome)}</b></p>')
 
 
-VIEWS = (View("What the Dodge is worth", worth_chart),
-         View("What the Dodge is worth, exactly", worth_table),
+VIEWS = (View("What the Dodge is worth", panel=worth_panel),
          View("Second model (Sweep)", second_model_chart),
          View("After the Dodge", after_dodge_table),
          View("One roll, step by step", one_roll_html))

@@ -1,8 +1,9 @@
 """Infinity N4's own dashboard panels: the Order roll by roll, what happens to the dodger at the
 end of the Order, the wounds, one Order rolled on concrete faces, and the heatmap.
 
-Every panel is a pure function of a result (the heatmap and the rolled Order also read the
-result's scenario): exact numbers come from :mod:`rules_core.systems.infinity_n4`, shown as
+Every panel but the heatmap is a pure function of a result (the rolled Order also reads the
+result's scenario); the heatmap is the workbook's sweep panel with its two fields preset
+(:func:`heatmap_panel`). Exact numbers come from :mod:`rules_core.systems.infinity_n4`, shown as
 ``n/d`` beside the percent. Tables carry ``data-key`` on each row (the untranslated roll or
 state) and ``data-col`` on each cell, so tests can read them in any language.
 """
@@ -10,33 +11,25 @@ state) and ``data-col`` on each cell, so tests can read them in any language.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
 
-import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from rules_core import Result, get_system, play_once
-from rules_core.result import fraction_text, one_in
-from rules_core.systems.infinity_n4.dice import success_value
-from rules_core.systems.infinity_n4.exact import dodge_grid_weights
+from rules_core import Result, System, get_system, play_once
+from rules_core.result import one_in
 from rules_core.systems.infinity_n4.outcomes import DODGED, final_state_order
 from rules_core.systems.infinity_n4.play import plan_order
 from rules_core.systems.infinity_n4.scenario import InfinityScenario
 
+from .sweep_panel import SweepPanel
 from .text import translator
 from .views import View, distribution_chart, exact_text, percent_text
 
 __all__ = ["SYSTEM_ID", "VIEWS", "attack_rows", "attack_html", "final_state_html", "wounds_chart",
-           "one_order_html", "heatmap", "HEAT_PH", "HEAT_SV"]
+           "one_order_html", "heatmap_panel"]
 
 SYSTEM_ID = "infinity-n4"
-
-#: The heatmap's axes: the dodger's PH (rows) and the first attacker's Success Value (columns).
-HEAT_PH = range(1, 31)
-HEAT_SV = range(1, 31)
-BURSTS = range(1, 6)
 
 
 def _text(result: Result, lang: str):
@@ -147,79 +140,21 @@ def one_order_html(result: Result, lang: str = "en") -> str:
             f"<b>{html.escape(text(outcome.outcome))}</b></p></div>")
 
 
-def _cells(grid: list[list[int]] | None, den: int) -> tuple[np.ndarray, np.ndarray]:
-    """Floats for the colours and exact ``n/d`` texts (reduced) for the hover."""
-    if grid is None:  # no dodge declared: nothing to show
-        return np.full((len(HEAT_PH), len(HEAT_SV)), np.nan), \
-            np.full((len(HEAT_PH), len(HEAT_SV)), "no dodge", dtype=object)
-    z = np.array([[w / den for w in row] for row in grid])
-    exact = np.array([[fraction_text(Fraction(w, den)) for w in row] for row in grid], dtype=object)
-    return z, exact
-
-
-@lru_cache(maxsize=16)
-def _heat_cells(scenario: InfinityScenario) -> tuple[tuple[tuple[np.ndarray, np.ndarray], ...], ...]:
-    """For each Burst: the (colours, exact texts) of both maps. The cells depend on neither
-    axis, so :func:`heatmap` asks with the dodger's PH and the first attacker's value and MODs
-    fixed; moving those sliders then only moves the cross."""
-    cells = []
-    for burst in BURSTS:
-        grid = dodge_grid_weights(scenario, HEAT_PH, HEAT_SV, burst=burst)
-        cells.append((_cells(grid.dodge, grid.den), _cells(grid.no_hit, grid.den)))
-    return tuple(cells)
-
-
-def _axis_free(scenario: InfinityScenario) -> InfinityScenario:
-    """``scenario`` with the heatmap's two axes set to fixed values (a cache key)."""
-    first, *rest = scenario.attackers
-    return scenario.model_copy(update={
-        "dodger": scenario.dodger.model_copy(update={"ph": 0}),
-        "attackers": (first.model_copy(update={"value": 0, "mod": 0}), *rest)})
-
-
-def heatmap(result: Result, lang: str = "en") -> go.Figure:
-    """P(dodge succeeds) and P(no hit) over the dodger's PH × the first attacker's Success Value,
-    the rest of the Order as it is; the slider sets that attacker's Burst. Exact values in the
-    hover; the cross marks the scenario shown."""
-    text = _text(result, lang)
-    scenario: InfinityScenario = result.scenario
-    first = scenario.attackers[0]
-    current_sv = success_value(first.value, [first.mod]).sv
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
-                        subplot_titles=(text("P(dodge succeeds)"), text("P(no hit)")))
-    for burst, maps in zip(BURSTS, _heat_cells(_axis_free(scenario))):
-        for col, (z, exact) in zip((1, 2), maps):
-            fig.add_trace(go.Heatmap(
-                x=list(HEAT_SV), y=list(HEAT_PH), visible=burst == first.burst, z=z,
-                customdata=exact, zmin=0, zmax=1, colorscale="Viridis", showscale=col == 2,
-                colorbar=dict(tickformat=".0%", len=0.9),
-                hovertemplate=(f"PH %{{y}}, SV %{{x}}, B{burst}<br>%{{customdata}} = %{{z:.2%}}"
-                               "<extra></extra>")), row=1, col=col)
-    for col in (1, 2):
-        fig.add_trace(go.Scatter(x=[current_sv], y=[scenario.dodger.ph], mode="markers",
-                                 marker=dict(symbol="x", size=12, color="white",
-                                             line=dict(width=1, color="black")),
-                                 hoverinfo="skip", showlegend=False), row=1, col=col)
-    marks = 2  # the two crosses, always visible
-    steps = []
-    for i, burst in enumerate(BURSTS):
-        visible = [j // 2 == i for j in range(2 * len(BURSTS))] + [True] * marks
-        steps.append(dict(method="restyle", label=f"B{burst}", args=[{"visible": visible}]))
-    fig.update_layout(
-        height=430, margin=dict(l=60, r=20, t=70, b=60),
-        title=dict(text=text("Dodger PH × first attacker's SV, the rest of the Order as set")),
-        sliders=[dict(active=first.burst - 1, steps=steps, y=-0.12, len=0.5,
-                      currentvalue=dict(prefix=text("Burst of the first attacker") + ": "))])
-    for col in (1, 2):
-        fig.update_xaxes(title_text=text("First attacker's SV"), row=1, col=col)
-        fig.update_yaxes(title_text=text("Dodger's PH"), row=1, col=col)
-    return fig
+def heatmap_panel(system: System, text: Callable[[str], str], lang: str,
+                  evaluate: Callable[[InfinityScenario], Result]) -> SweepPanel:
+    """The heatmap: the generic :class:`~workbook.sweep_panel.SweepPanel` preset to P(dodge
+    succeeds) over the dodger's PH × the first attacker's attribute (its SV is that plus its
+    MODs), the rest of the Order as set. The first attacker's Burst is the one in the form;
+    any other field or quantity can be chosen in the panel."""
+    return SweepPanel(system, text, lang, field="dodger.ph", second="attackers.0.value",
+                      quantity="p_dodge_succeeds", toggle=False,
+                      note="The first attacker's Burst and MODs are those set above.")
 
 
 VIEWS = (
     View("The Order, roll by roll", attack_html),
     View("What happens to the dodger", final_state_html),
     View("Wounds", wounds_chart),
-    View("Heatmap", heatmap),
+    View("Heatmap", panel=heatmap_panel, open=False),  # 900 evaluations: only while open
     View("One Order, rolled", one_order_html),
 )

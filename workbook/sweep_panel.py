@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from decimal import Decimal
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any
 
@@ -32,10 +33,10 @@ from rules_core.scenario import Scenario, spec_at
 from rules_core.sweeps import allowed_values
 
 from .text import headline_label
-from .modes import chart_bundle
-from .views import _LAYOUT, exact_text, percent_text
+from .layout import style_figure
+from .views import _LAYOUT, exact_text, figure_bundle, percent_text
 
-__all__ = ["number_paths", "window", "sweep_figure", "SweepPanel", "LINE_POINTS", "GRID_SIDE", "EVERY"]
+__all__ = ["number_paths", "window", "sweep_around", "clear_sweep_cache", "sweep_figure", "SweepPanel", "LINE_POINTS", "GRID_SIDE", "EVERY"]
 
 #: Most values of a one-field sweep on the page, and of each side of a heatmap.
 LINE_POINTS = 41
@@ -137,23 +138,66 @@ def sweep_figure(swept: Sweep, text: Text = str, quantity: str = EVERY, mark: Se
         showlegend=False, **{**_LAYOUT, "height": 420}))
 
 
+def sweep_around(scenario: Scenario, path: str, other: str | None = None) -> Sweep:
+    """What the panel computes: ``scenario`` swept along ``path`` (:data:`LINE_POINTS` values
+    around its own), or over ``path`` × ``other`` (:data:`GRID_SIDE` values a side) for a
+    heatmap. The points depend only on the fields not swept, so a change of a swept field that
+    keeps the window (a slider moved on the page) reuses them and only the mark moves."""
+    if other == path:
+        other = None
+    if other:
+        first = window(allowed_values(scenario, path), scenario.get(path), GRID_SIDE)
+        second = window(allowed_values(scenario, other), scenario.get(other), GRID_SIDE)
+        axes: tuple[tuple[str, tuple[Any, ...]], ...] = ((path, first), (other, second))
+    else:
+        axes = ((path, window(allowed_values(scenario, path), scenario.get(path), LINE_POINTS)),)
+    # the scenario with the swept fields at their first values: the same for every scenario
+    # that differs only in them
+    try:
+        anchor = scenario.replace(**{p: values[0] for p, values in axes})
+    except ValueError:  # the rules refuse that combination: sweep from the scenario itself
+        anchor = scenario
+    points = _points_of(anchor, axes)
+    return Sweep(scenario, tuple(p for p, _ in axes), points)
+
+
+def clear_sweep_cache() -> None:
+    """Forget the sweeps :func:`sweep_around` keeps (for timing a cold sweep)."""
+    _points_of.cache_clear()
+
+
+@lru_cache(maxsize=8)
+def _points_of(anchor: Scenario, axes: tuple[tuple[str, tuple[Any, ...]], ...]) -> tuple[Any, ...]:
+    if len(axes) == 2:
+        (path, first), (other, second) = axes
+        return rules_core.sweep_grid(anchor, path, first, other, second).points
+    (path, values), = axes
+    return rules_core.sweep(anchor, path, values).points
+
+
 class SweepPanel:
     """Choose a number field (and a second for a heatmap) and a quantity; see it along the
-    field's range around the scenario's own value. Computes only while ``open`` is on."""
+    field's range around the scenario's own value. Computes only while ``open`` is on.
+
+    ``field``, ``second`` and ``quantity`` preset the choices (a heatmap of the dodger's PH ×
+    the first attacker's value: ``field="dodger.ph", second="attackers.0.value"``); the reader
+    may still change them. ``toggle=False`` hides the panel's own "Sweep a field" button, for a
+    page that opens it with its own toggle (:meth:`set_open`)."""
 
     def __init__(self, system: System, text: Text = str, lang: str = "en", *, field: str | None = None,
-                 open: bool = False):
+                 second: str | None = None, quantity: str | None = None, open: bool = False,
+                 toggle: bool = True, note: str = ""):
         self.system, self.text, self.lang = system, text, lang
         self.result: Result | None = None
         self.sweep: Sweep | None = None
         self.figure: go.Figure | None = None
         self._paths: tuple[str, ...] = ()
         self._syncing = False
-        self._wanted = field
+        self._wanted = (field, second, quantity)
         #: Called with each new sweep once it is drawn (e.g. to offer it for download).
         self.on_compute: Callable[[Sweep], None] | None = None
         self.open = widgets.ToggleButton(value=open, description=text("Sweep a field"),
-                                         layout=widgets.Layout(width="auto"))
+                                         layout=widgets.Layout(width="auto", display=None if toggle else "none"))
         self.open.add_class("wb-sweep-open")
         self.field = widgets.Dropdown(description=text("Field"), layout=widgets.Layout(width="22em"))
         self.field.add_class("wb-sweep-field")
@@ -165,6 +209,9 @@ class SweepPanel:
         self.chart.add_class("wb-sweep-chart")
         self.status = widgets.HTML()
         self.status.add_class("wb-sweep-status")
+        self.note = note
+        #: Present mode: the chart's type as large as the page's (see workbook.layout.style_figure).
+        self.present = False
         self.body = widgets.VBox([widgets.HBox([self.field, self.second, self.quantity],
                                                layout=widgets.Layout(flex_flow="row wrap")),
                                   self.status, self.chart],
@@ -174,6 +221,10 @@ class SweepPanel:
         self.open.observe(self._toggled, names="value")
         self.widget = widgets.VBox([self.open, self.body])
         self.widget.add_class("wb-sweep")
+
+    def set_open(self, on: bool) -> None:
+        """Open (compute and show) or close the panel, as its own toggle does."""
+        self.open.value = on
 
     def _toggled(self, change: Any) -> None:
         self.body.layout.display = "flex" if change.new else "none"
@@ -204,10 +255,13 @@ class SweepPanel:
         self._syncing = True
         try:
             evasion = self.system.evasion
-            first = (self._wanted if self._wanted in paths else self.field.value if self.field.value in paths
+            field, other, quantity = self._wanted
+            first = (self.field.value if self.field.value in paths else field if field in paths
                      else evasion.attribute if evasion is not None and evasion.attribute in paths else paths[0])
-            second = self.second.value if self.second.value in paths else _NONE
-            chosen = self.quantity.value if self.quantity.value in (EVERY, *keys) else EVERY
+            second = (self.second.value if self.second.value in paths
+                      else other if other in paths and not self._paths else _NONE)
+            chosen = (self.quantity.value if self.quantity.value in (EVERY, *keys)
+                      else quantity if quantity in keys else EVERY)
             self.field.options = [(self._label(p), p) for p in paths]
             self.second.options = [(self.text("(none: lines)"), _NONE)] + [(self._label(p), p) for p in paths]
             self.quantity.options = quantities
@@ -221,24 +275,16 @@ class SweepPanel:
         if self.result is None or not self.field.value:
             return None
         scenario, path, other = self.result.scenario, self.field.value, self.second.value
-        if other == path:
-            other = _NONE
-        if other:
-            first = window(allowed_values(scenario, path), scenario.get(path), GRID_SIDE)
-            second = window(allowed_values(scenario, other), scenario.get(other), GRID_SIDE)
-            swept = rules_core.sweep_grid(scenario, path, first, other, second)
-            labels = [self._label(path), self._label(other)]
-        else:
-            values = window(allowed_values(scenario, path), scenario.get(path), LINE_POINTS)
-            swept = rules_core.sweep(scenario, path, values)
-            labels = [self._label(path)]
+        swept = sweep_around(scenario, path, other or None)
+        labels = [self._label(p) for p in swept.fields]
         self.sweep = swept
         self.figure = sweep_figure(swept, self.text, self.quantity.value, labels=labels)
         refused = sum(1 for p in swept.points if p.refused)
         self.status.value = (f"<small>{len(swept.points)} {self.text('points')}"
                              + (f"; {refused} {self.text('refused by the rules (left blank)')}" if refused else "")
-                             + f". {self.text('Hover for the exact value.')}</small>")
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure),
+                             + f". {self.text('Hover for the exact value.')}"
+                             + (f" {self.text(self.note)}" if self.note else "") + "</small>")
+        self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(style_figure(self.figure, self.present)),
                                "metadata": {}},)
         if self.on_compute is not None:
             self.on_compute(swept)

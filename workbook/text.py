@@ -93,6 +93,14 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "not in this scenario": "нет в этом сценарии",
         "Current reading": "Текущая трактовка",
         "Alternative reading": "Другая трактовка",
+        # the A/B panel (the rulings panel is one)
+        "against": "против",
+        "Percentage points": "Процентные пункты",
+        "Only in": "Только в",
+        "(none)": "(нет)",
+        "The rule applied the same steps to both.": "Правило прошло одни и те же шаги для обеих.",
+        "A and B are the same scenario: change something to see B.":
+            "A и B — один и тот же сценарий: измените что-нибудь, чтобы увидеть B.",
         "Difference (percentage points)": "Разница (процентные пункты)",
         "Not updated — fix the marked field": "Не обновлено — исправьте отмеченное поле",
         "The numbers below are for the last valid scenario.":

@@ -19,18 +19,19 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any, Protocol, Union
 
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.io._base_renderers import PlotlyRenderer
 
 from rules_core import Dist, Result, System, all_systems
+from rules_core.compare import Comparison
 from rules_core.result import one_in
 
 from .text import headline_label, one_in_text, translator
 
-__all__ = ["View", "distribution_views", "exact_text", "percent_text", "is_probability",
+__all__ = ["View", "Panel", "PanelBuilder", "distribution_views", "exact_text", "percent_text", "is_probability",
            "outcome_table", "headline_table", "compare_table", "outcome_chart", "at_least_chart",
            "distribution_chart", "compare_chart", "trace_html", "table_html", "headline_html",
            "notice_html", "figure_bundle", "evaluate_cached", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
@@ -71,17 +72,43 @@ def evaluate_cached(system: System, scenario: Any) -> Result:
     return result
 
 
+class Panel(Protocol):
+    """A panel with its own controls (a sweep, a comparison): its ``widget``, ``update(result)``
+    with each result the page shows, ``set_open(on)`` from the toggle that opens it, and
+    ``present`` (the page's present mode, set before ``update``: larger chart type)."""
+
+    widget: Any
+    present: bool
+
+    def update(self, result: Result) -> None: ...
+
+    def set_open(self, on: bool) -> None: ...
+
+
+#: Builds a :class:`Panel`: ``build(system, text, lang, evaluate)`` (``evaluate`` is the page's
+#: cached evaluation).
+PanelBuilder = Callable[[System, Callable[[str], str], str, Callable[[Any], Result]], Panel]
+
+
 @dataclass(frozen=True)
 class View:
-    """An extra dashboard panel: ``render(result, lang)`` returns a plotly Figure, a DataFrame
-    (shown as a table) or an HTML string. Its box has the class ``wb-view-<slug of title>``.
+    """An extra dashboard panel, either ``render(result, lang)`` returning a plotly Figure, a
+    DataFrame (shown as a table) or an HTML string, or ``panel``: a :data:`PanelBuilder` for a
+    panel with controls of its own (e.g. :class:`workbook.sweep_panel.SweepPanel` with its
+    fields preset). Its box has the class ``wb-view-<slug of title>``.
 
     ``open=False`` shows the panel collapsed under a toggle (class ``wb-view-<slug>-toggle``):
-    it is not rendered, and costs nothing per change, until the reader opens it."""
+    it is not rendered (a panel is not fed), and costs nothing per change, until the reader
+    opens it."""
 
     title: str
-    render: Callable[[Result, str], Rendered]
+    render: Callable[[Result, str], Rendered] | None = None
     open: bool = True
+    panel: PanelBuilder | None = None
+
+    def __post_init__(self) -> None:
+        if (self.render is None) == (self.panel is None):
+            raise TypeError(f"View {self.title!r}: give either render or panel")
 
     @property
     def css(self) -> str:
@@ -274,25 +301,21 @@ def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, s
     floats. ``names`` only label the columns when shown.
     """
     text = translator(_system(a, system), lang)
+    comparison = Comparison(a, b)
     rows = []
-
-    def add(kind: str, key: str, name: str, pa: Fraction | None, pb: Fraction | None) -> None:
-        diff = None if pa is None or pb is None else pb - pa
-        rows.append({"kind": kind, "key": key, "name": name,
-                     "a": None if pa is None else exact_text(pa),
-                     "b": None if pb is None else exact_text(pb),
-                     "difference": None if diff is None else exact_text(diff),
-                     "difference_pp": (None if diff is None or not (kind == "outcome"
-                                                                    or is_probability(key))
-                                       else f"{float(diff) * 100:+.2f} pp"),
-                     "a_value": None if pa is None else float(pa),
-                     "b_value": None if pb is None else float(pb),
-                     "difference_value": None if diff is None else float(diff)})
-
-    for key in _union(a.headline, b.headline):
-        add("headline", key, text(headline_label(key)), a.headline.get(key), b.headline.get(key))
-    for label in _union(a.outcome_order, b.outcome_order):
-        add("outcome", label, text(label), a.outcomes[label], b.outcomes[label])
+    for kind, diffs in (("headline", comparison.differences()), ("outcome", comparison.outcome_differences())):
+        for d in diffs:
+            pa, pb, diff = d.a, d.b, d.difference
+            rows.append({"kind": kind, "key": d.key,
+                         "name": text(headline_label(d.key) if kind == "headline" else d.key),
+                         "a": None if pa is None else exact_text(pa),
+                         "b": None if pb is None else exact_text(pb),
+                         "difference": None if diff is None else exact_text(diff),
+                         "difference_pp": (None if diff is None or not (kind == "outcome" or d.is_probability)
+                                           else f"{float(diff) * 100:+.2f} pp"),
+                         "a_value": None if pa is None else float(pa),
+                         "b_value": None if pb is None else float(pb),
+                         "difference_value": None if diff is None else float(diff)})
     frame = _frame(rows, list(rows[0]), floats=("a_value", "b_value", "difference_value"))
     frame.attrs["names"] = names
     return frame
@@ -311,7 +334,8 @@ def compare_chart(a: Result, b: Result, lang: str = "en", *, names: tuple[str, s
     traces = [_bar(x, pa, names[0], _COLORS[0]), _bar(x, pb, names[1], _COLORS[1]),
               _bar(x, diff, f"{text('Difference')} ({names[1]} − {names[0]})", _COLORS[2],
                    signed=True)]
-    return _figure(traces, text("Compare a ruling"), "", text("Probability"), barmode="group",
+    return _figure(traces, f"{text('Outcomes')}: {names[0]} {text('against')} {names[1]}", "",
+                   text("Probability"), barmode="group",
                    yaxis=dict(tickformat=".0%"), legend=dict(orientation="h", y=-0.25))
 
 

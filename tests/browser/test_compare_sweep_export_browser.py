@@ -10,7 +10,7 @@ from workbook.export import outcomes_csv
 from workbook.modes import hits_rows
 
 _CARD = """(key) => Object.fromEntries(Array.from(document.querySelectorAll(
-    `.wb-ab-card[data-key="${key}"] [data-side]`)).map(e => [e.dataset.side, e.dataset.exact]))"""
+    `.wb-analysis .wb-ab-card[data-key="${key}"] [data-side]`)).map(e => [e.dataset.side, e.dataset.exact]))"""
 
 
 def test_pin_sweep_modes_and_export(open_dashboard):

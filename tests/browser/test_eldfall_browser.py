@@ -23,6 +23,9 @@ WORTH = "wb-view-what-the-dodge-is-worth"
 SECOND = "wb-view-second-model-sweep"
 
 _TEXT = """([css]) => { const el = document.querySelector(`.${css}`); return el ? el.innerText : null; }"""
+# An A/B card inside the part of the page with class ``css``: {side: exact "n/d"}.
+_CARD = """([css, key]) => Object.fromEntries(Array.from(document.querySelectorAll(
+    `.${css} .wb-ab-card[data-key="${key}"] [data-side]`)).map(e => [e.dataset.side, e.dataset.exact]))"""
 
 
 def expected(s: EldfallScenario):
@@ -32,13 +35,14 @@ def expected(s: EldfallScenario):
 
 
 def worth_y(s: EldfallScenario) -> list[list[float]]:
-    """The four bar series of the "with and without" chart: hits with, without; wounds with, without."""
+    """The four bar series of the "with and without" chart (the A/B panel: A without the
+    reaction, B as set): hits without, with; wounds without, with."""
     ours, other = evaluate(s), evaluate(without_reaction(s))
     most_h = max(max(ours.hits.outcomes()), max(other.hits.outcomes()))
     w, w0 = ours.distributions["wounds"], other.distributions["wounds"]
     most_w = max(max(w.outcomes()), max(w0.outcomes()))
-    return [[float(ours.hits[k]) for k in range(most_h + 1)], [float(other.hits[k]) for k in range(most_h + 1)],
-            [float(w[k]) for k in range(most_w + 1)], [float(w0[k]) for k in range(most_w + 1)]]
+    return [[float(other.hits[k]) for k in range(most_h + 1)], [float(ours.hits[k]) for k in range(most_h + 1)],
+            [float(w0[k]) for k in range(most_w + 1)], [float(w[k]) for k in range(most_w + 1)]]
 
 
 
@@ -66,7 +70,11 @@ def test_renders_with_the_exact_numbers(open_dashboard, timings):
     assert dash.headline()["p_dodge_succeeds"] == Fraction(3, 5)
     assert dash.headline()["expected_hits"] == Fraction(23, 50)
     # Without the Dodge both dice land on 10/20: no Hit 1/4.
-    assert dash.chart_y(WORTH, 1)[0] == 0.25
+    assert dash.chart_y(WORTH, 0)[0] == 0.25
+    # ... and the A/B cards say so exactly: P(no hit) 1/4 without, 1283/2000 with the Dodge.
+    card = dash.page.evaluate(_CARD, [WORTH, "p_no_hit"])
+    core, without = evaluate(FIRST).headline["p_no_hit"], evaluate(without_reaction(FIRST)).headline["p_no_hit"]
+    assert {k: Fraction(v) for k, v in card.items()} == {"a": without, "b": core, "difference": core - without}
     assert "Critical Hit" in dash.page.evaluate(_TEXT, ["wb-trace"])
     assert "No Attack has Sweep" in dash.page.evaluate(_TEXT, [SECOND])
     assert dash.python_errors() == [] and dash.console_errors() == [] and dash.notices() == []
@@ -114,6 +122,11 @@ def test_controls_presets_and_rulings(open_dashboard, timings):
     assert "compared" in dash.page.evaluate(_TEXT, ["wb-trace"])
     # The rulings panel compares the form's reading with the other one.
     dash.click("wb-rulings-toggle")
-    dash.page.wait_for_function(
-        "() => document.querySelectorAll('.wb-compare-table tr[data-key]').length > 0", timeout=20_000)
+    other = compared.replace(dodge_resolution="independent")
+    want = {"a": evaluate(compared).headline["p_dodge_succeeds"], "b": evaluate(other).headline["p_dodge_succeeds"]}
+    want["difference"] = want["b"] - want["a"]
+    dash.page.wait_for_function("([css, key]) => (" + _CARD + ")([css, key]).b",
+                                arg=["wb-rulings", "p_dodge_succeeds"], timeout=20_000)
+    card = dash.page.evaluate(_CARD, ["wb-rulings", "p_dodge_succeeds"])
+    assert {k: Fraction(v) for k, v in card.items()} == want
     assert dash.python_errors() == [] and dash.console_errors() == [] and dash.notices() == []

@@ -123,10 +123,17 @@ def test_controls_situation_and_rulings(open_dashboard, timings):
     wait_for_scenario(dash, cover.scenario)
     dash.click("wb-rulings-toggle")
     dash.page.wait_for_function(
-        "() => document.querySelectorAll('.wb-compare-table tr[data-key]').length > 0", timeout=20_000)
+        "() => document.querySelectorAll('.wb-rulings .wb-ab-table tr[data-key]').length > 0", timeout=20_000)
     other = evaluate(cover.scenario.replace(carry="bonus_only"))  # the first alternative offered
+    shown = evaluate(cover.scenario)
     rows = dash.page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
-        '.wb-compare-table tr[data-key][data-kind=headline]')].map(r => [r.dataset.key,
-        r.querySelector('td[data-col=b]').textContent.trim()]))""")
-    assert Fraction(rows["p_down"]) == other.headline["p_down"]
+        '.wb-rulings .wb-ab-table tr[data-key][data-kind=headline]')].map(r => [r.dataset.key,
+        ['a', 'b', 'difference'].map(c => r.querySelector(`td[data-col=${c}]`).textContent.trim())]))""")
+    for key in ("p_down", "expected_injury"):
+        assert [Fraction(x) for x in rows[key]] == [shown.headline[key], other.headline[key],
+                                                    other.headline[key] - shown.headline[key]]
+    # each reading in the reader's words, in full
+    words = dash.page.locator(".wb-rulings-help .wb-ab-words").inner_text()
+    labels = dict(next(r for r in GURPS.rulings() if r.name == "carry").choices)
+    assert labels["both"] in words.replace("\xa0", " ") and labels["bonus_only"] in words.replace("\xa0", " ")
     assert dash.python_errors() == [] and dash.console_errors() == [] and dash.notices() == []

@@ -25,12 +25,12 @@ _READ_CELLS = """([css, col]) => Object.fromEntries(Array.from(
         return [row.dataset.key, cell ? (cell.dataset.exact || cell.textContent.trim()) : null];
     }))"""
 
-_HEATMAP = """([trace, row, col]) => {
-    const plot = document.querySelector('.wb-view-heatmap .js-plotly-plot');
+# The heatmap panel's heatmap (the sweep panel): its axes and one cell's exact text.
+_HEATMAP = """([row, col]) => {
+    const plot = document.querySelector('.wb-view-heatmap .wb-sweep-chart .js-plotly-plot');
     if (!plot || !plot.data) return null;
-    const shown = plot.data.filter(t => t.type === 'heatmap' && t.visible !== false);
-    return shown.length > trace ? [shown.length, shown[trace].customdata[row][col],
-                                   shown[trace].hovertemplate] : null;
+    const heat = plot.data.find(t => t.type === 'heatmap');
+    return heat ? [Array.from(heat.y), Array.from(heat.x), heat.customdata[row][col][0]] : null;
 }"""
 
 
@@ -99,20 +99,29 @@ def test_the_whole_order_add_an_attacker_and_switch_the_ruling(open_dashboard, t
             ("p_dodge_succeeds", "difference",
              stacked.headline["p_dodge_succeeds"] - single.headline["p_dodge_succeeds"]),
             ("p_no_hit", "difference", stacked.headline["p_no_hit"] - single.headline["p_no_hit"])]:
-        wait_for_cell(dash, "wb-compare-table", key, col, value)
+        wait_for_cell(dash, "wb-rulings .wb-ab-table", key, col, value)
+    assert "Each circumstance gives its own −3" in dash.page.locator(".wb-rulings-help").inner_text()
     assert dash.python_errors() == [] and dash.console_errors() == []
 
 
 def test_the_heatmap_matches_the_core(open_dashboard):
+    """The heatmap is the sweep panel preset to the dodger's PH × the first attacker's value
+    (SV = value + MOD 3), P(dodge succeeds); every cell checked is the core's own grid."""
     dash = open_dashboard(NOTEBOOK, "preset=zhanshi-mine-and-fusilier")
     dash.wait_for_headline(dict(evaluate(MINE).headline))
-    dash.page.wait_for_function(_HEATMAP, arg=[1, 0, 0], timeout=20_000)
-    dodge, no_hit = dodge_grid(MINE, range(1, 31), range(1, 31), burst=3)
-    for ph, sv in [(10, 15), (1, 1), (30, 30), (17, 6)]:
-        shown, exact, hover = dash.page.evaluate(_HEATMAP, [0, ph - 1, sv - 1])
-        assert shown == 2 and "B3" in hover          # the scenario's Burst is the one shown
-        assert Fraction(exact) == dodge[ph - 1][sv - 1]
-        _, exact, _ = dash.page.evaluate(_HEATMAP, [1, ph - 1, sv - 1])
-        assert Fraction(exact) == no_hit[ph - 1][sv - 1]
-    assert dash.page.evaluate(_HEATMAP, [0, 9, 14])[1] == "299/40000"
+    dash.click("wb-view-heatmap-toggle")
+    dash.page.wait_for_function(_HEATMAP, arg=[0, 0], timeout=60_000)
+    phs, values, _ = dash.page.evaluate(_HEATMAP, [0, 0])
+    assert phs == list(range(30)) and values == list(range(30))
+    dodge, _ = dodge_grid(MINE, phs, [v + 3 for v in values], burst=3)
+    for ph, value in [(10, 12), (1, 1), (29, 29), (17, 6), (0, 0)]:
+        assert Fraction(dash.page.evaluate(_HEATMAP, [ph, value])[2]) == dodge[ph][value]
+    assert dash.page.evaluate(_HEATMAP, [10, 12])[2] == "299/40000"   # the seed's mine example
+    # The Burst is the form's: Burst 1 for the first attacker redraws the map.
+    dash.set_slider("wb-attackers-0-burst", 1)
+    dodge, _ = dodge_grid(MINE, phs, [v + 3 for v in values], burst=1)
+    want = f"{dodge[10][12].numerator}/{dodge[10][12].denominator}"
+    dash.page.wait_for_function(f"() => {{ const r = ({_HEATMAP})([10, 12]); return r && r[2] === {want!r}; }}",
+                                timeout=60_000)
+    assert Fraction(dash.page.evaluate(_HEATMAP, [20, 5])[2]) == dodge[20][5]
     assert dash.python_errors() == [] and dash.console_errors() == []

@@ -5,6 +5,8 @@ For any system's headless dashboard test: ``from dashboard_checks import check_a
 
 from __future__ import annotations
 
+import html
+import re
 from fractions import Fraction
 
 from workbook.app import Dashboard
@@ -43,3 +45,51 @@ def check_against_core(dash: Dashboard) -> None:
     assert f">{first.numerator}/{first.denominator}<" in dash._table.value
     assert chart_y(dash, "outcome") == [float(p) for _, p in core.outcome_rows()]
     assert chart_y(dash, "at_least") == [float(p) for _, p in core.p_at_least_hits()]
+
+
+def ab_cards(panel) -> dict[str, dict[str, Fraction | None]]:
+    """An A/B panel's headline cards as shown (``panel`` is a ``ComparePanel``, or a derived
+    panel holding one): ``{key: {"a": ..., "b": ..., "difference": ...}}``, read from each
+    card's ``data-exact`` (None where the card shows none)."""
+    compare = getattr(panel, "compare", panel)
+    cards = {}
+    for key, body in re.findall(r'<div class="wb-ab-card" data-key="([^"]+)"(.*?)</div></div>',
+                                compare.cards.value):
+        cards[key] = {side: Fraction(exact) if exact else None for side, exact in
+                      re.findall(r'data-side="(a|b|difference)" data-exact="([^"]*)"', body)}
+    return cards
+
+
+def ab_table(panel) -> dict[tuple[str, str], dict[str, str]]:
+    """An A/B panel's table as shown: ``{(kind, key): {column: text}}`` with the kinds
+    ``headline`` and ``outcome`` and the columns ``name``, ``a``, ``b``, ``difference``,
+    ``points``."""
+    compare = getattr(panel, "compare", panel)
+    rows = {}
+    for kind, key, cells in re.findall(r'<tr data-kind="([a-z]+)" data-key="([^"]+)">(.*?)</tr>',
+                                       compare.table.value):
+        rows[(kind, html.unescape(key))] = {col: html.unescape(text) for col, text in
+                                            re.findall(r'<td data-col="([a-z]+)"[^>]*>(.*?)</td>', cells)}
+    return rows
+
+
+def check_ab_against_core(panel, a, b) -> None:
+    """The A/B panel shows scenario ``a`` against ``b`` exactly as the core evaluates them: every
+    headline card and table row (A, B, B − A, and the percentage points of a probability), and
+    every outcome's row; the chart's first two series are A's and B's outcome probabilities."""
+    system = getattr(panel, "compare", panel).system
+    ra, rb = system.evaluate(a), system.evaluate(b)
+    cards, table = ab_cards(panel), ab_table(panel)
+    assert set(cards) == set(ra.headline) | set(rb.headline)
+    for key in cards:
+        va, vb = ra.headline.get(key), rb.headline.get(key)
+        diff = None if va is None or vb is None else vb - va
+        assert cards[key] == {"a": va, "b": vb, "difference": diff}, key
+        row = table[("headline", key)]
+        assert [None if row[c] == "—" else Fraction(row[c]) for c in ("a", "b", "difference")] == [va, vb, diff]
+        if key.startswith("p_") and diff is not None:
+            assert row["points"] == f"{float(diff) * 100:+.2f} pp"
+    for label in dict.fromkeys([*ra.outcome_order, *rb.outcome_order]):
+        row = table[("outcome", label)]
+        assert Fraction(row["a"]) == ra.outcomes[label] and Fraction(row["b"]) == rb.outcomes[label]
+        assert Fraction(row["difference"]) == rb.outcomes[label] - ra.outcomes[label]

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import html
 import itertools
 from fractions import Fraction
 
 import plotly.graph_objects as go
 import pytest
 
-from rules_core import get_system
+from rules_core import find_preset, get_system
 from rules_core.systems.infinity_n4.dice import resolve_face_to_face
 from rules_core.systems.infinity_n4.exact import dodge_headline
 from workbook.app import Dashboard, View, dashboard
 from workbook.views import distribution_chart
-from dashboard_checks import check_against_core, shown_headline
+from dashboard_checks import ab_cards, check_ab_against_core, check_against_core, shown_headline
 from workbook_fake import FAKE, FakeScenario, Shooter
 
 INF = get_system("infinity-n4")
@@ -150,42 +151,47 @@ def test_dashboard_returns_an_object_holding_the_page_widget():
 
 def test_rulings_panel_compares_the_two_readings():
     dash = Dashboard(FAKE, query="")
-    assert "compare" not in dash.tables  # closed: nothing computed
-    dash.compare_on.value = True
-    assert dash.ruling_field.value == "reading"
-    assert dash.ruling_value.value == "lenient"  # the reading other than the current one
+    assert dash.rulings.compare.comparison is None  # closed: nothing computed
+    panel = next(c for c in dash.widget.children if "wb-rulings" in c._dom_classes)
+    assert panel.children[1].layout.display == "none"
+    dash.rulings_on.value = True
+    assert panel.children[1].layout.display is None  # shown
+    assert dash.rulings.field.value == "reading"
+    assert [v for _, v in dash.rulings.value.options] == ["lenient"]  # every reading but the current one
     dash.preset.value = ""
     dash.form.set_scenario(FakeScenario(defender={"agility": 2, "stance": "standing", "luck": 0.5},
                                         shooters=(Shooter(skill=4, dice=2),)))
-    strict = FAKE.evaluate(dash.scenario)
-    lenient = FAKE.evaluate(dash.scenario.replace(reading="lenient"))
+    strict, lenient = dash.scenario, dash.scenario.replace(reading="lenient")
     # Hand check: lenient gives +1 to agility 2 against an unaimed shot: dodge 3/6 vs 2/6.
-    assert strict.headline["p_dodge_succeeds"] == Fraction(1, 3)
-    assert lenient.headline["p_dodge_succeeds"] == Fraction(1, 2)
-    table = dash.tables["compare"].set_index("key")
-    for key in strict.headline:
-        assert Fraction(table.loc[key, "a"]) == strict.headline[key]
-        assert Fraction(table.loc[key, "b"]) == lenient.headline[key]
-        assert Fraction(table.loc[key, "difference"]) == lenient.headline[key] - strict.headline[key]
-    fig = dash.figures["compare"]
+    cards = ab_cards(dash.rulings)
+    assert cards["p_dodge_succeeds"] == {"a": Fraction(1, 3), "b": Fraction(1, 2), "difference": Fraction(1, 6)}
+    check_ab_against_core(dash.rulings, strict, lenient)
+    assert "+16.67 pp" in dash.rulings.compare.cards.value  # the difference in percentage points
+    fig = dash.rulings.compare.figure
     assert [t.name for t in fig.data][:2] == ["Current reading", "Alternative reading"]
-    # Each reading by its label, as the reader knows it, not by its id.
+    a, b = FAKE.evaluate(strict), FAKE.evaluate(lenient)
+    assert list(fig.data[2].y) == [float(b.outcomes[k] - a.outcomes[k]) for k in a.outcome_order]
+    # Each reading by its label, as the reader knows it, in full, not by its id.
     labels = dict(FAKE.rulings()[0].choices)
-    assert f"<b>Current reading:</b> {labels['strict']}" in dash._ruling_help.value
-    assert f"<b>Alternative reading:</b> {labels['lenient']}" in dash._ruling_help.value
-    pp = table.loc["p_dodge_succeeds", "difference_pp"]
-    assert pp == f"{float(lenient.headline['p_dodge_succeeds'] - strict.headline['p_dodge_succeeds']) * 100:+.2f} pp"
-    assert list(fig.data[2].y) == [float(lenient.outcomes[k] - strict.outcomes[k])
-                                   for k in strict.outcome_order]
-    panel = next(c for c in dash.widget.children if "wb-rulings" in c._dom_classes)
-    assert panel.children[1].layout.display == "flex"
+    help_html = dash.rulings.help.value
+    assert f"<b>Current reading:</b> {html.escape(labels['strict'])}" in help_html
+    assert f"<b>Alternative reading:</b> {html.escape(labels['lenient'])}" in help_html
+    assert "Fake Rules p.1" in help_html  # the ruling's citation
+    # The trace lines that differ: only the reading differs here.
+    only_a, only_b = dash.rulings.compare.comparison.trace_differences()
+    assert only_a and only_b and all(line in html.unescape(dash.rulings.compare.trace.value)
+                                     for line in only_a + only_b)
     # The panel follows the form: when the form takes the alternative reading, the panel
     # compares it with the other one.
     dash.form.control("reading").value = "lenient"
-    assert dash.ruling_value.value == "strict"
-    table = dash.tables["compare"].set_index("key")
-    assert Fraction(table.loc["p_dodge_succeeds", "a"]) == lenient.headline["p_dodge_succeeds"]
-    assert Fraction(table.loc["p_dodge_succeeds", "b"]) == strict.headline["p_dodge_succeeds"]
+    assert [v for _, v in dash.rulings.value.options] == ["strict"]
+    assert ab_cards(dash.rulings)["p_dodge_succeeds"]["a"] == Fraction(1, 2)
+    check_ab_against_core(dash.rulings, lenient, strict)
+    # Closed again: changes evaluate nothing more for it.
+    dash.rulings_on.value = False
+    shown = dash.rulings.compare.comparison
+    dash.form.control("defender.agility").value = 4
+    assert dash.rulings.compare.comparison is shown
 
 
 def test_language_switch_translates_every_text():
@@ -204,8 +210,11 @@ def test_language_switch_translates_every_text():
     assert dash.rendered["Hits rolled"].layout.title.text == "‹Hits rolled›"
     assert "lang=xx" in dash._share.value
     assert dash.preset.options[1][0] == "‹Two shooters›"
-    assert dash.ruling_value.options[0][0] == "‹No bonus (Fake Rules p.1)›"
-    assert dash.compare_on.description == "‹Compare a ruling›"
+    assert dash.rulings.value.options[0][0] == "‹+1 against unaimed shots (Fake FAQ)›"
+    assert dash.rulings_on.description == "‹Compare a ruling›"
+    dash.rulings_on.value = True
+    assert dash.rulings.compare.names == ("‹Current reading›", "‹Alternative reading›")
+    assert "‹No bonus (Fake Rules p.1)›" in dash.rulings.help.value
     # Numbers are unchanged by the language.
     assert [Fraction(x) for x in dash.tables["outcomes"]["exact"]] == \
         [dash.result.outcomes[k] for k in dash.result.outcome_order]
@@ -244,3 +253,23 @@ def test_a_refused_combination_keeps_the_last_numbers():
 def test_a_language_the_system_lacks_is_refused():
     with pytest.raises(ValueError, match="not one of"):
         Dashboard(FAKE, query="", lang="fr")
+
+
+def test_a_link_written_before_reopens_the_same_page():
+    """A link with a scenario, a reading and a pinned A (the form links had before the rulings
+    panel became the A/B panel) opens the same scenario and pins the same A; the rulings panel
+    adds nothing to links (a reading is a field of the scenario) and compares it once opened."""
+    mine = find_preset("infinity-n4/zhanshi-mine-and-fusilier").scenario.replace(minus_three="single")
+    seed = find_preset("infinity-n4/zhanshi-vs-fusilier").scenario
+    query = "preset=zhanshi-mine-and-fusilier&minus_three=single&pin=preset%3Dzhanshi-vs-fusilier"
+    dash = Dashboard("infinity-n4", query=query)
+    assert dash.scenario == mine and dash.notices == []
+    assert dash.analysis.compare.pinned.scenario == seed and dash.analysis_on.value is True
+    check_ab_against_core(dash.analysis.compare, seed, mine)
+    dash.rulings_on.value = True
+    check_ab_against_core(dash.rulings, mine, mine.replace(minus_three="stacking"))
+    assert ab_cards(dash.rulings)["p_dodge_succeeds"]["b"] == Fraction(299, 40000)  # the seed's −6 reading
+    href = dash._share.value.split('href="')[1].split('"')[0].replace("&amp;", "&")
+    assert "pin=" in href and "rulings" not in href
+    again = Dashboard("infinity-n4", query=href.split("?", 1)[1])
+    assert again.scenario == mine and again.analysis.compare.pinned.scenario == seed

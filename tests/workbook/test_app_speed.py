@@ -73,7 +73,7 @@ def test_compare_a_ruling_reuses_the_shown_result(counted):
     seen, wrap = counted
     wrap(FAKE)
     dash = Dashboard(FAKE, query="")
-    dash.compare_on.value = True
+    dash.rulings_on.value = True
     dash.form.control("defender.agility").value = 4
     assert max(seen.values()) == 1, seen
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from decimal import Decimal
 from fractions import Fraction
@@ -177,13 +178,46 @@ def test_reading_panel_is_the_ab_panel_with_another_reading():
     panel = ReadingPanel(system)
     panel.update(evaluate(scenario))
     assert panel.compare.comparison is None  # closed: no second evaluation
-    panel.open.value = True
+    panel.set_open(True)
     assert [v for _, v in panel.value.options] == ["stacking"]
     cards = card_values(panel.compare.cards.value)
     assert Fraction(cards["p_dodge_succeeds"]["a"]) == evaluate(scenario).headline["p_dodge_succeeds"]
     assert Fraction(cards["p_dodge_succeeds"]["b"]) == Fraction(299, 40000)
-    assert panel.compare.names[1].startswith("Each circumstance")
+    assert panel.compare.names == ("Current reading", "Alternative reading")
+    labels = dict(system.rulings()[0].choices)
+    assert labels["stacking"] in html.unescape(panel.help.value)  # the reading's label, in full
     # the page switches to the other reading: the panel offers the first one back
     panel.update(evaluate(scenario.set("minus_three", "stacking")))
     assert [v for _, v in panel.value.options] == ["single"]
     assert Fraction(card_values(panel.compare.cards.value)["p_dodge_succeeds"]["a"]) == Fraction(299, 40000)
+
+
+def test_a_derived_panel_takes_any_b_from_the_scenario_shown():
+    """The machinery a "house rule against the official rule" panel reuses: derive a pair from
+    the scenario shown; a side equal to it reuses the page's result; a refused pair clears."""
+    from workbook.compare import DerivedPanel, Pair
+
+    system = all_systems()["infinity-n4"]
+    seed = find_preset("infinity-n4/zhanshi-vs-fusilier").scenario
+    evaluated = []
+
+    def counted(s):
+        evaluated.append(s)
+        return evaluate(s)
+
+    def stronger(s):
+        if s.dodger.ph >= 30:
+            raise ValueError("dodger.ph: no stronger PH than 30")
+        return Pair(s, s.set("dodger.ph", s.dodger.ph + 1), ("As set", "One more PH"), ("", "PH + 1"))
+
+    panel = DerivedPanel(system, derive=stronger, evaluate=counted, open=True, css="wb-stronger")
+    panel.update(evaluate(seed))
+    assert evaluated == [seed.set("dodger.ph", 11)]  # A is the page's own result
+    cards = card_values(panel.compare.cards.value)
+    # PH 10 → 11 against SV 15, Burst 3: 47/500 → 2223/20000 (rules_core.compare's doctest)
+    assert (Fraction(cards["p_dodge_succeeds"]["a"]), Fraction(cards["p_dodge_succeeds"]["b"])) == (
+        Fraction(47, 500), Fraction(2223, 20000))
+    assert "<b>One more PH:</b> PH + 1" in panel.help.value and "wb-stronger-panel" in panel.widget._dom_classes
+    panel.update(evaluate(seed.set("dodger.ph", 30)))
+    assert panel.compare.comparison is None and panel.compare.cards.value == ""
+    assert "no stronger PH than 30" in panel.help.value

@@ -11,7 +11,7 @@ import pytest
 
 from rules_core import get_system
 from rules_core.systems.d100_homebrew.exact import analyse
-from dashboard_checks import check_against_core as check_common, shown_headline, shown_table
+from dashboard_checks import ab_cards, check_ab_against_core, check_against_core as check_common, shown_headline, shown_table
 from workbook.app import Dashboard
 from workbook.d100 import FATES, attack_rows
 
@@ -136,14 +136,16 @@ def test_a_shared_link_carries_a_house_rule_and_the_trace_says_it_in_russian():
 
 def test_the_rulings_panel_compares_tens_digits():
     dash = Dashboard("d100-homebrew", query="", lang="ru")
-    dash.compare_on.value = True
-    dash.ruling_field.value = "successes"
-    assert dash.ruling_value.value == "tens_digits"
-    table = dash.tables["compare"].set_index("key")
+    dash.rulings_on.value = True
+    dash.rulings.field.value = "successes"
+    assert dash.rulings.value.value == "tens_digits"
     # DH2 tens digits at 45 against 3 hits: no hit on 01–29 (29/100) instead of 01–25.
-    assert Fraction(table.loc["p_no_hit", "a"]) == Fraction(1, 4)
-    assert Fraction(table.loc["p_no_hit", "b"]) == Fraction(29, 100)
-    assert all(CYRILLIC.search(label) for label, _ in dash.ruling_value.options)
+    assert ab_cards(dash.rulings)["p_no_hit"] == {"a": Fraction(1, 4), "b": Fraction(29, 100),
+                                                  "difference": Fraction(1, 25)}
+    check_ab_against_core(dash.rulings, dash.scenario, dash.scenario.replace(successes="tens_digits"))
+    assert all(CYRILLIC.search(label) for label, _ in dash.rulings.value.options)
+    assert all(CYRILLIC.search(name) for name in dash.rulings.compare.names)
+    assert CYRILLIC.search(dash.rulings.help.value.split("</b>")[1])  # each reading in Russian
 
 
 def test_one_roll_step_by_step_uses_the_rule_and_ends_in_a_listed_outcome():

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import pytest
-
 from rules_core import enumerate_play, evaluate, get_system
 from rules_core.systems.eldfall import without_reaction
-from dashboard_checks import check_against_core as check_common, shown_headline
+from dashboard_checks import ab_cards, check_ab_against_core, check_against_core as check_common, shown_headline
 from workbook.app import Dashboard
-from workbook.eldfall import sample, worth_table
+from workbook.eldfall import sample
 from workbook.share import encode_query
 
 ELDFALL = get_system("eldfall")
@@ -32,17 +30,19 @@ def check_against_core(dash: Dashboard) -> None:
     core = ELDFALL.evaluate(dash.scenario)
     for step in core.trace:
         assert step.rule.replace("'", "&#x27;") in dash._trace.value
-    # What the Dodge is worth: hits (traces 0, 1) and wounds (traces 2, 3), with and without.
+    # What the Dodge is worth: the A/B panel, A = without the reaction, B = as set; its chart
+    # holds hits (traces 0, 1) and wounds (traces 2, 3), without and with.
     other = evaluate(without_reaction(dash.scenario))
-    chart = dash.rendered["What the Dodge is worth"]
-    most_hits = len(chart.data[0].y) - 1
-    most_wounds = len(chart.data[2].y) - 1
-    for i, dist, most in ((0, core.hits, most_hits), (1, other.hits, most_hits),
-                          (2, core.distributions["wounds"], most_wounds),
-                          (3, other.distributions["wounds"], most_wounds)):
+    worth = dash.panels["What the Dodge is worth"]
+    check_ab_against_core(worth, without_reaction(dash.scenario), dash.scenario)
+    chart = worth.compare.figure
+    most_hits = max(max(core.hits.outcomes()), max(other.hits.outcomes()))
+    most_wounds = max(max(core.distributions["wounds"].outcomes()), max(other.distributions["wounds"].outcomes()))
+    for i, dist, most in ((0, other.hits, most_hits), (1, core.hits, most_hits),
+                          (2, other.distributions["wounds"], most_wounds),
+                          (3, core.distributions["wounds"], most_wounds)):
         y, exact = bars(chart, i)
         assert exact == as_list(dist, most) and y == [float(p) for p in exact]
-        assert sum(exact) == 1
 
 
 def test_the_first_preset_is_shown_exactly():
@@ -54,10 +54,11 @@ def test_the_first_preset_is_shown_exactly():
     assert (head["p_dodge_succeeds"], head["expected_hits"], head["p_at_least_one_wound"]) == (
         Fraction(3, 5), Fraction(23, 50), Fraction(4269, 20000))
     check_against_core(dash)
-    table = dash.rendered["What the Dodge is worth, exactly"]
-    row = table[table["Quantity"] == "Expected hits landing"].iloc[0]
-    assert row["With the Dodge"].startswith("23/50") and row["Without it"].startswith("1/1")
-    assert row["What it is worth"].startswith("-27/50")
+    worth = dash.panels["What the Dodge is worth"]
+    assert worth.compare.names == ("Without it", "With the Dodge")
+    # Without the Dodge both dice hit on 10/20: one Hit on average; the Dodge saves 27/50 of it.
+    assert ab_cards(worth)["expected_hits"] == {"a": 1, "b": Fraction(23, 50), "difference": Fraction(-27, 50)}
+    assert ab_cards(worth)["p_no_hit"]["a"] == Fraction(1, 4)
     assert "No Attack has Sweep" in dash.rendered["Second model (Sweep)"]
     after = dash.rendered["After the Dodge"]
     assert "May move up to 3″ and enter or cancel Crouched" in list(after["Outcome"])
@@ -101,12 +102,13 @@ def test_controls_follow_the_core():
     dash.form.control("defender.reaction").value = "ward"
     check_against_core(dash)
     assert shown_headline(dash)["p_dodge_succeeds"] is None
-    table = dash.rendered["What the Dodge is worth, exactly"]
-    assert "With Ward" in table.columns
+    assert dash.panels["What the Dodge is worth"].compare.names == ("Without it", "With Ward")
     dash.form.control("defender.reaction").value = "none"
     check_against_core(dash)
-    chart = dash.rendered["What the Dodge is worth"]
+    worth = dash.panels["What the Dodge is worth"]
+    chart = worth.compare.figure
     assert bars(chart, 0) == bars(chart, 1)          # nothing to compare: the same both sides
+    assert all(card["difference"] in (0, None) for card in ab_cards(worth).values())
     dash.form.control("defender.reaction").value = "dodge"
     dash.form.control("defender.barrier").value = True
     dash.form.button("attackers.add").click()
@@ -121,16 +123,16 @@ def test_controls_follow_the_core():
 
 def test_rulings_panel_compares_exactly():
     dash = Dashboard("eldfall", query="")
-    dash.compare_on.value = True
-    dash.ruling_field.value = "dodge_resolution"
-    assert dash.ruling_value.value == "compared"
-    other = evaluate(dash.scenario.replace(dodge_resolution="compared"))
-    rows = {row.key: row for row in dash.tables["compare"].itertuples() if row.kind == "headline"}
-    assert Fraction(rows["p_dodge_succeeds"].b) == other.headline["p_dodge_succeeds"]
-    assert Fraction(rows["p_dodge_succeeds"].a) == Fraction(3, 5)
-    assert other.headline["p_dodge_succeeds"] < Fraction(3, 5)
-    dash.ruling_field.value = "post_dodge_move"
-    assert dash.ruling_value.value == "seed"
+    dash.rulings_on.value = True
+    dash.rulings.field.value = "dodge_resolution"
+    assert dash.rulings.value.value == "compared"
+    other = dash.scenario.replace(dodge_resolution="compared")
+    check_ab_against_core(dash.rulings, dash.scenario, other)
+    cards = ab_cards(dash.rulings)["p_dodge_succeeds"]
+    assert cards["a"] == Fraction(3, 5) and cards["b"] < Fraction(3, 5)
+    dash.rulings.field.value = "post_dodge_move"
+    assert dash.rulings.value.value == "seed"
+    check_ab_against_core(dash.rulings, dash.scenario, dash.scenario.replace(post_dodge_move="seed"))
     # Choosing the alternative on the form changes the result and the trace.
     dash.form.control("dodge_resolution").value = "compared"
     check_against_core(dash)
@@ -160,13 +162,13 @@ def test_share_link_round_trip():
     check_against_core(again)
 
 
-@pytest.mark.parametrize("lang", ["en"])
-def test_worth_table_is_exact(lang):
-    result = evaluate(ELDFALL.preset("no-los").scenario)
-    table = worth_table(result, lang)
-    other = evaluate(without_reaction(result.scenario))
-    for key, name in (("p_no_hit", "P(no hit lands)"), ("expected_wounds", "Expected wounds")):
-        row = table[table["Quantity"] == name].iloc[0]
-        assert Fraction(row["With the Dodge"].split()[0]) == result.headline[key]
-        assert Fraction(row["Without it"].split()[0]) == other.headline[key]
-        assert Fraction(row["What it is worth"].split()[0]) == result.headline[key] - other.headline[key]
+def test_the_worth_panel_is_exact_on_a_preset_without_los():
+    dash = Dashboard("eldfall", query="preset=no-los")
+    worth = dash.panels["What the Dodge is worth"]
+    check_ab_against_core(worth, without_reaction(dash.scenario), dash.scenario)
+    result, other = evaluate(dash.scenario), evaluate(without_reaction(dash.scenario))
+    for key in ("p_no_hit", "expected_wounds"):
+        assert ab_cards(worth)[key]["difference"] == result.headline[key] - other.headline[key]
+    # the trace lines that differ: the Dodge's own steps are only in B
+    only_a, only_b = worth.compare.comparison.trace_differences()
+    assert any("Dodge" in line for line in only_b)

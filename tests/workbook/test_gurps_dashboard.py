@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from dashboard_checks import check_against_core as page_against_core
+from dashboard_checks import ab_cards, check_ab_against_core, check_against_core as page_against_core
 from rules_core import evaluate, find_preset, get_system
 from rules_core.systems.gurps_4e import Attack, Dodger, GurpsScenario
 from rules_core.systems.gurps_4e.dice import ROLL_3D6
@@ -173,15 +173,16 @@ def test_what_if_explains_when_it_cannot_be():
 
 def test_rulings_panel_compares_two_readings(dash):
     dash.preset.value = "drop-behind-cover"
-    dash.compare_on.value = True
-    dash.ruling_field.value = "carry"
-    dash.ruling_value.value = "prone_only"
+    dash.rulings_on.value = True
+    dash.rulings.field.value = "carry"
+    dash.rulings.value.value = "prone_only"
     scenario = find_preset("gurps-4e/drop-behind-cover").scenario
     a, b = evaluate(scenario), evaluate(scenario.replace(carry="prone_only"))
-    rows = {row.key: row for row in dash.tables["compare"].itertuples() if row.kind == "headline"}
+    check_ab_against_core(dash.rulings, scenario, scenario.replace(carry="prone_only"))
+    cards = ab_cards(dash.rulings)
     for key in ("p_dodge_succeeds", "expected_injury", "p_down"):
-        assert Fraction(rows[key].a) == a.headline[key] and Fraction(rows[key].b) == b.headline[key]
-        assert Fraction(rows[key].difference) == b.headline[key] - a.headline[key]
+        assert cards[key] == {"a": a.headline[key], "b": b.headline[key],
+                              "difference": b.headline[key] - a.headline[key]}
     assert a.headline["p_down"] != b.headline["p_down"]
 
 

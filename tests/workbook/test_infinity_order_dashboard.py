@@ -7,14 +7,18 @@ import html
 import re
 from fractions import Fraction
 
+import plotly.graph_objects as go
 import pytest
 
 from rules_core import evaluate, find_preset, get_system, play_once
+from rules_core.systems.infinity_n4.dice import success_value
 from rules_core.systems.infinity_n4.exact import dodge_grid, f2f_headline
 from rules_core.systems.infinity_n4.outcomes import final_state_order
 from rules_core.systems.infinity_n4.scenario import Attacker, InfinityScenario
+from dashboard_checks import ab_cards, check_ab_against_core
 from workbook.app import Dashboard
-from workbook.infinity import HEAT_PH, HEAT_SV, VIEWS, heatmap
+from workbook.infinity import VIEWS
+from workbook.sweep_panel import SweepPanel
 
 MINE = find_preset("infinity-n4/zhanshi-mine-and-fusilier").scenario
 TITLES = [v.title for v in VIEWS]
@@ -33,7 +37,7 @@ def cells(markup: str, css: str) -> dict[str, dict[str, str]]:
 def test_the_dashboard_shows_the_infinity_panels():
     dash = Dashboard("infinity-n4", query="")
     assert [v.title for v in dash.views] == TITLES
-    assert set(dash.rendered) == set(TITLES)
+    assert set(dash.rendered) == set(TITLES) - {"Heatmap"} and set(dash.panels) == {"Heatmap"}
 
 
 def test_roll_by_roll_table_against_single_rolls_and_the_headline():
@@ -78,59 +82,86 @@ def test_adding_an_attacker_and_switching_the_ruling_follow_the_core():
     assert Fraction(cells(dash.rendered["The Order, roll by roll"], "wb-infinity-attacks")
                     ["Mine"]["dodge"]) == Fraction(7, 20)
     # The rulings panel: the current reading against the one chosen there, and their difference.
-    dash.compare_on.value = True
-    dash.ruling_value.value = "stacking"
-    compare = dash.tables["compare"].set_index("key")
-    row = compare.loc["p_dodge_succeeds"]
+    dash.rulings_on.value = True
+    assert [v for _, v in dash.rulings.value.options] == ["stacking"]
+    card = ab_cards(dash.rulings)["p_dodge_succeeds"]
     stacked = evaluate(dash.scenario.replace(minus_three="stacking"))
-    assert Fraction(row["a"]) == single.headline["p_dodge_succeeds"]
-    assert Fraction(row["b"]) == stacked.headline["p_dodge_succeeds"]
-    assert Fraction(row["difference"]) == stacked.headline["p_dodge_succeeds"] - single.headline["p_dodge_succeeds"]
+    assert card == {"a": single.headline["p_dodge_succeeds"], "b": stacked.headline["p_dodge_succeeds"],
+                    "difference": stacked.headline["p_dodge_succeeds"] - single.headline["p_dodge_succeeds"]}
+    check_ab_against_core(dash.rulings, dash.scenario, dash.scenario.replace(minus_three="stacking"))
 
 
-def test_heatmap_cells_slider_and_marker():
-    result = evaluate(MINE)
-    fig = heatmap(result)
-    heat = [t for t in fig.data if t.type == "heatmap"]
-    assert len(heat) == 10  # two panels for each Burst 1..5
-    visible = [t for t in heat if t.visible]
-    assert len(visible) == 2  # the scenario's own Burst (3)
-    slider = fig.layout.sliders[0]
-    assert [s.label for s in slider.steps] == ["B1", "B2", "B3", "B4", "B5"] and slider.active == 2
-    dodge, no_hit = dodge_grid(MINE, HEAT_PH, HEAT_SV, burst=3)
-    ph, sv = 10 - HEAT_PH[0], 15 - HEAT_SV[0]  # the Zhanshi's PH 10 against SV 15
-    assert visible[0].customdata[ph][sv] == "299/40000" and visible[0].z[ph][sv] == float(dodge[ph][sv])
-    assert Fraction(visible[1].customdata[ph][sv]) == no_hit[ph][sv] == Fraction(9, 800)
-    for burst, step in zip(range(1, 6), slider.steps):
-        shown = [t for t, on in zip(fig.data, step.args[0]["visible"]) if on and t.type == "heatmap"]
-        assert len(shown) == 2 and all(f"B{burst}<" in t.hovertemplate for t in shown)
-    crosses = [t for t in fig.data if t.type == "scatter"]
-    assert all(list(t.x) == [15] and list(t.y) == [10] for t in crosses)
+def heat(panel) -> tuple[go.Heatmap, go.Scatter]:
+    """The heatmap panel's heatmap and its cross (the scenario shown)."""
+    hm, cross = panel.figure.data
+    assert hm.type == "heatmap" and cross.type == "scatter"
+    return hm, cross
 
 
-def test_heatmap_cells_follow_every_field_but_its_axes():
-    """The cells are reused while only the axes move (PH, the first attacker's value and MODs)
-    and recomputed when anything else changes: each time they equal the core's grid."""
-    def cells(scenario):
-        visible = [t for t in heatmap(evaluate(scenario)).data if t.type == "heatmap" and t.visible]
-        return [[Fraction(c) for c in row] for row in visible[0].customdata]
+def core_grid(scenario: InfinityScenario, phs, values) -> list[list[Fraction | None]]:
+    """P(dodge succeeds) over ``phs`` × the first attacker's ``values`` by the core's own grid
+    (:func:`dodge_grid`, which sets the attacker's Success Value directly): the attacker's SV
+    at each value is that value plus its MOD."""
+    first = scenario.attackers[0]
+    svs = [success_value(v, [first.mod]).sv for v in values]
+    if not scenario.dodger.dodges:
+        return [[None] * len(svs) for _ in phs]
+    dodge, _ = dodge_grid(scenario, phs, svs, burst=first.burst)
+    return dodge
 
+
+def shown_grid(panel) -> list[list[Fraction | None]]:
+    hm, _ = heat(panel)
+    return [[None if c[0] == "—" else Fraction(c[0]) for c in row] for row in hm.customdata]
+
+
+def open_heatmap(scenario: InfinityScenario) -> Dashboard:
+    dash = Dashboard("infinity-n4", scenario=scenario, query="")
+    assert dash.panels["Heatmap"].figure is None  # collapsed: nothing computed
+    dash.view_toggles["Heatmap"].value = True
+    return dash
+
+
+def test_heatmap_is_the_sweep_panel_preset_to_ph_by_the_first_attackers_value():
+    dash = open_heatmap(MINE)
+    panel = dash.panels["Heatmap"]
+    assert isinstance(panel, SweepPanel) and "wb-view-heatmap" in panel.widget._dom_classes
+    assert (panel.field.value, panel.second.value, panel.quantity.value) == (
+        "dodger.ph", "attackers.0.value", "p_dodge_succeeds")
+    hm, cross = heat(panel)
+    phs, values = list(hm.y), list(hm.x)
+    assert phs == list(range(0, 30)) and values == list(range(0, 30))  # 30 × 30 around PH 10, BS 12
+    assert shown_grid(panel) == core_grid(MINE, phs, values)
+    # The seed's mine example: PH 10 against BS 12 + 3 = SV 15, the mine stacking: 299/40000.
+    assert hm.customdata[10][12][0] == "299/40000" and hm.z[10][12] == float(Fraction(299, 40000))
+    assert (list(cross.x), list(cross.y)) == ([12], [10])
+    # Any other quantity or field can be chosen in the panel: P(no hit) from the same sweep.
+    panel.quantity.value = "p_no_hit"
+    hm, _ = heat(panel)
+    no_hit = evaluate(MINE).headline["p_no_hit"]
+    assert Fraction(hm.customdata[10][12][0]) == no_hit == Fraction(9, 800)
+
+
+def test_heatmap_follows_every_field_and_reuses_cells_while_only_its_axes_move():
+    dash = open_heatmap(MINE)
+    panel = dash.panels["Heatmap"]
+    points = panel.sweep.points
+    dash.form.control("dodger.ph").value = 13  # an axis, within the window: only the cross moves
+    assert panel.sweep.points is points and list(heat(panel)[1].y) == [13]
     first = MINE.attackers[0]
-    for scenario in (MINE,
-                     MINE.replace(dodger=MINE.dodger.replace(ph=13)),
-                     MINE.replace(attackers=(first.replace(value=9, mod=-3), *MINE.attackers[1:])),
-                     MINE.replace(dodger=MINE.dodger.replace(mod=-4)),
-                     MINE.replace(minus_three="single")):
-        dodge, _ = dodge_grid(scenario, HEAT_PH, HEAT_SV, burst=scenario.attackers[0].burst)
-        assert cells(scenario) == dodge
-    assert cells(MINE.replace(dodger=MINE.dodger.replace(mod=-4))) != cells(MINE)
+    for change, value in (("attackers.0.burst", 1), ("attackers.0.mod", -3), ("dodger.mod", -4),
+                          ("minus_three", "single")):
+        dash.form.control(change).value = value
+        hm, _ = heat(panel)
+        assert shown_grid(panel) == core_grid(dash.scenario, list(hm.y), list(hm.x)), change
+    assert dash.scenario.attackers[0].burst == 1 != first.burst  # the Burst is the form's
 
 
-def test_heatmap_without_a_dodge_shows_only_no_hit():
-    scenario = MINE.replace(dodger=MINE.dodger.replace(dodges=False))
-    fig = heatmap(evaluate(scenario))
-    left = [t for t in fig.data if t.type == "heatmap"][0]
-    assert all(c == "no dodge" for row in left.customdata for c in row)
+def test_heatmap_without_a_dodge_leaves_the_dodge_blank():
+    dash = open_heatmap(MINE.replace(dodger=MINE.dodger.replace(dodges=False)))
+    hm, _ = heat(dash.panels["Heatmap"])
+    assert all(c[0] == "—" for row in hm.customdata for c in row)
+    assert all(z is None for row in hm.z for z in row)
 
 
 def test_one_rolled_order_is_the_rule_on_faces_drawn_from_the_scenario():
@@ -148,7 +179,10 @@ def test_every_preset_renders_every_panel(preset):
     dash = Dashboard("infinity-n4", query="")
     dash.preset.value = preset
     assert dash.scenario == find_preset(f"infinity-n4/{preset}").scenario
-    assert not dash.notices and set(dash.rendered) == set(TITLES)
+    assert not dash.notices and set(dash.rendered) == set(TITLES) - {"Heatmap"}
+    dash.view_toggles["Heatmap"].value = True
+    hm, _ = heat(dash.panels["Heatmap"])
+    assert shown_grid(dash.panels["Heatmap"]) == core_grid(dash.scenario, list(hm.y), list(hm.x))
 
 
 def test_not_attacked_and_no_dodge_render():
