@@ -184,7 +184,7 @@ def heatmap(result: Result, lang: str = "en") -> go.Figure:
     text = _text(result, lang)
     scenario: InfinityScenario = result.scenario
     first = scenario.attackers[0]
-    current_sv = success_value(first.value, [first.mod]).sv
+    current_sv = success_value(first.value, [first.mod], scenario.variant.mod_cap).sv
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=(text("P(dodge succeeds)"), text("P(no hit)")))
     for burst, maps in zip(BURSTS, _heat_cells(_axis_free(scenario))):
