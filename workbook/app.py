@@ -39,6 +39,10 @@ class                    what
 ``wb-rulings``           rulings panel, opened by the toggle ``wb-rulings-toggle``:
                          ``wb-rulings-field``, ``wb-rulings-value``,
                          ``wb-compare-chart``, ``wb-compare-table``
+``wb-design``            the Design panel (:mod:`workbook.design`), opened by
+                         ``wb-design-toggle``: the rule's constants (``wb-variant-<name>``,
+                         taken out of the form) and A = the official rule against B = the
+                         house rules shown (``wb-ab``); open from the start on a house rule
 ``wb-trace``             the rules applied, with citations
 ``wb-share-link``        the link to the current scenario (``a.wb-share-anchor`` href)
 ======================== ===================================================================
@@ -65,11 +69,13 @@ import plotly.graph_objects as go
 
 from rules_core import Result, System, get_system
 from rules_core.scenario import Scenario, parse
+from rules_core.variants import house_rules
 
 from .analysis import AnalysisPanels
 from .compare import PIN_KEY
 from .classroom import RollPanel, SimulatePanel
 from .controls import ScenarioForm
+from .design import DesignPanel
 from .layout import headline_cards, page_css, style_figure
 from .notices import FieldMarks, link_notice
 from .share import decode_query, encode_query, read_query, share_url
@@ -85,7 +91,7 @@ __all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "system_views"
 #: Modules of this package that are the workbook itself, not a system's panels.
 _FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views", "layout", "notices",
               "present", "urlbar", "explain", "classroom", "lessons", "explore", "server", "analysis",
-              "compare", "export", "modes", "sweep_panel", "four_games"}
+              "compare", "export", "modes", "sweep_panel", "four_games", "design"}
 
 
 def _panel_modules() -> list[str]:
@@ -349,6 +355,9 @@ class Dashboard:
 
         self.form = ScenarioForm(system, scenario, self.lang)
         self.form.on_change(self._form_changed)
+        self.design = DesignPanel.for_form(system, self.form, text, self.lang,
+                                           evaluate=lambda s: evaluate_cached(self.system, s),
+                                           open=bool(house_rules(scenario)))
         self._notice = _html("wb-notice")
         self._notice.add_class("wb-top-notice")
         self._stale = _html("wb-stale-banner")
@@ -392,6 +401,7 @@ class Dashboard:
         rows += [self._view_section(v) for v in self.views]
         rows.append(self._build_analysis())
         rows.append(self._build_rulings())
+        rows.append(self.design.widget if self.design is not None else None)
         rows += [self._build_classroom(), _section(text("Trace of the rules applied"), self._trace), self._share]
         self.widget.children = [r for r in rows if r is not None]
         for w in old:
@@ -641,6 +651,8 @@ class Dashboard:
         if self.analysis_on.value:
             self._show_analysis(result)
         self._show_comparison()
+        if self.design is not None:
+            self.design.update(result)
 
     def _sync_preset(self, scenario: Scenario) -> None:
         match = next((p for p in self.system.presets if p.scenario == scenario), None)
