@@ -306,6 +306,8 @@ class Dashboard:
         if page.get(PIN_KEY):
             self._set_notices(self._restore_pin(page[PIN_KEY]))
         scenario = shared.scenario or self.form.scenario
+        if self.design is not None and house_rules(scenario):
+            self.design.toggle.value = True  # a link to a house rule opens the Design panel
         if lang != self.lang:
             self.lang = lang
             self._build(scenario)

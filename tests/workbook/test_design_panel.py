@@ -116,3 +116,12 @@ def test_the_panel_words_have_russian():
     for words in (*NAMES, OFFICIAL_NOTE, "Design", "Back to the official rule", "House rules in force",
                   "official", VARIANT_FIELD["label"], VARIANT_FIELD["help"]):
         assert text(words) != words, words
+
+
+def test_a_requested_link_to_a_house_rule_opens_the_panel_of_a_page_built_before():
+    # Voilà builds the page before the request; the query is applied then (apply_query).
+    dash = Dashboard("infinity-n4", query="")
+    assert not dash.design.toggle.value
+    dash.apply_query("variant.mod_cap=9")
+    assert dash.scenario.variant.mod_cap == 9 and dash.design.toggle.value
+    assert dash.design.official.scenario == official(dash.scenario)
