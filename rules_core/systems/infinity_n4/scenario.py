@@ -224,7 +224,8 @@ class InfinityScenario(Scenario):
         "move", label="After a successful dodge", citation=CITE_DODGE_MOVE,
         help="What the dodger does if its die succeeds against every attack (it does not move if "
              "it fails against any).",
-        labels={"move": "Move up to 2\" (leaves Engaged)", "engage": "Move into contact: Engaged",
+        labels={"move": "Move up to the dodge move (officially 2\"; leaves Engaged)",
+                "engage": "Move into contact: Engaged",
                 "stay": "Stay"})
     guts: Guts = part(Guts, label="Guts Roll", help="What happens after a successful Attack.",
                       citation=CITE_GUTS)
