@@ -9,9 +9,10 @@ differences in percentage points and exactly, both distributions, the trace line
 The variants are scenario fields, so the share link carries them (``variant.mod_cap=9``).
 
 Collapsed by default and computed only while open; a page opened on a house rule (a link) opens
-it. CSS classes: ``wb-design`` around the toggle ``wb-design-toggle`` and the body
-``wb-design-body``: the controls (``wb-variant-<name>``), ``wb-design-reset`` (back to the
-official rule), ``wb-design-status`` (the house rules in force) and the A/B panel ``wb-ab``.
+it, and its toggle is orange while a house rule is in force. CSS classes: ``wb-design`` around
+the toggle ``wb-design-toggle`` and the body ``wb-design-body``: the controls
+(``wb-variant-<name>``), ``wb-design-reset`` (back to the official rule), ``wb-design-status``
+(the house rules in force) and the A/B panel ``wb-ab``.
 State for tests: ``result``, ``official`` (A's result), ``compare``.
 """
 
@@ -88,8 +89,10 @@ class DesignPanel:
         self._refresh()
 
     def update(self, result: Result) -> None:
-        """The result the page shows (B); A is the same scenario under the official rule."""
+        """The result the page shows (B); A is the same scenario under the official rule. The
+        toggle is marked (orange) while a house rule is in force, even with the panel closed."""
         self.result = result
+        self.toggle.button_style = "warning" if house_rules(result.scenario) else ""
         self._refresh()
 
     def _refresh(self) -> None:

@@ -63,8 +63,10 @@ def test_infinity_house_rule_against_the_official_rule():
     assert "MOD cap (±): <b>2</b> (official 12)" in dash.design.status.value
     only_a, only_b = dash.design.compare.comparison.trace_differences()
     assert any(line.startswith("House rule: MOD cap (±) 2") for line in only_b)
+    assert dash.design.toggle.button_style == "warning"
     # back to the official rule: the form, the link and the panel follow
     dash.design.reset.click()
+    assert dash.design.toggle.button_style == ""
     assert dash.scenario == preset and "variant" not in encode_query(dash.system, dash.scenario)
     assert dash.design.compare.widget.layout.display == "none"
 
