@@ -17,9 +17,9 @@ from typing import Literal
 from ...d20 import FACES, check_face, faces_at_most
 from .scenario import Attacker, Defender, EldfallScenario
 
-__all__ = ["FACES", "Kind", "COVER_MODS", "CRITICAL_FACE", "HALVING", "halved", "modified_attribute", "attribute_roll", "wounds_on",
-           "effects_apply", "attack_value", "attack_dice", "dodge_value", "face_kinds",
-           "wound_faces", "unopposed_dodge"]
+__all__ = ["FACES", "Kind", "COVER_MODS", "CRITICAL_FACE", "HALVING", "halved", "modified_attribute",
+           "attribute_roll", "wounds_on", "effects_apply", "attack_value", "attack_dice",
+           "dodge_value", "face_kinds", "wound_faces", "unopposed_dodge"]
 
 #: What one attribute roll comes to.
 Kind = Literal["critical", "success", "failure"]

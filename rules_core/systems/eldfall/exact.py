@@ -29,8 +29,8 @@ from .dice import (COVER_MODS, attack_dice, attack_value, dodge_value, effects_a
                    modified_attribute, wound_faces)
 from .outcomes import HIT_NO_WOUND, NO_HIT, move_label, no_sweep, outcome_order
 from .scenario import (CITE_ATTACK, CITE_BURN, CITE_CONFRONTATION, CITE_COVER, CITE_DAMAGE,
-                       CITE_DODGE, CITE_DODGE_LOS, CITE_HALVING, CITE_MOVE_RULEBOOK, CITE_MOVE_SEED, CITE_ROLLS,
-                       CITE_BARRIER, CITE_STAGGER, CITE_SWEEP, CITE_WARD, Attacker, EldfallScenario)
+                       CITE_DODGE, CITE_DODGE_LOS, CITE_HALVING, CITE_MOVE_RULEBOOK, CITE_MOVE_SEED,
+                       CITE_ROLLS, CITE_BARRIER, CITE_STAGGER, CITE_SWEEP, CITE_WARD, Attacker, EldfallScenario)
 
 __all__ = ["SYSTEM_ID", "evaluate", "Landing", "Effect", "SecondModelEffect", "AttackKernel"]
 

@@ -18,8 +18,8 @@ from ...d20 import FACES, check_face
 if TYPE_CHECKING:
     from .scenario import InfinityScenario
 
-__all__ = ["FACES", "CRIT", "MOD_CAP", "SAVES_PER_HIT", "SuccessValue", "Kept", "capped_mods", "success_value",
-           "roll_rank", "resolve_face_to_face", "wound_threshold", "saving_roll_wounds",
+__all__ = ["FACES", "CRIT", "MOD_CAP", "SAVES_PER_HIT", "SuccessValue", "Kept", "capped_mods",
+           "success_value", "roll_rank", "resolve_face_to_face", "wound_threshold", "saving_roll_wounds",
            "normal_roll_succeeds", "unopposed_dodge"]
 
 #: The rank of a Critical: above every success value.
