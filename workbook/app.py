@@ -45,6 +45,10 @@ class                    what
                          ``.wb-ab-words``) and ``wb-ab`` (cards, chart, table, trace)
 ``wb-roll``, ``wb-sim``  the classroom's Roll and Simulate panels, opened by ``wb-roll-toggle``
                          and ``wb-sim-toggle``
+``wb-design``            the Design panel (:mod:`workbook.design`), opened by
+                         ``wb-design-toggle``: the rule's constants (``wb-variant-<name>``,
+                         taken out of the form) and A = the official rule against B = the
+                         house rules shown (``wb-ab``); open from the start on a house rule
 ``wb-trace``             the rules applied, with citations
 ``wb-share-link``        the link to the current scenario (``a.wb-share-anchor`` href)
 ======================== ===================================================================
@@ -71,11 +75,13 @@ import plotly.graph_objects as go
 
 from rules_core import Result, System, get_system
 from rules_core.scenario import Scenario, parse
+from rules_core.variants import house_rules
 
 from .analysis import AnalysisPanels
 from .compare import PIN_KEY, ReadingPanel
 from .classroom import RollPanel, SimulatePanel
 from .controls import ScenarioForm
+from .design import DesignPanel
 from .layout import headline_cards, page_css, style_figure
 from .notices import FieldMarks, link_notice
 from .share import decode_query, encode_query, in_voila, page_url, read_query, share_url
@@ -91,7 +97,7 @@ __all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "system_views"
 #: Modules of this package that are the workbook itself, not a system's panels.
 _FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views", "layout", "notices",
               "present", "urlbar", "explain", "classroom", "lessons", "explore", "server", "analysis",
-              "compare", "export", "modes", "sweep_panel", "four_games"}
+              "compare", "export", "modes", "sweep_panel", "four_games", "design"}
 
 
 def _panel_modules() -> list[str]:
@@ -342,6 +348,8 @@ class Dashboard:
         if page.get(PIN_KEY):
             self._set_notices(self._restore_pin(page[PIN_KEY]))
         scenario = shared.scenario or self.form.scenario
+        if self.design is not None and house_rules(scenario):
+            self.design.toggle.value = True  # a link to a house rule opens the Design panel
         if lang != self.lang:
             self.lang = lang
             self._build(scenario)
@@ -392,6 +400,9 @@ class Dashboard:
 
         self.form = ScenarioForm(system, scenario, self.lang)
         self.form.on_change(self._form_changed)
+        self.design = DesignPanel.for_form(system, self.form, text, self.lang,
+                                           evaluate=lambda s: evaluate_cached(self.system, s),
+                                           open=bool(house_rules(scenario)))
         self._notice = _html("wb-notice")
         self._notice.add_class("wb-top-notice")
         self._stale = _html("wb-stale-banner")
@@ -443,6 +454,7 @@ class Dashboard:
         rows += [self._view_section(v) for v in self.views]
         rows.append(self._build_analysis())
         rows.append(self._build_rulings())
+        rows.append(self._build_design())
         rows += [self._build_classroom(), _section(text("Trace of the rules applied"), self._trace), self._share]
         self.widget.children = [r for r in rows if r is not None]
         for w in old:
@@ -548,6 +560,17 @@ class Dashboard:
         self.rulings_on = section.toggle
         return section.box
 
+    def _build_design(self) -> widgets.Widget | None:
+        """The Design panel (:class:`workbook.design.DesignPanel`): collapsed unless the page
+        opens on a house rule, and evaluating nothing while closed."""
+        if self.design is None:
+            return None
+        self.design.present = self.present
+        section = self._collapsible("Design", "wb-design", self.design.widget, opened=self.design.is_open,
+                                    on_toggle=self.design.set_open, box_css="wb-design")
+        self.design.toggle = section.toggle
+        return section.box
+
     # -- reacting ---------------------------------------------------------------------------
     @property
     def scenario(self) -> Scenario:
@@ -577,7 +600,7 @@ class Dashboard:
 
     def _panels(self) -> list[Any]:
         """Every panel of the page that draws its own chart (they follow present mode)."""
-        found = [*self.panels.values(), self.rulings]
+        found = [*self.panels.values(), self.rulings, self.design]
         analysis = getattr(self, "analysis", None)
         if analysis is not None:
             found += [analysis.compare, analysis.sweep]
@@ -666,6 +689,8 @@ class Dashboard:
             self._show_analysis(result)
         if self.rulings is not None:
             self.rulings.update(result)  # computes only while open
+        if self.design is not None:
+            self.design.update(result)
 
     def _sync_preset(self, scenario: Scenario) -> None:
         match = next((p for p in self.system.presets if p.scenario == scenario), None)

@@ -146,8 +146,11 @@ class _Group:
             else:
                 ungrouped.append(box)
         rows = list(ungrouped)
+        #: each group's titled box and its fields' boxes, by group name
+        self.groups: dict[str, tuple[widgets.VBox, list[widgets.Widget]]] = {}
         for name, boxes in groups.items():
-            rows.append(_titled(form.text(name), "", boxes, "wb-group"))
+            self.groups[name] = (_titled(form.text(name), "", boxes, "wb-group"), boxes)
+            rows.append(self.groups[name][0])
         if title is None:
             self.widget = widgets.VBox(rows)
         else:
@@ -347,6 +350,17 @@ class ScenarioForm:
 
     def _fields(self) -> list[_Field]:
         return [node for node in self._root.nodes() if isinstance(node, _Field)]
+
+    def take_group(self, name: str) -> list[widgets.Widget]:
+        """The boxes of the scenario's own fields in group ``name`` (e.g. ``"Design"``, the rule
+        variants), taken out of :attr:`widget` to be shown elsewhere; they stay controls of this
+        form (same values, same notices). Empty when the scenario has no such group."""
+        if name not in self._root.groups:
+            return []
+        box, boxes = self._root.groups[name]
+        self._root.widget.children = tuple(w for w in self._root.widget.children if w is not box)
+        box.children = ()
+        return boxes
 
     def control(self, path: str) -> widgets.Widget:
         """The input widget of the field at dotted ``path`` (e.g. ``"attackers.0.burst"``)."""

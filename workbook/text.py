@@ -119,6 +119,22 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "is one of": "— одно из",
         "is on or off": "— да или нет",
         "there are at most": "их не больше",
+        # the Design panel (workbook.design) and the rule variants block (rules_core.variants)
+        "Design": "Правила: свои варианты",
+        "Rule variants": "Варианты правил",
+        "The rule's own constants, each at its official value unless changed; a changed value "
+        "is a house rule, marked in every result.":
+            "Постоянные самого правила, каждая — официальное значение, пока её не изменили; "
+            "изменённое значение — домашнее правило, оно отмечено в каждом результате.",
+        "Back to the official rule": "Вернуть официальное правило",
+        "Official rule": "Официальное правило",
+        "House rule": "Домашнее правило",
+        "House rules in force": "Действующие домашние правила",
+        "official": "официально",
+        "Every rule constant is at its official value: change one to compare the house rule "
+        "with the official rule.":
+            "Все постоянные правила имеют официальные значения: измените одну, чтобы сравнить "
+            "домашнее правило с официальным.",
     },
 }
 

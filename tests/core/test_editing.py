@@ -155,7 +155,8 @@ def test_repr_lists_every_field_and_reads_back():
         assert name in text
     cls = type(SEED)
     namespace = {cls.__name__: cls, **{type(v).__name__: type(v) for v in
-                                      (SEED.dodger, SEED.attackers[0], SEED.template, SEED.guts)}}
+                                      (SEED.dodger, SEED.attackers[0], SEED.template, SEED.guts,
+                                       SEED.variant)}}
     assert eval(text, namespace) == SEED  # noqa: S307 - our own repr
     assert max(len(line) for line in text.splitlines()) <= 100
 

@@ -24,12 +24,13 @@ from typing import NamedTuple
 from ...d20 import FACES, binomial
 from ...dist import Dist
 from ...result import Result, TraceStep, fraction_text, percent
+from ...variants import house_rule_steps
 from .dice import (COVER_MODS, attack_dice, attack_value, dodge_value, effects_apply, face_kinds,
                    modified_attribute, wound_faces)
 from .outcomes import HIT_NO_WOUND, NO_HIT, move_label, no_sweep, outcome_order
 from .scenario import (CITE_ATTACK, CITE_BURN, CITE_CONFRONTATION, CITE_COVER, CITE_DAMAGE,
-                       CITE_DODGE, CITE_DODGE_LOS, CITE_MOVE_RULEBOOK, CITE_MOVE_SEED, CITE_ROLLS,
-                       CITE_BARRIER, CITE_STAGGER, CITE_SWEEP, CITE_WARD, Attacker, EldfallScenario)
+                       CITE_DODGE, CITE_DODGE_LOS, CITE_HALVING, CITE_MOVE_RULEBOOK, CITE_MOVE_SEED,
+                       CITE_ROLLS, CITE_BARRIER, CITE_STAGGER, CITE_SWEEP, CITE_WARD, Attacker, EldfallScenario)
 
 __all__ = ["SYSTEM_ID", "evaluate", "Landing", "Effect", "SecondModelEffect", "AttackKernel"]
 
@@ -86,11 +87,11 @@ def _multinomial(n: int, counts: Sequence[int]) -> int:
 
 
 @cache
-def _landing(value: int, dice: int, reaction: str, ag: int, resolution: str
+def _landing(value: int, dice: int, reaction: str, ag: int, resolution: str, critical: int
              ) -> tuple[tuple[Landing, int], ...]:
     """One Attack against the defender's reaction, before Protective Barrier: ``(Landing,
-    weight)`` over 20**(dice + the AG die)."""
-    kinds = face_kinds(value)
+    weight)`` over 20**(dice + the AG die); a successful face up to ``critical`` is a Critical."""
+    kinds = face_kinds(value, critical)
     wc, ws = kinds.count("critical"), kinds.count("success")
     wf = FACES - wc - ws
     out: dict[Landing, int] = {}
@@ -100,7 +101,7 @@ def _landing(value: int, dice: int, reaction: str, ag: int, resolution: str
             out[key] = out.get(key, 0) + weight
 
     if reaction != "dodge" or resolution == "independent":
-        ag_ok = sum(k != "failure" for k in face_kinds(ag)) if reaction == "dodge" else 0
+        ag_ok = sum(k != "failure" for k in face_kinds(ag, critical)) if reaction == "dodge" else 0
         for c in range(dice + 1):
             for p in range(dice - c + 1):
                 w = _multinomial(dice, (c, p, dice - c - p)) * wc ** c * ws ** p * wf ** (dice - c - p)
@@ -114,7 +115,7 @@ def _landing(value: int, dice: int, reaction: str, ag: int, resolution: str
     # compared: condition on the AG face g; a non-Critical attack die beats the Dodge iff its
     # face is above g (a tie goes to the dodger, a Critical AG roll beats every attack die).
     success_faces = [f for f in range(1, FACES + 1) if kinds[f - 1] == "success"]
-    for g, ag_kind in enumerate(face_kinds(ag), 1):
+    for g, ag_kind in enumerate(face_kinds(ag, critical), 1):
         if ag_kind != "success":
             ok = ag_kind == "critical"
             for c in range(dice + 1):
@@ -158,8 +159,9 @@ def _kernel(scenario: EldfallScenario, a: Attacker) -> AttackKernel:
     d = scenario.defender
     dice = attack_dice(a)
     dodging = d.reaction == "dodge"
-    ag = dodge_value(d, a) if dodging else 0
-    atoms = _landing(attack_value(a), dice, d.reaction, ag, scenario.dodge_resolution)
+    ag = dodge_value(d, a, scenario.variant.halving) if dodging else 0
+    atoms = _landing(attack_value(a), dice, d.reaction, ag, scenario.dodge_resolution,
+                     scenario.variant.critical_face)
     stagger = a.stagger and effects_apply(a.size, d.size)
     knock = a.knockdown and effects_apply(a.size, d.size)
     # Summed under plain tuple keys (the fields of Effect, in order; hot loop), named at the end.
@@ -241,12 +243,16 @@ def _pct(p: Fraction) -> str:
 
 def _scenario_trace(scenario: EldfallScenario, kernels: Sequence[AttackKernel]) -> list[TraceStep]:
     d = scenario.defender
-    trace = [TraceStep("Attribute rolls", "d20 roll-under the modified attribute; a 1 is a Critical, "
+    critical, rounding = scenario.variant.critical_face, scenario.variant.halving
+    crit_text = "a 1 is a Critical" if critical == 1 else f"a successful 1 to {critical} is a Critical"
+    trace = [*house_rule_steps(scenario),
+             TraceStep("Attribute rolls", f"d20 roll-under the modified attribute; {crit_text}, "
                        "above 20 a 20 is too; at 0 or less an automatic failure; halving after the "
-                       "other modifiers, rounding up", CITE_ROLLS)]
+                       f"other modifiers, rounding {rounding}",
+                       CITE_ROLLS if rounding == "up" else CITE_HALVING)]
     for i, (a, k) in enumerate(zip(scenario.attackers, kernels), 1):
         value = attack_value(a)
-        kinds = face_kinds(value)
+        kinds = face_kinds(value, critical)
         cover = f", cover {COVER_MODS[a.cover]:+d}" if a.cover != "none" else ""
         trace.append(TraceStep(
             f"Attack {i}", f"{attack_dice(a)} {'die' if attack_dice(a) == 1 else 'dice'}"
@@ -257,10 +263,11 @@ def _scenario_trace(scenario: EldfallScenario, kernels: Sequence[AttackKernel]) 
             + (" (automatic failure)" if value <= 0 else ""),
             CITE_COVER if a.cover != "none" else CITE_ATTACK))
         if d.reaction == "dodge":
-            ag = dodge_value(d, a)
+            ag = dodge_value(d, a, rounding)
             if not a.los:
                 how = ("not halved: Acute Senses" if d.acute_senses else
-                       f"halved (rounding up) without LoS: {modified_attribute(d.ag, d.ag_mod)} → {ag}")
+                       f"halved (rounding {rounding}) without LoS: "
+                       f"{modified_attribute(d.ag, d.ag_mod)} → {ag}")
                 trace.append(TraceStep(f"Dodge against Attack {i}: no LoS", how, CITE_DODGE_LOS))
             trace.append(TraceStep(
                 f"Dodge against Attack {i}", f"one AG roll against {ag}; it succeeds with "
@@ -304,8 +311,8 @@ def _scenario_trace(scenario: EldfallScenario, kernels: Sequence[AttackKernel]) 
         if len(scenario.attackers) > 1:
             trace.append(TraceStep("Several attacking models", "one AG roll per enemy Attack, each "
                                    "with its own LoS", CITE_DODGE))
-        move = ("rulebook — may move up to half SPD rounded up, even after a failed roll, and enter "
-                "or cancel Crouched" if scenario.post_dodge_move == "rulebook" else
+        move = (f"rulebook — may move up to half SPD rounded {rounding}, even after a failed "
+                "roll, and enter or cancel Crouched" if scenario.post_dodge_move == "rulebook" else
                 "seed — may move up to full SPD, optionally, after a successful Dodge (one move "
                 "for the Resolution Step if any AG roll succeeded)")
         trace.append(TraceStep("Ruling: post-dodge movement", move,
@@ -356,7 +363,7 @@ def evaluate(scenario: EldfallScenario) -> Result:
             p_dodge *= k.p_dodge
             p_no_dodge *= 1 - k.p_dodge
         p_any_dodge = 1 - p_no_dodge
-        if any(dodge_value(d, a) <= 0 for a in scenario.attackers):
+        if any(dodge_value(d, a, scenario.variant.halving) <= 0 for a in scenario.attackers):
             notes["p_dodge_succeeds"] = ("The defender's AG for at least one Dodge is 0 or less: "
                                          "that roll fails automatically.")
     else:

@@ -44,13 +44,14 @@ def outcome_order(scenario: EldfallScenario) -> tuple[str, ...]:
 
 def move_label(scenario: EldfallScenario, any_dodge_succeeded: bool) -> str:
     """The post-dodge movement under the scenario's ruling: under ``rulebook`` half SPD rounded
-    up, whatever the roll; under ``seed`` full SPD once any AG roll succeeded; nothing without a
-    Dodge."""
+    up (or as the scenario's ``variant.halving`` says), whatever the roll; under ``seed`` full
+    SPD once any AG roll succeeded; nothing without a Dodge."""
     d = scenario.defender
     if d.reaction != "dodge":
         return NO_MOVE
     if scenario.post_dodge_move == "rulebook":
-        return f"May move up to {modified_attribute(d.spd, halve=True)}″ and enter or cancel Crouched"
+        half = modified_attribute(d.spd, halve=True, rounding=scenario.variant.halving)
+        return f"May move up to {half}″ and enter or cancel Crouched"
     return f"May move up to {d.spd}″" if any_dodge_succeeded else NO_MOVE
 
 

@@ -26,8 +26,9 @@ from ...d20 import d20
 from ...play import Play
 from ...result import TraceStep
 from ...roller import Roller
-from .dice import (Kind, attack_dice, attack_value, attribute_roll, dodge_value, effects_apply,
-                   face_kinds, wounds_on)
+from ...variants import house_rule_steps
+from .dice import (CRITICAL_FACE, Kind, attack_dice, attack_value, attribute_roll, dodge_value,
+                   effects_apply, face_kinds, wounds_on)
 from .outcomes import move_label, outcome_label
 from .scenario import (CITE_ATTACK, CITE_BARRIER, CITE_BURN, CITE_DAMAGE, CITE_DODGE, CITE_SWEEP,
                        CITE_WARD, Attacker, EldfallScenario)
@@ -42,16 +43,16 @@ class DodgeRoll(NamedTuple):
     succeeds: bool
 
 
-def dodge_roll(face: int, ag: int, best: int, resolution: str) -> DodgeRoll:
-    """The AG roll ``face`` against ``ag``. Under ``independent`` any success dodges; under
-    ``compared`` a plain success must also be at least ``best``, the attacker's best non-Critical
-    successful die (0 when there is none; a tie goes to the dodger), and a Critical beats every
-    die.
+def dodge_roll(face: int, ag: int, best: int, resolution: str, critical: int = CRITICAL_FACE) -> DodgeRoll:
+    """The AG roll ``face`` against ``ag`` (a successful face up to ``critical`` a Critical).
+    Under ``independent`` any success dodges; under ``compared`` a plain success must also be at
+    least ``best``, the attacker's best non-Critical successful die (0 when there is none; a tie
+    goes to the dodger), and a Critical beats every die.
 
     >>> dodge_roll(6, 12, 7, "independent").succeeds, dodge_roll(6, 12, 7, "compared").succeeds
     (True, False)
     """
-    kind = attribute_roll(face, ag)
+    kind = attribute_roll(face, ag, critical)
     if kind == "failure":
         return DodgeRoll(kind, False)
     return DodgeRoll(kind, resolution == "independent" or kind == "critical" or face >= best)
@@ -74,13 +75,15 @@ def _wounding(threshold: int) -> Callable[[int | tuple[int, ...]], int]:
     return lambda answer: sum(wounds_on(f, threshold) for f in _faces(answer))
 
 
-def _attack_class(value: int, compared_with: int | None) -> Callable[[int | tuple[int, ...]], Hashable]:
+def _attack_class(value: int, compared_with: int | None, critical: int
+                  ) -> Callable[[int | tuple[int, ...]], Hashable]:
     """Attack faces act alike with the same Critical Hits and Hits; when the Dodge is compared
     with them (``compared_with`` is the AG), also the same best non-Critical success — up to the
     highest AG face that can succeed, since every best above it beats every plain AG success."""
-    kinds = face_kinds(value)
+    kinds = face_kinds(value, critical)
     if compared_with is not None:
-        top = max((g for g, k in enumerate(face_kinds(compared_with), 1) if k == "success"), default=1)
+        top = max((g for g, k in enumerate(face_kinds(compared_with, critical), 1) if k == "success"),
+                  default=1)
 
     def classify(answer: int | tuple[int, ...]) -> Hashable:
         faces = _faces(answer)
@@ -125,8 +128,9 @@ def play(scenario: EldfallScenario, roller: Roller) -> Play:
     ``second_model_hits`` and ``second_model_wounds``.
     """
     d = scenario.defender
+    crit_face, rounding = scenario.variant.critical_face, scenario.variant.halving
     explain = roller.explain
-    trace: list[TraceStep] = []
+    trace: list[TraceStep] = list(house_rule_steps(scenario)) if explain else []
     evasions: list[bool] = []
     hits = wounds = ap_lost = second_hits = second_wounds = 0
     knocked_down = False
@@ -135,10 +139,10 @@ def play(scenario: EldfallScenario, roller: Roller) -> Play:
     for i, a in enumerate(scenario.attackers, 1):
         label = f"Attack {i}"
         value = attack_value(a)
-        ag = dodge_value(d, a) if d.reaction == "dodge" else 0
+        ag = dodge_value(d, a, rounding) if d.reaction == "dodge" else 0
         faces = _pool(roller, f"{label}: attack dice", attack_dice(a),
-                      _attack_class(value, ag if compared else None))
-        kinds = [attribute_roll(f, value) for f in faces]
+                      _attack_class(value, ag if compared else None, crit_face))
+        kinds = [attribute_roll(f, value, crit_face) for f in faces]
         crits, plain = kinds.count("critical"), kinds.count("success")
         if explain:
             trace.append(TraceStep(f"{label}: Attack roll", f"{list(faces)} against {a.attribute} "
@@ -147,8 +151,8 @@ def play(scenario: EldfallScenario, roller: Roller) -> Play:
         if d.reaction == "dodge":
             best = max((f for f, k in zip(faces, kinds) if k == "success"), default=0)
             face = roller.roll(d20(f"{label}: defender's AG roll", lambda g, ag=ag, best=best:
-                                   dodge_roll(g, ag, best, scenario.dodge_resolution)))
-            kind, ok = dodge_roll(face, ag, best, scenario.dodge_resolution)
+                                   dodge_roll(g, ag, best, scenario.dodge_resolution, crit_face)))
+            kind, ok = dodge_roll(face, ag, best, scenario.dodge_resolution, crit_face)
             evasions.append(ok)
             if ok:
                 landing_plain = 0

@@ -1,13 +1,15 @@
-"""Eldfall Chronicles: the scenario's declared fields (range, step, label, help, citation) and
-the citations the rule quotes. Imports nothing below it."""
+"""Eldfall Chronicles: the scenario's declared fields (range, step, label, help, citation), the
+rule's own constants (house rules) and the citations the rule quotes. Imports nothing below it."""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from ...scenario import Part, Scenario, choice, flag, number, part, parts, ruling
+from ...variants import VARIANT_FIELD, Variant
 
-__all__ = ["Attacker", "Defender", "SecondModel", "EldfallScenario", "without_reaction"]
+__all__ = ["Attacker", "Defender", "SecondModel", "EldfallVariant", "EldfallScenario",
+           "without_reaction"]
 
 CITE_ROLLS = "Eldfall Chronicles Rulebook v1.6, p.15 (Dice Rolls: attribute rolls, Criticals)"
 CITE_ATTACK = "Eldfall Chronicles Rulebook v1.6, p.54 (Attack; Melee Attack: STK 1 when reacting)"
@@ -23,6 +25,7 @@ CITE_WARD = "Eldfall Chronicles, spell Ward (a magical Dodge); seed page Dodge, 
 CITE_BARRIER = "Eldfall Chronicles, spell Protective Barrier; seed page Dodge, Interactions"
 CITE_MOVE_RULEBOOK = "Eldfall Chronicles Rulebook v1.6, Dodge: half SPD rounded up, even after a failed roll"
 CITE_MOVE_SEED = "Eldfall Chronicles Dodge page (seed), Resolution and Discord answer, Feb 2026"
+CITE_HALVING = "Eldfall Chronicles Rulebook v1.6, p.15 (halving and doubling: after other modifiers, rounding up)"
 
 
 class Attacker(Part):
@@ -98,6 +101,21 @@ class SecondModel(Part):
                        help="The second model's Size.")
 
 
+class EldfallVariant(Variant):
+    """Eldfall's rule constants, each at its official value unless a house rule changes it."""
+
+    critical_face: int = number(
+        1, ge=1, le=5, label="Critical on faces up to", citation=CITE_ROLLS,
+        help="An attribute roll on a face from 1 to this is a Critical, if it succeeds (official: "
+             "a 1 only). It widens the Critical Hits a Dodge cannot ignore and the Critical AG "
+             "rolls; above 20 a face of 20 stays a Critical too. Damage rolls have no Criticals.")
+    halving: Literal["up", "down"] = choice(
+        "up", label="Halving rounds", citation=CITE_HALVING,
+        help="Which way a halved value rounds (official: up). It applies to every halving: AG "
+             "without LoS and the rulebook's half-SPD move after a Dodge.",
+        labels={"up": "Up (official)", "down": "Down"})
+
+
 class EldfallScenario(Scenario):
     """A model reacting to one or more enemy Attacks in Eldfall Chronicles."""
 
@@ -129,6 +147,7 @@ class EldfallScenario(Scenario):
         help="Whether the Hit a Sweep deals to other models can be a Critical Hit.",
         options={"plain": "Always a plain Hit: the rule speaks of 'a Hit' (Rulebook v1.6, p.73)",
                  "critical": "A Critical Hit when the Attack roll had a Critical"})
+    variant: EldfallVariant = part(EldfallVariant, **VARIANT_FIELD)
 
 
 def without_reaction(scenario: EldfallScenario) -> EldfallScenario:

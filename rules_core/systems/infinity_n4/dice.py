@@ -18,20 +18,21 @@ from ...d20 import FACES, check_face
 if TYPE_CHECKING:
     from .scenario import InfinityScenario
 
-__all__ = ["FACES", "CRIT", "MOD_CAP", "SAVES_PER_HIT", "SuccessValue", "Kept", "success_value",
-           "roll_rank", "resolve_face_to_face", "wound_threshold", "saving_roll_wounds",
+__all__ = ["FACES", "CRIT", "MOD_CAP", "SAVES_PER_HIT", "SuccessValue", "Kept", "capped_mods",
+           "success_value", "roll_rank", "resolve_face_to_face", "wound_threshold", "saving_roll_wounds",
            "normal_roll_succeeds", "unopposed_dodge"]
 
 #: The rank of a Critical: above every success value.
 CRIT = 20
-#: The sum of MODs on one roll is capped to ±12.
+#: The sum of MODs on one roll is capped to ±12 (the official value; a scenario's
+#: ``variant.mod_cap`` holds the cap in force).
 MOD_CAP = 12
 #: Saving Rolls per hit by ammunition; a Critical adds one more.
 SAVES_PER_HIT = {"N": 1, "AP": 1, "DA": 2, "EXP": 3}
 
 
 class SuccessValue(NamedTuple):
-    """An SV and whether the ±12 cap on the sum of MODs changed it."""
+    """An SV and whether the cap on the sum of MODs (±12 officially) changed it."""
 
     sv: int
     capped: bool
@@ -44,16 +45,27 @@ class Kept(NamedTuple):
     b: tuple[int, ...]
 
 
-def success_value(attribute: int, mods: Sequence[int]) -> SuccessValue:
-    """SV = attribute + sum of MODs, the sum capped to ±12.
+def capped_mods(total: int, cap: int = MOD_CAP) -> int:
+    """The sum of MODs held within ±``cap`` (officially ±12).
+
+    >>> capped_mods(15), capped_mods(-15), capped_mods(-15, cap=9)
+    (12, -12, -9)
+    """
+    return max(-cap, min(cap, total))
+
+
+def success_value(attribute: int, mods: Sequence[int], cap: int = MOD_CAP) -> SuccessValue:
+    """SV = attribute + sum of MODs, the sum capped to ±``cap`` (officially ±12).
 
     >>> success_value(12, [3])
     SuccessValue(sv=15, capped=False)
     >>> success_value(10, [-9, -6])
     SuccessValue(sv=-2, capped=True)
+    >>> success_value(10, [-9, -6], cap=9)
+    SuccessValue(sv=1, capped=True)
     """
     total = sum(mods)
-    capped = max(-MOD_CAP, min(MOD_CAP, total))
+    capped = capped_mods(total, cap)
     return SuccessValue(attribute + capped, capped != total)
 
 
@@ -128,11 +140,11 @@ def normal_roll_succeeds(face: int, sv: int) -> bool:
 
 def unopposed_dodge(scenario: "InfinityScenario") -> Fraction:
     """The dodger's chance of passing a Dodge as a Normal Roll with nothing against it: one d20
-    against SV = PH plus the dodger's own MODs (capped), Criticals included.
+    against SV = PH plus the dodger's own MODs (capped at the cap in force), Criticals included.
 
     >>> from .scenario import InfinityScenario
     >>> unopposed_dodge(InfinityScenario()), unopposed_dodge(InfinityScenario().set("dodger.ph", 25))
     (Fraction(1, 2), Fraction(1, 1))
     """
-    sv = success_value(scenario.dodger.ph, [scenario.dodger.mod]).sv
+    sv = success_value(scenario.dodger.ph, [scenario.dodger.mod], scenario.variant.mod_cap).sv
     return Fraction(sum(normal_roll_succeeds(face, sv) for face in range(1, FACES + 1)), FACES)

@@ -12,7 +12,7 @@ from .scenario import InfinityScenario
 
 __all__ = ["DODGED", "NO_HIT", "NEITHER", "TEMPLATE_HITS", "ROLL_FAILS", "UNHARMED_STAYS",
            "HIT_NO_EFFECT", "HIT_NO_GUTS", "HIT_PASSES", "NULL_STATE", "GUTS_FAILED", "FALLBACKS",
-           "hits_label", "hit_label", "roll_label", "roll_labels", "engaged_at_start",
+           "hits_label", "hit_label", "roll_label", "roll_labels", "engaged_at_start", "after_dodge_plan",
            "guts_fallback", "dodged_label", "guts_failed_label", "final_state_order", "HEADLINES"]
 
 # Outcome labels of the whole Order (``Result.outcomes``).
@@ -72,13 +72,21 @@ def guts_fallback(s: InfinityScenario) -> str:
     return "leave" if s.guts.can_leave else "cover" if s.guts.can_cover else "prone"
 
 
+def after_dodge_plan(s: InfinityScenario) -> str:
+    """What a dodger that succeeded against everything does: the chosen ``after_dodge``, or
+    ``stay`` when the dodge move in force (``variant.dodge_move``, officially 2") is 0."""
+    return "stay" if s.variant.dodge_move == 0 else s.after_dodge
+
+
 def dodged_label(s: InfinityScenario) -> str:
-    """Final state after the dodge die succeeded against everything: the chosen movement and the
-    States it cancels (Engaged when moving away, IMM-A always)."""
-    text = {"move": "Unharmed, dodged everything: moves up to 2\"",
+    """Final state after the dodge die succeeded against everything: the movement (the chosen
+    plan, up to the dodge move in force) and the States it cancels (Engaged when moving away,
+    IMM-A always)."""
+    plan = after_dodge_plan(s)
+    text = {"move": f"Unharmed, dodged everything: moves up to {s.variant.dodge_move}\"",
             "engage": "Unharmed, dodged everything: moves into contact, Engaged",
-            "stay": "Unharmed, dodged everything: stays"}[s.after_dodge]
-    cancels = (["Engaged"] if engaged_at_start(s) and s.after_dodge == "move" else []) + \
+            "stay": "Unharmed, dodged everything: stays"}[plan]
+    cancels = (["Engaged"] if engaged_at_start(s) and plan == "move" else []) + \
               (["IMM-A"] if s.dodger.immobilized == "IMM-A" else [])
     return text + (f" (cancels {' and '.join(cancels)})" if cancels else "")
 

@@ -26,12 +26,14 @@ from ...d20 import FACES, d20
 from ...play import Play
 from ...result import TraceStep
 from ...roller import Roller
+from ...variants import house_rule_steps
 from .dice import (
-    CRIT, MOD_CAP, SAVES_PER_HIT, normal_roll_succeeds, resolve_face_to_face, roll_rank,
+    CRIT, SAVES_PER_HIT, capped_mods, normal_roll_succeeds, resolve_face_to_face, roll_rank,
     saving_roll_wounds, success_value, wound_threshold)
 from .outcomes import (
     DODGED, FALLBACKS, HIT_NO_EFFECT, HIT_NO_GUTS, HIT_PASSES, NO_HIT, NULL_STATE, UNHARMED_STAYS,
-    dodged_label, engaged_at_start, guts_failed_label, guts_fallback, hits_label, roll_label)
+    after_dodge_plan, dodged_label, engaged_at_start, guts_failed_label, guts_fallback, hits_label,
+    roll_label)
 from .scenario import (
     CITE_AMMO, CITE_COVER, CITE_DODGE, CITE_DODGE_MODS, CITE_DODGE_MOVE, CITE_F2F, CITE_GUTS,
     CITE_GUTS_FAQ, CITE_MODS, CITE_ROLLS, CITE_SAVES, CITE_SV_OVER_20, CITE_TEMPLATES, CITE_WOUNDS,
@@ -39,7 +41,8 @@ from .scenario import (
 
 __all__ = ["OrderRoll", "OrderPlan", "plan_order", "RollResult", "play", "MINUS_THREE"]
 
-#: The PH MOD of one −3 circumstance (ZoC outside LoF, Template without LoF, Deployable).
+#: The PH MOD of one −3 circumstance (ZoC outside LoF, Template without LoF, Deployable): the
+#: official value; a scenario's ``variant.circumstance_mod`` holds the MOD in force.
 MINUS_THREE = -3
 
 # -- the Order, planned: what the one dodge die is compared with ------------------------------
@@ -89,15 +92,20 @@ class OrderPlan:
         return tuple(roll_rank(face, r.sv_dodge) for r in self.rolls)
 
 
-def _sv_trace(who: str, attribute: str, value: int, mods: Sequence[tuple[str, int]]
+def _signed(mod: int) -> str:
+    """A MOD as the rulebook writes it: ``−3``, ``+3``, ``0``."""
+    return f"−{-mod}" if mod < 0 else f"+{mod}" if mod else "0"
+
+
+def _sv_trace(who: str, attribute: str, value: int, mods: Sequence[tuple[str, int]], cap: int
               ) -> tuple[int, list[TraceStep]]:
     total = sum(m for _, m in mods)
-    sv, capped = success_value(value, [total])
+    sv, capped = success_value(value, [total], cap)
     parts_text = ", ".join(f"{name} {m:+d}" for name, m in mods if m) or "none"
-    cap_text = f"capped to {max(-MOD_CAP, min(MOD_CAP, total)):+d}" if capped else "not reached"
+    cap_text = f"capped to {capped_mods(total, cap):+d}" if capped else "not reached"
     steps = [TraceStep(f"Success Value ({who})",
                        f"{attribute} {value}, MODs {total:+d} ({parts_text}) → SV {sv}; "
-                       f"MOD sum capped at ±12: {cap_text}", CITE_MODS)]
+                       f"MOD sum capped at ±{cap}: {cap_text}", CITE_MODS)]
     if sv <= 0:
         steps.append(TraceStep(f"SV ≤ 0 ({who})", "no roll is made: automatic failure", CITE_ROLLS))
     elif sv > FACES:
@@ -108,25 +116,29 @@ def _sv_trace(who: str, attribute: str, value: int, mods: Sequence[tuple[str, in
     return sv, steps
 
 
-def _circumstance_mod(circumstances: Sequence[str], reading: str) -> int:
-    """The PH MOD for these −3 circumstances under the minus-three ruling."""
+def _circumstance_mod(circumstances: Sequence[str], reading: str, each: int = MINUS_THREE) -> int:
+    """The PH MOD for these −3 circumstances under the minus-three ruling, ``each`` the MOD of
+    one circumstance (officially −3)."""
     if not circumstances:
         return 0
-    return MINUS_THREE * len(circumstances) if reading == "stacking" else MINUS_THREE
+    return each * len(circumstances) if reading == "stacking" else each
 
 
 def _dodge_sv(s: InfinityScenario, name: str, own_mod: int, circumstances: list[str]
               ) -> tuple[int, list[TraceStep]]:
     d = s.dodger
-    minus = _circumstance_mod(circumstances, s.minus_three)
+    each = s.variant.circumstance_mod
+    minus = _circumstance_mod(circumstances, s.minus_three, each)
     steps = []
     if circumstances:
-        how = (f"one −3 for {len(circumstances)} circumstances" if len(circumstances) > 1 and
-               s.minus_three == "single" else f"{minus:+d}")
-        steps.append(TraceStep(f"−3 PH circumstances ({name})", f"{'; '.join(circumstances)}: {how} "
+        how = (f"one {_signed(each)} for {len(circumstances)} circumstances" if len(circumstances) > 1
+               and s.minus_three == "single" else f"{minus:+d}")
+        steps.append(TraceStep(f"{_signed(each)} PH circumstances ({name})",
+                               f"{'; '.join(circumstances)}: {how} "
                                f"(ruling minus-three = {s.minus_three})", CITE_DODGE_MODS))
     sv, more = _sv_trace(f"dodger against {name}", "PH", d.ph,
-                         [("dodger", d.mod), ("against this attack", own_mod), ("circumstances", minus)])
+                         [("dodger", d.mod), ("against this attack", own_mod), ("circumstances", minus)],
+                         s.variant.mod_cap)
     return sv, steps + more
 
 
@@ -165,7 +177,8 @@ def plan_order(s: InfinityScenario) -> OrderPlan:
     """What the one dodge die is compared with (each roll with its own SVs), the saves, and the
     Guts and movement circumstances, with the trace of the rules applied."""
     d = s.dodger
-    trace = [TraceStep("Dodge", "one PH die against every attack of the Order, each with its own SV "
+    trace = [*house_rule_steps(s),
+             TraceStep("Dodge", "one PH die against every attack of the Order, each with its own SV "
                        "for the dodger: a Face to Face Roll against each attacker's Burst, a Normal "
                        "PH Roll against a template or when nobody attacks; the results are "
                        "correlated through that one die", CITE_DODGE),
@@ -183,7 +196,8 @@ def plan_order(s: InfinityScenario) -> OrderPlan:
         circumstances = ((["Active trooper inside ZoC and outside LoF"] if a.zoc_no_lof else []) +
                          (["Template Weapon without LoF to the attacker"] if a.template_no_lof else []))
         sv_d, steps = _dodge_sv(s, name, a.dodge_mod, circumstances)
-        sv_a, attack_steps = _sv_trace(name, a.attribute, a.value, [("attacker", a.mod)])
+        sv_a, attack_steps = _sv_trace(name, a.attribute, a.value, [("attacker", a.mod)],
+                                       s.variant.mod_cap)
         saves, threshold, guts, save_steps = _damage_plan(name, a, d)
         trace += [TraceStep(name, f"Face to Face Roll: the dodge die against {a.attribute} Burst "
                             f"{a.burst}", CITE_F2F), *(steps if d.dodges else []), *attack_steps, *save_steps]
@@ -211,10 +225,13 @@ def plan_order(s: InfinityScenario) -> OrderPlan:
                            "cancel each other, a Critical beats any value; at most one side keeps "
                            "successes; the dodger's success must survive every roll of the Order",
                            CITE_F2F))
+    move, after = s.variant.dodge_move, after_dodge_plan(s)
     trace.append(TraceStep("After a successful dodge", {
-        "move": "moves up to 2\" in the Effects step; cancels Engaged and IMM-A",
-        "engage": "moves up to 2\" into silhouette contact: Engaged; cancels IMM-A",
-        "stay": "does not move; cancels IMM-A"}[s.after_dodge] +
+        "move": f"moves up to {move}\" in the Effects step; cancels Engaged and IMM-A",
+        "engage": f"moves up to {move}\" into silhouette contact: Engaged; cancels IMM-A",
+        "stay": "does not move; cancels IMM-A"}[after] +
+        (f" (a dodge move of 0\": it cannot {'move' if s.after_dodge == 'move' else 'reach contact'})"
+         if after != s.after_dodge else "") +
         "; a dodger that failed against any attack does not move", CITE_DODGE_MOVE))
     engaged = engaged_at_start(s)
     fallback = guts_fallback(s)
@@ -227,7 +244,7 @@ def plan_order(s: InfinityScenario) -> OrderPlan:
                                                            if s.guts.decision == "fail" else ""))
                            + f"; on a failure it {FALLBACKS[fallback]}", CITE_GUTS))
     trace.append(TraceStep("Null", f"Null once the wounds inflicted reach W {d.wounds}", CITE_WOUNDS))
-    return OrderPlan(tuple(rolls), d.dodges, d.wounds, engaged, d.immobilized, s.after_dodge,
+    return OrderPlan(tuple(rolls), d.dodges, d.wounds, engaged, d.immobilized, after,
                      d.wip, s.guts.decision, fallback, dodged_label(s), guts_failed_label(s),
                      tuple(trace))
 
@@ -267,7 +284,7 @@ def play(scenario: InfinityScenario, roller: Roller) -> Play:
     and wounds. With ``roller.explain`` false no trace is written."""
     plan = plan_order(scenario)
     explain = roller.explain
-    trace: list[TraceStep] = []
+    trace: list[TraceStep] = list(house_rule_steps(scenario)) if explain else []
     face = roller.roll(d20("dodge die", classify=plan.dodge_ranks)) if plan.dodges else None
     if explain and face is not None:
         trace.append(TraceStep("Dodge die", f"{face}", CITE_ROLLS))

@@ -1,5 +1,6 @@
-"""Infinity N4: the scenario — the dodger, the attackers, a template, the Guts Roll and the
-minus-three ruling — as declared fields (range, label, help, citation), and the sources' citations.
+"""Infinity N4: the scenario — the dodger, the attackers, a template, the Guts Roll, the
+minus-three ruling and the rule's own constants (house rules) — as declared fields (range, label,
+help, citation), and the sources' citations.
 
 Nothing here depends on how the Order is played or computed.
 """
@@ -11,6 +12,7 @@ from typing import Literal
 from pydantic import model_validator
 
 from ...scenario import FieldConflict, Part, Scenario, choice, flag, number, part, parts, ruling
+from ...variants import VARIANT_FIELD, Variant
 
 SYSTEM_ID = "infinity-n4"
 
@@ -178,6 +180,24 @@ class Guts(Part):
                                 "attacker; if neither is possible it goes Prone.")
 
 
+class InfinityVariant(Variant):
+    """Infinity N4's rule constants, each at its official value unless a house rule changes it."""
+
+    mod_cap: int = number(
+        12, ge=0, le=24, label="MOD cap (±)", citation=CITE_MODS,
+        help="The sum of the MODs on one roll is held within ± this before it is added to the "
+             "attribute (official ±12). It applies to every roll: the dodger's and each attacker's.")
+    circumstance_mod: int = number(
+        -3, ge=-12, le=0, label="PH MOD of a −3 circumstance", citation=CITE_DODGE_MODS,
+        help="The PH MOD each −3 circumstance gives the dodge roll (official −3: ZoC outside LoF, "
+             "Template without LoF, Deployable's template). The minus-three ruling still decides "
+             "whether several circumstances give it once or each; the sum is then capped.")
+    dodge_move: int = number(
+        2, ge=0, le=8, label="Dodge move (inches)", citation=CITE_DODGE_MOVE,
+        help="How far a dodger that succeeded against every attack may move (official 2\"). "
+             "At 0 it cannot move: it stays, whatever is chosen after a successful dodge.")
+
+
 RULING_MINUS_THREE = {
     "single": "One −3 at most per roll, however many of the circumstances apply (N4 Core Rules, "
               "Dodge: the rule text)",
@@ -204,7 +224,8 @@ class InfinityScenario(Scenario):
         "move", label="After a successful dodge", citation=CITE_DODGE_MOVE,
         help="What the dodger does if its die succeeds against every attack (it does not move if "
              "it fails against any).",
-        labels={"move": "Move up to 2\" (leaves Engaged)", "engage": "Move into contact: Engaged",
+        labels={"move": "Move up to the dodge move (officially 2\"; leaves Engaged)",
+                "engage": "Move into contact: Engaged",
                 "stay": "Stay"})
     guts: Guts = part(Guts, label="Guts Roll", help="What happens after a successful Attack.",
                       citation=CITE_GUTS)
@@ -213,3 +234,4 @@ class InfinityScenario(Scenario):
         help="When several −3 PH circumstances apply to one roll (ZoC outside LoF, Template without "
              "LoF, Deployable's template): one −3 or one per circumstance.",
         options=RULING_MINUS_THREE)
+    variant: InfinityVariant = part(InfinityVariant, **VARIANT_FIELD)

@@ -8,6 +8,9 @@ What it restates, each in its own words below:
   (Light −2, Heavy −4); AG plus its modifiers, halved rounding up without LoS unless the model
   has Acute Senses; one die when the attacker reacts;
 - what a face does: a 1 is a Critical, above 20 a 20 is one too, at 0 or less every face fails;
+- the rule's constants as the scenario's ``variant`` sets them (house rules): the highest face
+  that is a Critical when it succeeds (the rulebook's 1), and which way halving rounds (the
+  rulebook's up: AG without LoS and the half-SPD move);
 - which Hits a reaction cancels (a Dodge or Ward: every non-Critical Hit of that Attack; under
   ``compared`` the Dodge must also be at least the best non-Critical attack die, a Critical AG
   roll beating every die), which one Protective Barrier takes (the first Hit still landing, a
@@ -21,7 +24,7 @@ It is slow and plain on purpose: dictionaries of exact probabilities, one die at
 from __future__ import annotations
 
 from fractions import Fraction
-from math import ceil
+from math import ceil, floor
 from typing import Any, NamedTuple
 
 SIDES = range(1, 21)
@@ -54,13 +57,21 @@ def _add(table: dict, key: Any, p: Fraction) -> None:
         table[key] = table.get(key, 0) + p
 
 
-def face_result(face: int, target: int) -> str:
-    """'crit', 'hit' or 'miss' for one d20 rolled under ``target``."""
+def face_result(face: int, target: int, critical: int = 1) -> str:
+    """'crit', 'hit' or 'miss' for one d20 rolled under ``target``, a success on a face of
+    ``critical`` or less being a Critical (the rulebook: a 1)."""
     if target <= 0:
         return "miss"
-    if face == 1 or (face == 20 and target > 20):
+    if face == 20 and target > 20:
         return "crit"
-    return "hit" if face <= target else "miss"
+    if face > target:
+        return "miss"
+    return "crit" if face <= critical else "hit"
+
+
+def half(value: int, data: dict) -> int:
+    """Half of ``value``, rounded as the scenario's rule constants say (the rulebook: up)."""
+    return (ceil if data["variant"]["halving"] == "up" else floor)(Fraction(value, 2))
 
 
 def chance_at_most(threshold: int) -> Fraction:
@@ -95,7 +106,7 @@ def wounds_from(rolls: list[Fraction], burn: int, burn_chance: Fraction) -> dict
     return out
 
 
-def attack_dice(attacker: dict) -> dict[tuple[int, int, int], Fraction]:
+def attack_dice(attacker: dict, critical: int) -> dict[tuple[int, int, int], Fraction]:
     """The Attack dice: (Critical Hits, Hits, best face among the Hits) with their chances."""
     target = attacker["value"] + attacker["mod"] + COVER[attacker["cover"]]
     count = 1 if attacker["reacting"] else attacker["stk"]
@@ -104,7 +115,7 @@ def attack_dice(attacker: dict) -> dict[tuple[int, int, int], Fraction]:
         step: dict[tuple[int, int, int], Fraction] = {}
         for (crits, hits, best), p in pool.items():
             for face in SIDES:
-                result = face_result(face, target)
+                result = face_result(face, target, critical)
                 if result == "crit":
                     _add(step, (crits + 1, hits, best), p * ONE_FACE)
                 elif result == "hit":
@@ -115,11 +126,12 @@ def attack_dice(attacker: dict) -> dict[tuple[int, int, int], Fraction]:
     return pool
 
 
-def agility_for(defender: dict, attacker: dict) -> int:
+def agility_for(data: dict, attacker: dict) -> int:
     """The AG the Dodge against this attacker is rolled under."""
+    defender = data["defender"]
     total = defender["ag"] + defender["ag_mod"]
     if not attacker["los"] and not defender["acute_senses"]:
-        total = ceil(Fraction(total, 2))
+        total = half(total, data)
     return total
 
 
@@ -129,16 +141,17 @@ def one_attack(data: dict, attacker: dict) -> dict[tuple, Fraction]:
     defender = data["defender"]
     reaction = defender["reaction"]
     out: dict[tuple, Fraction] = {}
-    for (crits, hits, best), p in attack_dice(attacker).items():
+    critical = data["variant"]["critical_face"]
+    for (crits, hits, best), p in attack_dice(attacker, critical).items():
         succeeded = crits + hits > 0
         if reaction == "none":
             _add(out, (None, crits, hits, succeeded), p)
         elif reaction == "ward":
             _add(out, (None, crits, 0, succeeded), p)
         else:
-            ag = agility_for(defender, attacker)
+            ag = agility_for(data, attacker)
             for face in SIDES:
-                result = face_result(face, ag)
+                result = face_result(face, ag, critical)
                 if data["dodge_resolution"] == "compared" and result == "hit":
                     dodged = face >= best
                 else:
@@ -200,7 +213,7 @@ def reference(data: dict) -> Reference:
         if defender["reaction"] != "dodge":
             _add(move, None, p)
         elif data["post_dodge_move"] == "rulebook":
-            _add(move, ceil(Fraction(defender["spd"], 2)), p)
+            _add(move, half(defender["spd"], data), p)
         else:
             _add(move, defender["spd"] if outcome.some_dodge else None, p)
     swept_any = any(a["sweep"] for a in data["attackers"])

@@ -120,3 +120,21 @@ def test_edges_equal_the_reference(edge, resolution):
         "dodge_resolution": resolution, "post_dodge_move": "rulebook"})
     check_against_reference(scenario)
     check_against_reference(scenario.replace(post_dodge_move="seed", sweep_hit="critical"))
+
+
+@pytest.mark.parametrize("critical", [1, 2, 5])
+@pytest.mark.parametrize("halving", ["up", "down"])
+@pytest.mark.parametrize("edge", EDGES[::3], ids=lambda e: "-".join(str(v) for v in e.values()))
+def test_edges_equal_the_reference_under_house_rules(edge, critical, halving):
+    # The rule constants moved off their official values on the same edges: low attributes
+    # (a critical face above the attribute fails), an odd AG halved both ways, SPD odd and even.
+    attackers = [{"value": edge["value"], "mod": edge["mod"], "cover": edge["cover"], "stk": 2,
+                  "pw": edge["pw"], "los": edge["los"], "burn": 1, "sweep": True}]
+    scenario = ELDFALL.scenario_cls(**{
+        "attackers": attackers,
+        "defender": {"ag": edge["ag"], "ag_mod": edge["ag_mod"], "acute_senses": edge["acute"],
+                     "arm": edge["arm"], "spd": edge["spd"], "barrier": True},
+        "dodge_resolution": "compared", "sweep_hit": "critical",
+        "variant": {"critical_face": critical, "halving": halving}})
+    check_against_reference(scenario)
+    check_against_reference(scenario.replace(dodge_resolution="independent", post_dodge_move="rulebook"))

@@ -2,7 +2,8 @@
 notes and docs/rulings/infinity-n4.md), sharing no code with ``rules_core`` beyond the d20's
 twenty faces: it reads the scenario as plain data and decides on its own which roll gets which
 MODs (the dodger's, the ones against that attack, the −3 PH circumstances under the minus-three
-ruling, the ±12 cap), what a face means against an SV (Critical on the SV, SV above 20, SV 0 or
+ruling, the ±12 cap — the cap, the size of a circumstance and the dodge move read from the
+scenario's rule constants, so house rules are checked too), what a face means against an SV (Critical on the SV, SV above 20, SV 0 or
 less), which successes survive a Face to Face Roll, how many Saving Rolls a hit calls for
 (ammunition, Criticals) and what wounds, and when a Guts Roll is made.
 
@@ -28,21 +29,24 @@ PER_HIT = {"N": 1, "AP": 1, "DA": 2, "EXP": 3}
 
 # -- Success Values ------------------------------------------------------------------------------
 
-def capped(total: int) -> int:
-    """The sum of MODs on one roll is held within −12..+12."""
-    return max(-12, min(12, total))
+def capped(total: int, data: dict) -> int:
+    """The sum of MODs on one roll is held within −cap..+cap (the rulebook's cap is 12)."""
+    cap = data["variant"]["mod_cap"]
+    return max(-cap, min(cap, total))
 
 
-def circumstances_mod(count: int, reading: str) -> int:
-    """−3 PH per circumstance when they stack, one −3 however many apply otherwise."""
+def circumstances_mod(count: int, data: dict) -> int:
+    """One circumstance's PH MOD (the rulebook's −3) per circumstance when they stack, that MOD
+    once however many apply otherwise."""
+    each = data["variant"]["circumstance_mod"]
     if count == 0:
         return 0
-    return -3 * count if reading == "stacking" else -3
+    return each * count if data["minus_three"] == "stacking" else each
 
 
 def dodge_sv(data: dict, own_mod: int, circumstances: int) -> int:
     dodger = data["dodger"]
-    return dodger["ph"] + capped(dodger["mod"] + own_mod + circumstances_mod(circumstances, data["minus_three"]))
+    return dodger["ph"] + capped(dodger["mod"] + own_mod + circumstances_mod(circumstances, data), data)
 
 
 class Die:
@@ -128,7 +132,7 @@ def reference(data: dict) -> dict[str, object]:
     for a in attacking:
         circumstances = a["zoc_no_lof"] + a["template_no_lof"]
         rolls.append(("attack", a, dodge_sv(data, a["dodge_mod"], circumstances),
-                      a["value"] + capped(a["mod"])))
+                      a["value"] + capped(a["mod"], data)))
     if template["kind"] != "none":
         circumstances = (not template["lof"]) + (template["kind"] == "deployable")
         rolls.append(("template", template, dodge_sv(data, template["dodge_mod"], circumstances), None))
@@ -188,8 +192,15 @@ def reference(data: dict) -> dict[str, object]:
                 passes = 0 if data["guts"]["decision"] == "fail" else guts_passes
                 totals["guts_fails"] += q * (1 - passes)
                 totals["guts_passes"] += q * passes
+    # The dodger that succeeded against everything moves up to the dodge move (the rulebook's 2");
+    # with no move at all it stays, whatever was planned.
+    move = data["variant"]["dodge_move"]
+    plan = data["after_dodge"] if move else "stay"
+    moved = {"move": f"moves up to {move}\"", "engage": "moves into contact, Engaged",
+             "stay": "stays"}[plan]
     return {
         "p_dodge_succeeds": totals["dodged"] if dodger["dodges"] else None,
+        "dodged": ("Unharmed, dodged everything: " + moved, totals["dodged"]),
         "p_no_hit": totals["no_hit"],
         "expected_hits": sum(k * q for k, q in hits_dist.items()),
         "expected_wounds": sum(w * q for w, q in wounds_dist.items()),
@@ -216,6 +227,10 @@ def check(data: dict) -> None:
     final = result.distributions["final state"]
     for label, p in expected["final"].items():
         assert final[label] == p, label
+    moved, p_dodged = expected["dodged"]
+    if p_dodged:
+        [dodged] = [label for label, _ in final.items() if label.startswith(moved)]
+        assert final[dodged] == p_dodged
 
 
 # -- the reference against evaluate ---------------------------------------------------------------
@@ -241,3 +256,21 @@ def test_evaluate_equals_the_reference_on_every_minus_three_circumstance():
     for reading in ("single", "stacking"):
         check({"system": "infinity-n4", "dodger": {"ph": 9}, "minus_three": reading,
                "attackers": [{"attacks": False, "zoc_no_lof": True}]})
+
+
+def test_evaluate_equals_the_reference_under_house_rules():
+    # The rule constants moved off their official values, each alone and together, on Orders
+    # where they bite: the dodger's and the attackers' MODs past a small cap, the −3
+    # circumstances on an attacker and on a mine under both readings, and every movement plan.
+    orders = [
+        {"dodger": {"ph": 12, "mod": -5}, "attackers": [{"value": 11, "mod": 7, "burst": 2, "zoc_no_lof": True}],
+         "template": {"kind": "deployable", "lof": False, "ammo": "AP"}},
+        {"dodger": {"ph": 9, "mod": 4, "engaged": True}, "after_dodge": "move",
+         "attackers": [{"value": 13, "mod": -9, "burst": 3, "template_no_lof": True}]},
+        {"dodger": {"ph": 11, "immobilized": "IMM-A"}, "after_dodge": "engage",
+         "attackers": [{"attacks": False, "zoc_no_lof": True}]},
+    ]
+    for order, reading, cap, each, move in product(orders, ("single", "stacking"), (0, 2, 9, 24),
+                                                   (0, -2, -5), (0, 1, 6)):
+        check({"system": "infinity-n4", **order, "minus_three": reading,
+               "variant": {"mod_cap": cap, "circumstance_mod": each, "dodge_move": move}})
