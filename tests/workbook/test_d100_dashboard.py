@@ -167,3 +167,42 @@ def test_the_system_panels_are_titled_in_the_dashboards_language(lang):
     if lang == "ru":
         assert all(CYRILLIC.search(t) for t in titles)
         assert all(CYRILLIC.search(bar.name) for bar in dash.rendered["Where each attack's hits go"].data)
+
+
+def test_modifiers_move_in_fives_on_the_dashboard_and_in_links():
+    """The rulings document's −25 and −5 (docs/rulings/d100-homebrew.md, leftover Successes):
+    a −5 Dodge modifier and a −25 second attack, worked by hand in
+    tests/core/d100_homebrew/test_exact.py: target 65, no hit on faces 01–25 (1/4), 11/10 hits."""
+    dash = Dashboard("d100-homebrew", query="")
+    for path in ("defender.dodge_modifier", "defender.parry_modifier", "attacks.0.evasion_modifier"):
+        assert dash.form.control(path).step == 5
+    assert dash.form.control("defender.dodge_advance").step == 10  # advances stay +0/+10/+20/+30
+    dash.form.control("defender.agility").value = 70
+    dash.form.control("defender.dodge_modifier").value = -5
+    dash.form.button("attacks.add").click()
+    dash.form.control("attacks.0.hits").value = 1
+    dash.form.control("attacks.1.hits").value = 1
+    dash.form.control("attacks.1.evasion").value = "none"
+    dash.form.control("attacks.1.evasion_modifier").value = -25
+    assert (dash.scenario.defender.dodge_modifier, dash.scenario.attacks[1].evasion_modifier) == (-5, -25)
+    head = shown_headline(dash)
+    assert (head["p_no_hit"], head["expected_hits"], head["p_dodge_succeeds"]) == (
+        Fraction(1, 4), Fraction(11, 10), Fraction(13, 20))
+    check_against_core(dash)
+    # the page's own link carries both and opens the same numbers
+    query = dash.urlbar.query
+    assert "defender.dodge_modifier=-5" in query and "attacks.1.evasion_modifier=-25" in query
+    again = Dashboard("d100-homebrew", query=query)
+    assert again.notices == [] and again.scenario == dash.scenario
+    assert shown_headline(again)["p_no_hit"] == Fraction(1, 4)
+
+
+@pytest.mark.parametrize("query, words", [
+    ("attacks.0.evasion_modifier=-23", "The link asked for Modifier to Evasion (Attacks 1) -23; Modifier to "
+                                       "Evasion goes from -60 to 30 in steps of 5."),
+    ("lang=ru&defender.dodge_modifier=-7", "Модификатор Уклонения -7; Модификатор Уклонения"),
+])
+def test_a_modifier_between_the_fives_is_refused_in_a_players_words(query, words):
+    dash = Dashboard("d100-homebrew", query=query)
+    assert words in dash.notices[0]
+    assert dash.scenario == D100.default_scenario()
