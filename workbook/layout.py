@@ -192,6 +192,21 @@ _CSS = """
 .wb-form .widget-label { white-space: normal; height: auto; min-height: var(--jp-widgets-inline-height, 28px);
   line-height: 1.15; overflow: visible; text-overflow: clip; display: flex; align-items: center;
   justify-content: flex-end; text-align: right; }
+/* The form's sections (workbook.controls.Section): a header button folds or unfolds each; until
+   the reader chooses, open on a wide screen and folded on a phone. */
+.wb-section > .wb-section-fold, .wb-section > .wb-section-unfold { background: transparent; box-shadow: none;
+  border: none; font-weight: 600; text-align: left; padding: 0 2px; margin: 2px 0; color: #1a1a1a;
+  height: auto; min-height: var(--jp-widgets-inline-height, 28px); white-space: normal; }
+.wb-section > .wb-section-fold:hover, .wb-section > .wb-section-unfold:hover { background: #eef3f9; }
+.wb-section.wb-section-open > .wb-section-unfold, .wb-section.wb-section-closed > .wb-section-fold,
+.wb-section.wb-section-closed > .wb-section-body { display: none !important; }
+@media (min-width: 761px) {
+  .wb-section:not(.wb-section-open):not(.wb-section-closed) > .wb-section-unfold { display: none !important; }
+}
+@media (max-width: 760px) {
+  .wb-section:not(.wb-section-open):not(.wb-section-closed) > .wb-section-fold,
+  .wb-section:not(.wb-section-open):not(.wb-section-closed) > .wb-section-body { display: none !important; }
+}
 
 /* A phone (and any narrow window): one column, the numbers first, the page scrolls once. */
 @media (max-width: 760px) {

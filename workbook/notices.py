@@ -179,6 +179,8 @@ class FieldMarks:
             if field is None:
                 continue
             field.input.add_class("wb-invalid")
+            if hasattr(self.form, "reveal"):  # a folded section opens on the marked field
+                self.form.reveal(path)
             box = widgets.HTML(f'<div class="wb-field-reason">{html.escape(reason)}</div>')
             box.add_class("wb-field-reason-box")
             self.reasons[path] = (field, box)
