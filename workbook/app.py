@@ -396,6 +396,7 @@ class Dashboard:
         self.widget.children = [r for r in rows if r is not None]
         for w in old:
             w.close()
+        self._present_panels()
         self._show(self.form.scenario)
 
     def _view_section(self, view: View) -> widgets.VBox:
@@ -559,9 +560,15 @@ class Dashboard:
         self.present = on
         self.present_toggle.value = on
         (self.widget.add_class if on else self.widget.remove_class)("wb-present")
+        self._present_panels()
         if self.result is not None:
             self._show(self.form.scenario)
         self._follow_address()
+
+    def _present_panels(self) -> None:
+        """The panels that draw their own charts follow present mode."""
+        self.analysis.set_present(self.present)
+        self.simulation.set_present(self.present)
 
     def _follow_address(self) -> None:
         """The address bar: this scenario's link, with ``present=1`` in present mode."""

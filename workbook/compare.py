@@ -151,6 +151,9 @@ class ComparePanel:
     readings). State for tests: ``pinned``, ``current``, ``comparison``, ``figure``.
     """
 
+    #: Present mode (a projector): larger chart type; set by the page.
+    present = False
+
     def __init__(self, system: System, text: Text = str, lang: str = "en"):
         self.system, self.text, self.lang = system, text, lang
         self.pinned: Result | None = None
@@ -225,7 +228,7 @@ class ComparePanel:
         fig = compare_chart(a, b, self.lang, names=names, system=self.system)
         fig.update_layout(title_text=f"{text('Outcomes')}: {names[0]} {text('against')} {names[1]}")
         self.figure = fig
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(fig), "metadata": {}},)
+        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(fig, self.present), "metadata": {}},)
         self.table.value = comparison_table_html(comparison, text, names)
         self.trace.value = trace_html_of(comparison, text, names)
         return comparison

@@ -141,6 +141,9 @@ class SweepPanel:
     """Choose a number field (and a second for a heatmap) and a quantity; see it along the
     field's range around the scenario's own value. Computes only while ``open`` is on."""
 
+    #: Present mode (a projector): larger chart type; set by the page.
+    present = False
+
     def __init__(self, system: System, text: Text = str, lang: str = "en", *, field: str | None = None,
                  open: bool = False):
         self.system, self.text, self.lang = system, text, lang
@@ -238,7 +241,7 @@ class SweepPanel:
         self.status.value = (f"<small>{len(swept.points)} {self.text('points')}"
                              + (f"; {refused} {self.text('refused by the rules (left blank)')}" if refused else "")
                              + f". {self.text('Hover for the exact value.')}</small>")
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure),
+        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure, self.present),
                                "metadata": {}},)
         if self.on_compute is not None:
             self.on_compute(swept)
