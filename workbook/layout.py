@@ -194,13 +194,15 @@ _CSS = """
 .wb-rulings .widget-dropdown select { text-overflow: ellipsis; }
 .wb-ruling-labels { margin: 4px 0; }
 .wb-toolbar { gap: 6px; }
-.wb-dashboard .widget-inline-hbox { height: auto; min-height: var(--jp-widgets-inline-height, 28px); }
+.wb-dashboard .widget-inline-hbox:has(> .widget-label:not(:empty)) { height: auto;
+  min-height: var(--jp-widgets-inline-height, 28px); }
 .wb-roll .jupyter-button, .wb-simulate .jupyter-button, .wb-analysis .jupyter-button {
   width: auto; min-width: 8em; max-width: 100%; padding: 0 12px; }
 /* A chart redrawn at a new window width keeps its own height: plotly's resize measures the
    chart's box, which its first layer now fills (its layers are all laid over the box). */
-.wb-dashboard .js-plotly-plot .svg-container { height: auto !important; }
-.wb-dashboard .js-plotly-plot .svg-container > .main-svg:first-child { position: relative !important; display: block; }
+.wb-dashboard .js-plotly-plot .svg-container, .wb-four .js-plotly-plot .svg-container { height: auto !important; }
+.wb-dashboard .js-plotly-plot .svg-container > .main-svg:first-child,
+.wb-four .js-plotly-plot .svg-container > .main-svg:first-child { position: relative !important; display: block; }
 .wb-dashboard .jupyter-widgets.widget-html-content, .wb-dashboard .widget-html-content { max-width: 100%; }
 /* A label wraps onto a second line rather than being cut ("Продвижение Навыка Dodge", "Heatmap
    with"), and a button is as wide as its words ("Play these faces"). */
