@@ -39,7 +39,7 @@ from .text import headline_label
 from .modes import chart_bundle
 from .views import exact_text, percent_text
 
-__all__ = ["RollPanel", "SimulatePanel", "parse_faces"]
+__all__ = ["RollPanel", "SimulatePanel", "parse_faces", "came_to", "came_to_html"]
 
 Text = Callable[[str], str]
 
@@ -153,7 +153,8 @@ class RollPanel:
                             f"<p><b>{html.escape(text('Dice rolled'))}</b></p><ol>{dice}</ol>"
                             f"<p><b>{html.escape(text('The rule, step by step'))}</b></p><ol>{steps}</ol>"
                             f"<p>{html.escape(text('Outcome'))}: <b class='wb-roll-outcome'>"
-                            f"{html.escape(text(played.outcome))}</b></p>")
+                            f"{html.escape(text(played.outcome))}</b></p>"
+                            + came_to_html(self.system, self.result.scenario, played, text))
         self._show_tally()
         if self.on_roll is not None:
             self.on_roll()
@@ -165,6 +166,38 @@ class RollPanel:
         self.tally_box.value = (f"<p><b>{html.escape(self.text('Tally'))}</b>: {total} "
                                 f"{html.escape(self.text('rolls'))}</p>"
                                 + counts_table(self.result, self.tally, self.text))
+
+
+def came_to(system: System, scenario: Any, played: Any) -> list[tuple[str, Any]]:
+    """What one roll came to in each of the system's headline quantities: ``(name, value)``,
+    the event's True/False for a probability, the value for an expectation; a quantity that does
+    not apply to the scenario, or whose condition this roll did not meet, is left out.
+
+    >>> from rules_core import find_preset, get_system, play_once
+    >>> d100 = get_system("d100-homebrew")
+    >>> burst = find_preset("d100-homebrew/burst-3-vs-dodge-45").scenario
+    >>> dict(came_to(d100, burst, play_once(d100, burst, faces=[20])))["expected_hits"]
+    0
+    """
+    out = []
+    for name, headline in {**COMMON_HEADLINE_DEFINITIONS, **system.headlines}.items():
+        if headline.applies is not None and headline.applies(scenario) is not None:
+            continue
+        if headline.given is not None and not headline.given(played):
+            continue
+        out.append((name, headline.of(played)))
+    return out
+
+
+def came_to_html(system: System, scenario: Any, played: Any, text: Text) -> str:
+    """:func:`came_to` as a list (class ``wb-roll-came-to``, each item ``[data-key]``)."""
+    items = "".join(
+        f"<li data-key='{html.escape(name, quote=True)}'>{html.escape(text(headline_label(name)))}: <b>"
+        + html.escape(text("yes" if value else "no") if isinstance(value, bool) else f"{value:g}"
+                      if isinstance(value, float) else str(value)) + "</b></li>"
+        for name, value in came_to(system, scenario, played))
+    return (f"<p><b>{html.escape(text('What this roll came to'))}</b></p>"
+            f"<ul class='wb-roll-came-to'>{items}</ul>") if items else ""
 
 
 def counts_table(result: Result, counts: Counter[str], text: Text) -> str:

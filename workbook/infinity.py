@@ -1,8 +1,8 @@
 """Infinity N4's own dashboard panels: the Order roll by roll, what happens to the dodger at the
-end of the Order, the wounds, one Order rolled on concrete faces, and the heatmap.
+end of the Order, the wounds, and the heatmap (one Order rolled on concrete faces is the
+dashboard's "Roll the dice", :mod:`workbook.classroom`).
 
-Every panel is a pure function of a result (the heatmap and the rolled Order also read the
-result's scenario): exact numbers come from :mod:`rules_core.systems.infinity_n4`, shown as
+Every panel is a pure function of a result (the heatmap also reads the result's scenario): exact numbers come from :mod:`rules_core.systems.infinity_n4`, shown as
 ``n/d`` beside the percent. Tables carry ``data-key`` on each row (the untranslated roll or
 state) and ``data-col`` on each cell, so tests can read them in any language.
 """
@@ -17,7 +17,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from rules_core import Result, get_system, play_once
+from rules_core import Result, get_system
 from rules_core.result import fraction_text, one_in
 from rules_core.systems.infinity_n4.dice import success_value
 from rules_core.systems.infinity_n4.exact import dodge_grid_weights
@@ -29,7 +29,7 @@ from .text import translator
 from .views import View, distribution_chart, exact_text, percent_text
 
 __all__ = ["SYSTEM_ID", "VIEWS", "attack_rows", "attack_html", "final_state_html", "wounds_chart",
-           "one_order_html", "heatmap", "HEAT_PH", "HEAT_SV"]
+           "heatmap", "HEAT_PH", "HEAT_SV"]
 
 SYSTEM_ID = "infinity-n4"
 
@@ -136,17 +136,6 @@ def wounds_chart(result: Result, lang: str = "en") -> go.Figure:
     return fig
 
 
-def one_order_html(result: Result, lang: str = "en") -> str:
-    """One Order rolled on concrete faces by the same rule the exact numbers come from; the
-    faces are drawn from the scenario itself, so a scenario always shows the same roll."""
-    text = _text(result, lang)
-    outcome = play_once(get_system(result.system), result.scenario, seed=result.scenario.to_json())
-    items = "".join(f'<li class="wb-trace-step"><b>{html.escape(text(s.rule))}</b>: '
-                    f"{html.escape(text(s.detail))}</li>" for s in outcome.trace)
-    return (f'<div class="wb-infinity-roll"><ol>{items}</ol><p>{html.escape(text("Outcome"))}: '
-            f"<b>{html.escape(text(outcome.outcome))}</b></p></div>")
-
-
 def _cells(grid: list[list[int]] | None, den: int) -> tuple[np.ndarray, np.ndarray]:
     """Floats for the colours and exact ``n/d`` texts (reduced) for the hover."""
     if grid is None:  # no dodge declared: nothing to show
@@ -221,5 +210,4 @@ VIEWS = (
     View("What happens to the dodger", final_state_html),
     View("Wounds", wounds_chart),
     View("Heatmap", heatmap),
-    View("One Order, rolled", one_order_html),
 )

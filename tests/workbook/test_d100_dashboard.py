@@ -136,34 +136,35 @@ def test_the_rulings_panel_compares_tens_digits():
 
 
 def test_one_roll_step_by_step_uses_the_rule_and_ends_in_a_listed_outcome():
+    """The Roll panel (the one place for one roll, step by step) on the d100 page, in English
+    and in Russian: the rule's play on the seed's faces, and what it came to."""
     from rules_core import play_once
-    from workbook.d100 import one_roll, one_roll_html
 
     dash = Dashboard("d100-homebrew", query="preset=two-attacks-leftovers")
-    played = one_roll(dash.result)
-    assert played == one_roll(D100.evaluate(dash.scenario))  # the same scenario, the same roll
+    dash.roll.seed.value = 3
+    dash.roll.roll()
+    played = play_once(D100, dash.scenario, seed=3)
     faces = [rolled.answer for rolled in played.rolled]
     # Two rolls, always: leftovers (at most 4, at 4 per hit) never cover all 3 hits of attack 2.
     assert len(faces) == 2 and all(1 <= f <= 100 for f in faces)
-    # the panel's roll is the rule's play on those very faces
-    again = play_once(D100, dash.scenario, faces=faces)
-    assert again == played and again.trace == played.trace
-    label = played.outcome
-    assert dash.result.outcomes[label] > 0
-    shown = dash.rendered["One roll, step by step"]
-    assert shown == one_roll_html(dash.result, "en")
-    assert f"Outcome</b>: {label}" in shown
-    assert ", ".join(f"{f:02d}" for f in faces) in shown
+    assert play_once(D100, dash.scenario, faces=faces) == played
+    assert dash.result.outcomes[played.outcome] > 0
+    shown = dash.roll.steps.value
+    assert f"<b class='wb-roll-outcome'>{played.outcome}</b>" in shown
+    assert f"<li data-key='expected_successes'>Expected successes: <b>{played['successes']}</b></li>" in shown
     dash.language.value = "ru"
-    shown = dash.rendered["One roll, step by step"]
-    assert "Исход</b>: " + D100.text(label, "ru") in shown and "Уклонение против атаки 1" in shown
+    dash.roll.seed.value = 3
+    dash.roll.roll()
+    shown = dash.roll.steps.value
+    assert "Исход: <b class='wb-roll-outcome'>" + D100.text(played.outcome, "ru") in shown
+    assert "Уклонение против атаки 1" in shown and "Чем кончился этот бросок" in shown
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_the_system_panels_are_titled_in_the_dashboards_language(lang):
     dash = Dashboard("d100-homebrew", query="", lang=lang)
     titles = [dash.text(view.title) for view in dash.views]
-    assert len(titles) == 3
+    assert len(titles) == 2  # one roll, step by step: the Roll panel (workbook.classroom)
     if lang == "ru":
         assert all(CYRILLIC.search(t) for t in titles)
         assert all(CYRILLIC.search(bar.name) for bar in dash.rendered["Where each attack's hits go"].data)

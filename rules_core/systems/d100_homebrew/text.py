@@ -345,9 +345,6 @@ PHRASES: dict[str, str] = {
     "Landing against Cover": "Прошло с АР Укрытия",
     "Expected hits": "Ожидаемые попадания",
     "Roll made": "Бросок сделан",
-    "One roll, step by step": "Один бросок, шаг за шагом",
-    "A sample of d100 faces, resolved by the same rule as the exact numbers":
-        "Пример выпавших d100, разобранный тем же правилом, что и точные числа",
     # citations
     "d100 homebrew, Evasion [Избегание]: Dodge(A)+0 and Parry(WS)+0 tests":
         "Домашние правила d100, «Избегание»: броски Dodge(A)+0 и Parry(WS)+0",
