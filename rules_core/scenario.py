@@ -209,17 +209,22 @@ def _finite(value: Any) -> bool:
     return value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)
 
 
-def _whole_checker(lo: Decimal, hi: Decimal) -> Any:
+def _whole_checker(lo: Decimal, hi: Decimal, step: int = 1) -> Any:
     def check(value: Any) -> int:
-        """A JSON number that is whole (``3`` or ``3.0``); bounds are checked before any
+        """A JSON number that is whole (``3`` or ``3.0``) and on the field's step counted from
+        its lower bound (a d100 modifier in fives: −25, not −23); bounds are checked before any
         conversion, so a huge number costs nothing."""
         if not _is_number(value):
             raise _refuse()
         if isinstance(value, numbers.Integral):
-            return int(value)  # the range check follows (cheap for any size)
-        if not _finite(value) or not lo <= value <= hi or value != int(value):
+            whole = int(value)  # the range check follows (cheap for any size)
+        elif not _finite(value) or not lo <= value <= hi or value != int(value):
             raise _refuse()
-        return int(value)
+        else:
+            whole = int(value)
+        if step != 1 and lo <= whole <= hi and (whole - int(lo)) % step:
+            raise _refuse()
+        return whole
     return check
 
 
@@ -252,7 +257,8 @@ def number(default: Any, *, ge: Any, le: Any, label: str, help: str, citation: s
            step: Any = 1, unit: str | None = None, group: str | None = None) -> Any:
     """A bounded number on a step.
 
-    A whole ``step`` (the default 1) makes a whole-number field: annotate it ``int``. A
+    A whole ``step`` (the default 1) makes a whole-number field: annotate it ``int``; a whole
+    step above 1 (d100 modifiers in fives) refuses the numbers between its points. A
     fractional decimal ``step`` (``Decimal("0.25")``, ``Fraction(1, 4)`` or ``"0.25"``) makes an
     exact field: annotate it ``Decimal``; it holds the exact point of its step (``Decimal("6.25")``),
     a number within :data:`SNAP` of a step is snapped to it, one truly off the step (6.3) is
@@ -266,10 +272,12 @@ def number(default: Any, *, ge: Any, le: Any, label: str, help: str, citation: s
         bounds = (int(lo), int(hi), int(step_d))
         if (lo, hi) != (bounds[0], bounds[1]):
             raise TypeError(f"a whole-number field needs whole bounds, not {ge} and {le}")
+        if (bounds[1] - bounds[0]) % bounds[2] or (default - bounds[0]) % bounds[2]:
+            raise TypeError(f"the bounds {ge} and {le} and the default {default} must lie on the step {step}")
         field = Field(default, ge=bounds[0], le=bounds[1], description=help,
                       json_schema_extra=_extra("number", label, help, citation, step=bounds[2],
                                                unit=unit, group=group))
-        field.metadata.append(BeforeValidator(_whole_checker(lo, hi)))
+        field.metadata.append(BeforeValidator(_whole_checker(lo, hi, bounds[2])))
         return field
     if (hi - lo) % step_d or lo % step_d:
         raise TypeError(f"the bounds {ge} and {le} must lie on the step {step}")
@@ -375,7 +383,8 @@ class FieldSpec:
     def allowed(self) -> str:
         """Plain-words description of the allowed values."""
         if self.kind == "int":
-            return f"a whole number from {self.minimum} to {self.maximum}"
+            step = f" in steps of {self.step}" if self.step not in (None, 1) else ""
+            return f"a whole number from {self.minimum} to {self.maximum}{step}"
         if self.kind == "float":
             low, high, step = (_decimal_text(Fraction(v)) for v in (self.minimum, self.maximum, self.step))
             return f"a number from {low} to {high} in steps of {step}"

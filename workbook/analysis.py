@@ -26,7 +26,7 @@ from rules_core.scenario import Scenario
 
 from .compare import ComparePanel, read_pin
 from .export import ExportPanel, comparison_csv, sweep_csv
-from .modes import ModePanel
+from .modes import ModePanel, chart_bundle
 from .sweep_panel import SweepPanel
 
 __all__ = ["AnalysisPanels"]
@@ -61,6 +61,15 @@ class AnalysisPanels:
             (text("Sweep"), self.sweep.widget),
             (text("Export"), self.export.widget),
         ]
+
+    def set_present(self, on: bool) -> None:
+        """Present mode on or off: every panel's chart redrawn with larger type."""
+        for panel in (self.modes, self.compare, self.sweep):
+            if panel.present != on:
+                panel.present = on
+                if panel.figure is not None:
+                    panel.chart.outputs = ({"output_type": "display_data",
+                                            "data": chart_bundle(panel.figure, on), "metadata": {}},)
 
     def update(self, result: Result, share_link: str = "") -> None:
         """Show ``result`` in every panel; ``share_link`` is the page's link to it (the pinned A,

@@ -459,6 +459,7 @@ class Dashboard:
         self.widget.children = [r for r in rows if r is not None]
         for w in old:
             w.close()
+        self._present_panels()
         self._show(self.form.scenario)
 
     def _collapsible(self, title: str, css: str, body: widgets.Widget, *, opened: bool = False,
@@ -592,19 +593,18 @@ class Dashboard:
         self.present = on
         self.present_toggle.value = on
         (self.widget.add_class if on else self.widget.remove_class)("wb-present")
-        for panel in self._panels():
-            panel.present = on
+        self._present_panels()
         if self.result is not None:
             self._show(self.form.scenario)
         self._follow_address()
 
-    def _panels(self) -> list[Any]:
-        """Every panel of the page that draws its own chart (they follow present mode)."""
-        found = [*self.panels.values(), self.rulings, self.design]
-        analysis = getattr(self, "analysis", None)
-        if analysis is not None:
-            found += [analysis.compare, analysis.sweep]
-        return [p for p in found if p is not None]
+    def _present_panels(self) -> None:
+        """Every panel that draws its own chart follows present mode."""
+        for panel in (*self.panels.values(), self.rulings, self.design):
+            if panel is not None:
+                panel.present = self.present
+        self.analysis.set_present(self.present)
+        self.simulation.set_present(self.present)
 
     def _follow_address(self) -> None:
         """The address bar: this scenario's link, with ``present=1`` in present mode."""

@@ -36,9 +36,10 @@ from rules_core.play import COMMON_HEADLINE_DEFINITIONS, Headline
 from rules_core.simulate import MAX_ROLLS
 
 from .text import headline_label
-from .views import exact_text, figure_bundle, percent_text
+from .modes import chart_bundle
+from .views import exact_text, percent_text
 
-__all__ = ["RollPanel", "SimulatePanel", "parse_faces"]
+__all__ = ["RollPanel", "SimulatePanel", "parse_faces", "came_to", "came_to_html"]
 
 Text = Callable[[str], str]
 
@@ -141,7 +142,7 @@ class RollPanel:
         self.error.value = ""
         self.last = played
         self.tally[played.outcome] += 1
-        dice = "".join(f"<li class='wb-roll-die'>🎲 {html.escape(text(str(r.dice.purpose)))} "
+        dice = "".join(f"<li class='wb-roll-die'>⚄ {html.escape(text(str(r.dice.purpose)))} "
                        f"(d{r.dice.sides}{'×' + str(r.dice.count) if r.dice.count > 1 else ''}): "
                        f"<b>{html.escape(', '.join(map(str, r.faces)))}</b></li>" for r in played.rolled)
         steps = "".join(f"<li class='wb-trace-step'><b>{html.escape(text(s.rule))}</b>: "
@@ -152,7 +153,8 @@ class RollPanel:
                             f"<p><b>{html.escape(text('Dice rolled'))}</b></p><ol>{dice}</ol>"
                             f"<p><b>{html.escape(text('The rule, step by step'))}</b></p><ol>{steps}</ol>"
                             f"<p>{html.escape(text('Outcome'))}: <b class='wb-roll-outcome'>"
-                            f"{html.escape(text(played.outcome))}</b></p>")
+                            f"{html.escape(text(played.outcome))}</b></p>"
+                            + came_to_html(self.system, self.result.scenario, played, text))
         self._show_tally()
         if self.on_roll is not None:
             self.on_roll()
@@ -164,6 +166,38 @@ class RollPanel:
         self.tally_box.value = (f"<p><b>{html.escape(self.text('Tally'))}</b>: {total} "
                                 f"{html.escape(self.text('rolls'))}</p>"
                                 + counts_table(self.result, self.tally, self.text))
+
+
+def came_to(system: System, scenario: Any, played: Any) -> list[tuple[str, Any]]:
+    """What one roll came to in each of the system's headline quantities: ``(name, value)``,
+    the event's True/False for a probability, the value for an expectation; a quantity that does
+    not apply to the scenario, or whose condition this roll did not meet, is left out.
+
+    >>> from rules_core import find_preset, get_system, play_once
+    >>> d100 = get_system("d100-homebrew")
+    >>> burst = find_preset("d100-homebrew/burst-3-vs-dodge-45").scenario
+    >>> dict(came_to(d100, burst, play_once(d100, burst, faces=[20])))["expected_hits"]
+    0
+    """
+    out = []
+    for name, headline in {**COMMON_HEADLINE_DEFINITIONS, **system.headlines}.items():
+        if headline.applies is not None and headline.applies(scenario) is not None:
+            continue
+        if headline.given is not None and not headline.given(played):
+            continue
+        out.append((name, headline.of(played)))
+    return out
+
+
+def came_to_html(system: System, scenario: Any, played: Any, text: Text) -> str:
+    """:func:`came_to` as a list (class ``wb-roll-came-to``, each item ``[data-key]``)."""
+    items = "".join(
+        f"<li data-key='{html.escape(name, quote=True)}'>{html.escape(text(headline_label(name)))}: <b>"
+        + html.escape(text("yes" if value else "no") if isinstance(value, bool) else f"{value:g}"
+                      if isinstance(value, float) else str(value)) + "</b></li>"
+        for name, value in came_to(system, scenario, played))
+    return (f"<p><b>{html.escape(text('What this roll came to'))}</b></p>"
+            f"<ul class='wb-roll-came-to'>{items}</ul>") if items else ""
 
 
 def counts_table(result: Result, counts: Counter[str], text: Text) -> str:
@@ -188,6 +222,9 @@ def _checkpoints(n: int, points: int = 120) -> list[int]:
 
 class SimulatePanel:
     """Many rolls through the rule: running estimate against the exact value, and a table."""
+
+    #: Present mode (a projector): larger chart type; set by :meth:`set_present`.
+    present = False
 
     def __init__(self, system: System, text: Text, lang: str = "en", *, seed: int = 1):
         self.system, self.text, self.lang = system, text, lang
@@ -232,6 +269,7 @@ class SimulatePanel:
         self.result = result
         self.counts.clear()
         self.rolls = 0
+        self.figure = None
         self.chart.outputs = ()
         self.table.value = ""
         self.status.value = ""
@@ -310,12 +348,23 @@ class SimulatePanel:
         sd = math.sqrt(max(0.0, total_sq / met - (total / met) ** 2)) if met and headline.kind != "probability" else 0.0
         self.figure = convergence_chart(xs, ys, exact, headline.kind, sd,
                                         self.text(headline_label(name)), self.text)
-        self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(self.figure), "metadata": {}},)
+        self._draw_chart()
         self._show_table()
         stopped = done < n
         self.status.value = (f"<p>{done:,} {html.escape(self.text('rolls'))} "
                              f"({html.escape(self.text('seed'))} {seed}), {self.elapsed:.1f} s"
                              + (f" — {html.escape(self.text('stopped'))}" if stopped else "") + "</p>")
+
+    def _draw_chart(self) -> None:
+        if self.figure is not None:
+            self.chart.outputs = ({"output_type": "display_data",
+                                   "data": chart_bundle(self.figure, self.present), "metadata": {}},)
+
+    def set_present(self, on: bool) -> None:
+        """Present mode on or off: the chart redrawn with larger type."""
+        if on != self.present:
+            self.present = on
+            self._draw_chart()
 
     def _show_table(self) -> None:
         assert self.result is not None
@@ -325,19 +374,25 @@ class SimulatePanel:
 def convergence_chart(xs: list[int], ys: list[float], exact: Any, kind: str, sd: float, title: str,
                       text: Text) -> go.Figure:
     """The running estimate against the number of rolls, the exact value as a line and the 95%
-    band in which an estimate after n rolls falls 19 times in 20."""
+    band in which an estimate after n rolls falls 19 times in 20 (a probability's band kept
+    within 0 and 1)."""
     fig = go.Figure()
+    probability = kind == "probability"
     if exact is not None and xs:
         p = float(exact)
-        spread = [1.96 * (math.sqrt(p * (1 - p) / n) if kind == "probability" else sd / math.sqrt(n)) for n in xs]
-        fig.add_trace(go.Scatter(x=xs + xs[::-1], y=[p + s for s in spread] + [p - s for s in spread][::-1],
+        spread = [1.96 * (math.sqrt(p * (1 - p) / n) if probability else sd / math.sqrt(n)) for n in xs]
+        high, low = [p + s for s in spread], [p - s for s in spread]
+        if probability:
+            high, low = [min(1.0, v) for v in high], [max(0.0, v) for v in low]
+        fig.add_trace(go.Scatter(x=xs + xs[::-1], y=high + low[::-1],
                                  fill="toself", line=dict(width=0), fillcolor="rgba(0,114,178,0.15)",
                                  name=text("95% band"), hoverinfo="skip"))
         fig.add_trace(go.Scatter(x=[xs[0], xs[-1]], y=[p, p], mode="lines", name=text("Exact"),
                                  line=dict(color="#0072B2", dash="dash")))
     fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=text("Simulated"), line=dict(color="#D55E00")))
     fig.update_layout(title=title, height=340, margin=dict(l=60, r=20, t=50, b=50),
-                      xaxis=dict(type="log", title=text("Rolls")), yaxis=dict(title=text("Value")),
+                      xaxis=dict(type="log", dtick=1, title=text("Rolls")), yaxis=dict(title=text("Probability" if probability else "Value"),
+                                                                      **({"tickformat": ".0%"} if probability else {})),
                       plot_bgcolor="white", legend=dict(orientation="h", y=-0.25))
     return fig
 

@@ -42,8 +42,8 @@ from rules_core.scenario import Scenario
 
 from .share import decode_query, encode_query
 from .text import headline_label
-from .layout import style_figure
-from .views import compare_chart, exact_text, figure_bundle, percent_text
+from .modes import chart_bundle
+from .views import compare_chart, exact_text, percent_text
 
 __all__ = ["ComparePanel", "DerivedPanel", "Pair", "ReadingPanel", "WorthPanel", "comparison_table_html",
            "cards_html", "pin_query", "read_pin", "PIN_KEY", "PairChart"]
@@ -263,7 +263,7 @@ class ComparePanel:
                   else f"{names[0]} {text('against')} {names[1]}")
         self.cards.value = cards_html(comparison, text, names)
         self.figure = fig = self.chart_of(a, b, self.lang, names)
-        self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(style_figure(fig, self.present)),
+        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(fig, self.present),
                                "metadata": {}},)
         self.table.value = comparison_table_html(comparison, text, names)
         self.trace.value = trace_html_of(comparison, text, names)

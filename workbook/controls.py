@@ -17,6 +17,10 @@ parts      a list of labelled boxes with Remove buttons and an Add button,
            kept between the field's ``min_items`` and ``max_items``
 ========== =====================================================================
 
+The form is in sections a reader folds and unfolds (:class:`Section`): each part (the dodger),
+each item of a list (each attacker) and each group of the scenario's own fields (the rulings);
+open on a wide screen, folded on a phone until the reader opens one.
+
 Every field widget carries the CSS class ``wb-<dotted path>`` with dots and indices as dashes
 (``wb-dodger-ph``, ``wb-attackers-0-burst``); a list's buttons are ``wb-<path>-add`` and
 ``wb-<path>-<i>-remove``. Each field's help text and citation are its tooltip, and are shown
@@ -43,7 +47,7 @@ from rules_core.scenario import COMBINATION, FieldSpec, Part, Scenario, fields_o
 from .text import translator
 from .views import notice_html
 
-__all__ = ["ScenarioForm", "css_class", "refusal"]
+__all__ = ["ScenarioForm", "Section", "css_class", "refusal"]
 
 Path = tuple[Any, ...]
 
@@ -149,12 +153,23 @@ class _Group:
         #: each group's titled box and its fields' boxes, by group name
         self.groups: dict[str, tuple[widgets.VBox, list[widgets.Widget]]] = {}
         for name, boxes in groups.items():
-            self.groups[name] = (_titled(form.text(name), "", boxes, "wb-group"), boxes)
-            rows.append(self.groups[name][0])
+            if path:  # a group inside a part: a plain box in the part's section
+                box = _titled(form.text(name), "", boxes, "wb-group")
+            else:  # a group of the scenario's own fields ("Rulings"): a section of its own
+                members = tuple(spec.name for spec in specs if spec.group == name)
+                section = Section(form, f"group:{name}", form.text(name), "", boxes, members)
+                section.widget.add_class("wb-group")
+                section.widget.add_class(f"wb-group-{_slug(name)}")
+                box = section.widget
+            self.groups[name] = (box, boxes)
+            rows.append(box)
         if title is None:
             self.widget = widgets.VBox(rows)
         else:
-            self.widget = _titled(title, form.text(help), rows, "wb-part")
+            key = dotted(path)
+            self.section = Section(form, key, title, form.text(help), rows, (key,))
+            self.widget = self.section.widget
+            self.widget.add_class("wb-part")
         if path:
             self.widget.add_class(css_class(path))
 
@@ -173,6 +188,8 @@ class _Group:
     def close(self) -> None:
         for child in self.children.values():
             child.close()
+        if getattr(self, "section", None) is not None:
+            self.section.close()
         self.widget.close()
 
 
@@ -213,8 +230,9 @@ class _List:
             remove.on_click(lambda _b, i=i: self._resize([d for j, d in enumerate(self.value()) if j != i]))
             self.items.append(item)
             self.buttons[dotted((*path, "remove"))] = remove
-            rows.append(item.widget if spec.min_items == spec.max_items
-                        else widgets.VBox([item.widget, remove]))
+            if spec.min_items != spec.max_items:  # its Remove button folds away with it
+                item.section.body.children = (*item.section.body.children, remove)
+            rows.append(item.widget)
         self.add.disabled = len(data) >= spec.max_items
         self.body.children = rows
 
@@ -276,6 +294,69 @@ def _titled(title: str, help: str, children: list[widgets.Widget], css: str) -> 
     return box
 
 
+def _slug(name: str) -> str:
+    """A group's name as a CSS class fragment ("Saving Rolls and Wounds" → "saving-rolls-and-wounds")."""
+    return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
+
+
+class Section:
+    """A block of the form a reader folds and unfolds: a part (the dodger), a list's item (each
+    attacker) or a group of the scenario's own fields (the rulings).
+
+    The box (class ``wb-section``) holds two header buttons, ``wb-section-fold`` ("▾ title")
+    and ``wb-section-unfold`` ("▸ title"), and the body (``wb-section-body``); the page's style
+    sheet shows one button and the body or not. Until the reader chooses, a section is open on a
+    wide screen and folded on a phone (``open`` is None and the style sheet decides by the
+    width); a click makes it ``wb-section-open`` or ``wb-section-closed`` whatever the width. The
+    form remembers the choice by ``key`` (a dotted path, or ``group:<name>``), so a list's items
+    keep theirs when another item is added or removed. ``members`` are the dotted paths whose
+    fields the section holds (for :meth:`ScenarioForm.reveal`).
+    """
+
+    def __init__(self, form: ScenarioForm, key: str, title: str, help: str,
+                 children: list[widgets.Widget], members: tuple[str, ...]):
+        self.form, self.key, self.members = form, key, members
+        tip = help or title
+        self.fold = widgets.Button(description=f"▾ {title}", tooltip=tip,
+                                   layout=widgets.Layout(width="100%"))
+        self.unfold = widgets.Button(description=f"▸ {title}", tooltip=tip,
+                                     layout=widgets.Layout(width="100%"))
+        self.fold.add_class("wb-section-fold")
+        self.unfold.add_class("wb-section-unfold")
+        self.fold.on_click(lambda _b: self.set_open(False))
+        self.unfold.on_click(lambda _b: self.set_open(True))
+        head = [widgets.HTML(f'<small class="wb-help">{html.escape(help)}</small>')] if help else []
+        self.body = widgets.VBox([*head, *children])
+        self.body.add_class("wb-section-body")
+        self.widget = widgets.VBox([self.fold, self.unfold, self.body],
+                                   layout=widgets.Layout(border="1px solid #ddd", padding="0 8px 4px",
+                                                         margin="4px 0"))
+        self.widget.add_class("wb-section")
+        self.open: bool | None = None
+        self.set_open(form._folds.get(key))
+        form._sections[key] = self
+
+    def set_open(self, on: bool | None) -> None:
+        """Open (True) or fold (False) the section, on every width; None: as the width decides."""
+        self.open = on
+        if on is None:
+            self.form._folds.pop(self.key, None)
+        else:
+            self.form._folds[self.key] = on
+        for css, wanted in (("wb-section-open", on is True), ("wb-section-closed", on is False)):
+            (self.widget.add_class if wanted else self.widget.remove_class)(css)
+
+    def holds(self, path: str) -> bool:
+        """Whether the field at dotted ``path`` sits in this section."""
+        return any(path == m or path.startswith(m + ".") for m in self.members)
+
+    def close(self) -> None:
+        if self.form._sections.get(self.key) is self:
+            del self.form._sections[self.key]
+        for w in (self.fold, self.unfold, self.body, self.widget):
+            w.close()
+
+
 class ScenarioForm:
     """Widgets for every declared field of ``system``'s scenario.
 
@@ -286,6 +367,8 @@ class ScenarioForm:
     - ``on_change(callback)``: ``callback(scenario)`` after every change to a new valid scenario.
     - ``control("dodger.ph")`` / ``button("attackers.add")``: the widgets, for tests and wiring.
     - ``show_help(on)``: each field's help and citation under it (always in its tooltip).
+    - ``sections`` (by key, see :class:`Section`) and ``reveal(path)``: opens the sections that
+      hold a field.
 
     >>> form = ScenarioForm("infinity-n4")
     >>> form.control("dodger.ph").value = 12
@@ -302,6 +385,8 @@ class ScenarioForm:
         self._scenario = self._validate(scenario)
         self._callbacks: list[Callable[[Scenario], None]] = []
         self._quiet_depth = 0
+        self._folds: dict[str, bool] = {}  # the reader's open/fold choice of each section, by key
+        self._sections: dict[str, Section] = {}
         self.error: str | None = None
         self.notice = widgets.HTML("")
         self.notice.add_class("wb-notice")
@@ -347,6 +432,18 @@ class ScenarioForm:
         self.help_shown = on
         for field in self._fields():
             field.help.layout.display = "" if on else "none"
+
+    @property
+    def sections(self) -> dict[str, Section]:
+        """The foldable sections by key: a part's or list item's dotted path (``"dodger"``,
+        ``"attackers.0"``) or ``"group:<name>"`` for a group of the scenario's own fields."""
+        return dict(self._sections)
+
+    def reveal(self, path: str) -> None:
+        """Open every section holding the field at dotted ``path`` (a refused value's field)."""
+        for section in list(self._sections.values()):
+            if section.holds(path):
+                section.set_open(True)
 
     def _fields(self) -> list[_Field]:
         return [node for node in self._root.nodes() if isinstance(node, _Field)]

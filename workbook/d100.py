@@ -1,33 +1,28 @@
-"""The d100 homebrew's own dashboard panels: where each attack's hits go, and one roll step by
-step.
+"""The d100 homebrew's own dashboard panels: where each attack's hits go.
 
 The panels are pure functions of a result: the exact expected number of each attack's hits
 evaded by its own roll, by leftover Successes, negated by a Leap, landing in the open and
 landing against Cover (:func:`rules_core.systems.d100_homebrew.exact.analyse`), as a stacked bar
-chart and as a table of exact numbers; and one roll played by the very rule the exact numbers are
-proven against (:func:`rules_core.play.play_once` on the system's ``play``), its dice seeded with
-the scenario itself so that a scenario always shows the same roll. Every text goes through the system's
+chart and as a table of exact numbers. One roll step by step is the dashboard's "Roll the dice"
+(:mod:`workbook.classroom`), as for every system. Every text goes through the system's
 translator, so the panels follow the dashboard's language switch.
 """
 
 from __future__ import annotations
 
-import html
 from fractions import Fraction
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from rules_core import Play, Result, get_system, play_once
-from rules_core.systems.d100_homebrew import SYSTEM
+from rules_core import Result, get_system
 from rules_core.systems.d100_homebrew.exact import analyse, number
 from rules_core.systems.d100_homebrew.text import say
 
 from .text import translator
 from .views import View, exact_text
 
-__all__ = ["SYSTEM_ID", "VIEWS", "FATES", "attack_rows", "attack_table", "attack_chart", "one_roll",
-           "one_roll_html"]
+__all__ = ["SYSTEM_ID", "VIEWS", "FATES", "attack_rows", "attack_table", "attack_chart"]
 
 SYSTEM_ID = "d100-homebrew"
 
@@ -81,25 +76,5 @@ def attack_chart(result: Result, lang: str = "en") -> go.Figure:
         plot_bgcolor="white", paper_bgcolor="white", legend=dict(orientation="h", y=-0.2)))
 
 
-def one_roll(result: Result) -> Play:
-    """One roll of the result's scenario, played by the system's rule with its trace, the dice
-    seeded with the scenario itself: the same scenario, the same roll."""
-    return play_once(SYSTEM, result.scenario, seed=result.scenario.to_json())
-
-
-def one_roll_html(result: Result, lang: str = "en") -> str:
-    """One roll (:func:`one_roll`) step by step: each roll, where its Successes went, and the
-    outcome (class ``wb-d100-roll-step`` on each line)."""
-    text = translator(get_system(result.system), lang)
-    played = one_roll(result)
-    faces = ", ".join(f"{rolled.answer:02d}" for rolled in played.rolled) or "—"
-    items = "".join(f'<li class="wb-d100-roll-step"><b>{html.escape(text(step.rule))}</b>: '
-                    f'{html.escape(text(step.detail))} <small style="color:#666">[{html.escape(text(step.citation))}]'
-                    f'</small></li>' for step in played.trace)
-    return (f'<p><small>{html.escape(text("A sample of d100 faces, resolved by the same rule as the exact numbers"))}'
-            f': <b class="wb-d100-faces">{faces}</b></small></p><ol>{items}</ol>')
-
-
 VIEWS = (View("Where each attack's hits go", attack_chart),
-         View("Hits of each attack", attack_table),
-         View("One roll, step by step", one_roll_html))
+         View("Hits of each attack", attack_table))

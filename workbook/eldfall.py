@@ -7,9 +7,9 @@
 - *Second model (Sweep)*: the dodging target beside the second model in the Sweep's reach, which
   does not dodge;
 - *After the Dodge*: the post-dodge movement under the selected ruling, Stagger and Knockdown;
-- *One roll, step by step*: one sample of d20 faces played by the very rule the exact numbers
-  come from (:func:`rules_core.play.play_once` on the system's ``play``), the faces drawn from a
-  generator seeded with the scenario itself, so that a scenario always shows the same sample.
+
+One roll step by step is the dashboard's "Roll the dice" (:mod:`workbook.classroom`), as for
+every system.
 
 Every other panel is a pure function of a result.
 """
@@ -23,7 +23,7 @@ from fractions import Fraction
 import pandas as pd
 import plotly.graph_objects as go
 
-from rules_core import Dist, Play, Result, System, get_system, play_once
+from rules_core import Dist, Result, System, get_system
 from rules_core.systems.eldfall import EldfallScenario
 
 from .compare import WorthPanel
@@ -31,7 +31,7 @@ from .text import translator
 from .views import View, exact_bar, exact_text, percent_text
 
 __all__ = ["SYSTEM_ID", "VIEWS", "reaction_name", "hits_and_wounds_chart", "worth_panel",
-           "second_model_chart", "after_dodge_table", "sample", "one_roll_html"]
+           "second_model_chart", "after_dodge_table"]
 
 SYSTEM_ID = "eldfall"
 
@@ -136,32 +136,6 @@ def after_dodge_table(result: Result, lang: str = "en") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def sample(result: Result) -> Play:
-    """One play of the scenario, with its trace, on faces from a generator seeded with the
-    scenario itself."""
-    return play_once(get_system(result.system), result.scenario, seed=result.scenario.to_json())
-
-
-def one_roll_html(result: Result, lang: str = "en") -> str:
-    """One sample of faces resolved step by step (class ``wb-eldfall-roll-step`` on each line)
-    and what came of it."""
-    text = _text(result, lang)
-    r = sample(result)
-    items = "".join(f'<li class="wb-eldfall-roll-step"><b>{html.escape(text(step.rule))}</b>: '
-                    f'{html.escape(text(step.detail))} <small style="color:#666">'
-                    f'[{html.escape(text(step.citation))}]</small></li>' for step in r.trace)
-    dodges = ", ".join(text("succeeds") if ok else text("fails") for ok in r.evasions) or "—"
-    outcome = (f"{text('Dodge')}: {dodges}; {text('Hits landing')}: {r.hits}; "
-               f"{text('Wounds')}: {r['wounds']}")
-    if "second_model_hits" in dict(r.quantities):
-        outcome += (f"; {text('second model')}: {r['second_model_hits']} {text('Hit(s)')}, "
-                    f"{r['second_model_wounds']} {text('Wound(s)')}")
-    return (f"<p><small>{html.escape(text('A sample of d20 faces, resolved by the same rule as the exact numbers'))}"
-            f"</small></p><ol>{items}</ol>"
-            f'<p class="wb-eldfall-roll-outcome"><b>{html.escape(outcome)}</b></p>')
-
-
 VIEWS = (View("What the Dodge is worth", panel=worth_panel),
          View("Second model (Sweep)", second_model_chart),
-         View("After the Dodge", after_dodge_table),
-         View("One roll, step by step", one_roll_html))
+         View("After the Dodge", after_dodge_table))

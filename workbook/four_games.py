@@ -31,6 +31,7 @@ from rules_core.compare import Worth, WorthPoint, worth, worth_curve
 from rules_core.scenario import Scenario
 
 from .share import decode_query
+from .layout import page_css
 from .modes import chart_bundle
 from .views import _LAYOUT, exact_text, percent_text
 
@@ -225,8 +226,9 @@ class FourGames:
         self.chart.add_class("wb-four-chart")
         self.assumptions = widgets.HTML(self._assumptions_html())
         self.assumptions.add_class("wb-four-assumptions")
-        self.widget = widgets.VBox([widgets.VBox(pickers), self.notice, self.table, self.measure, self.chart,
-                                    self.assumptions], layout=widgets.Layout(max_width="1200px"))
+        style = widgets.HTML(page_css())  # the workbook's style sheet: the chart keeps its height
+        self.widget = widgets.VBox([style, widgets.VBox(pickers), self.notice, self.table, self.measure,
+                                    self.chart, self.assumptions], layout=widgets.Layout(max_width="1200px"))
         self.widget.add_class("wb-four")
         for system in self.systems:
             self._evaluate(system)

@@ -1,8 +1,8 @@
 """Infinity N4's own dashboard panels: the Order roll by roll, what happens to the dodger at the
-end of the Order, the wounds, one Order rolled on concrete faces, and the heatmap.
+end of the Order, the wounds, and the heatmap (one Order rolled on concrete faces is the
+dashboard's "Roll the dice", :mod:`workbook.classroom`).
 
-Every panel but the heatmap is a pure function of a result (the rolled Order also reads the
-result's scenario); the heatmap is the workbook's sweep panel with its two fields preset
+Every panel but the heatmap is a pure function of a result; the heatmap is the workbook's sweep panel with its two fields preset
 (:func:`heatmap_panel`). Exact numbers come from :mod:`rules_core.systems.infinity_n4`, shown as
 ``n/d`` beside the percent. Tables carry ``data-key`` on each row (the untranslated roll or
 state) and ``data-col`` on each cell, so tests can read them in any language.
@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import plotly.graph_objects as go
 
-from rules_core import Result, System, get_system, play_once
+from rules_core import Result, System, get_system
 from rules_core.result import one_in
 from rules_core.systems.infinity_n4.outcomes import DODGED, final_state_order
 from rules_core.systems.infinity_n4.play import plan_order
@@ -27,7 +27,7 @@ from .text import translator
 from .views import View, distribution_chart, exact_text, percent_text
 
 __all__ = ["SYSTEM_ID", "VIEWS", "attack_rows", "attack_html", "final_state_html", "wounds_chart",
-           "one_order_html", "heatmap_panel"]
+           "heatmap_panel"]
 
 SYSTEM_ID = "infinity-n4"
 
@@ -129,17 +129,6 @@ def wounds_chart(result: Result, lang: str = "en") -> go.Figure:
     return fig
 
 
-def one_order_html(result: Result, lang: str = "en") -> str:
-    """One Order rolled on concrete faces by the same rule the exact numbers come from; the
-    faces are drawn from the scenario itself, so a scenario always shows the same roll."""
-    text = _text(result, lang)
-    outcome = play_once(get_system(result.system), result.scenario, seed=result.scenario.to_json())
-    items = "".join(f'<li class="wb-trace-step"><b>{html.escape(text(s.rule))}</b>: '
-                    f"{html.escape(text(s.detail))}</li>" for s in outcome.trace)
-    return (f'<div class="wb-infinity-roll"><ol>{items}</ol><p>{html.escape(text("Outcome"))}: '
-            f"<b>{html.escape(text(outcome.outcome))}</b></p></div>")
-
-
 def heatmap_panel(system: System, text: Callable[[str], str], lang: str,
                   evaluate: Callable[[InfinityScenario], Result]) -> SweepPanel:
     """The heatmap: the generic :class:`~workbook.sweep_panel.SweepPanel` preset to P(dodge
@@ -156,5 +145,4 @@ VIEWS = (
     View("What happens to the dodger", final_state_html),
     View("Wounds", wounds_chart),
     View("Heatmap", panel=heatmap_panel, open=False),  # 900 evaluations: only while open
-    View("One Order, rolled", one_order_html),
 )

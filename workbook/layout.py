@@ -116,7 +116,10 @@ def style_figure(fig: go.Figure, present: bool = False) -> go.Figure:
     layout: dict[str, Any] = dict(
         font=dict(size=size), colorway=list(OKABE_ITO.values()),
         title=dict(text=title, x=0.01, xanchor="left", font=dict(size=round(size * 1.25))),
-        hoverlabel=dict(font=dict(size=size)))
+        hoverlabel=dict(font=dict(size=size)),
+        # a label that does not fit its bar at the chart's size is left out rather than shrunk
+        # to a few pixels (a phone's narrow bars); its value is on hover
+        uniformtext=dict(minsize=size, mode="hide"))
     if old.height is None or old.height <= _HEIGHT + 40:
         layout["height"] = _PRESENT_HEIGHT if present else _HEIGHT
     elif present:
@@ -127,6 +130,10 @@ def style_figure(fig: go.Figure, present: bool = False) -> go.Figure:
     if old.margin is not None and old.margin.t is not None:
         top = max(old.margin.t, top)
     layout["margin"] = dict(t=top)
+    if old.legend.orientation == "h" and old.legend.y is not None and old.legend.y < 0:
+        # A legend under the plot at the foot of the chart, below the x axis's title whatever the
+        # chart's height (at a fraction of the plot's height it fell on the title on a phone).
+        layout["legend"] = dict(yref="container", y=0, yanchor="bottom", x=0, xanchor="left")
     styled.update_layout(**layout)
     # Long category names (outcomes) on two or three short lines rather than slanted.
     for trace in styled.data:
@@ -187,11 +194,36 @@ _CSS = """
 .wb-rulings .widget-dropdown select { text-overflow: ellipsis; }
 .wb-ruling-labels { margin: 4px 0; }
 .wb-toolbar { gap: 6px; }
+.wb-dashboard .widget-inline-hbox:has(> .widget-label:not(:empty)) { height: auto;
+  min-height: var(--jp-widgets-inline-height, 28px); }
+.wb-roll .jupyter-button, .wb-simulate .jupyter-button, .wb-analysis .jupyter-button {
+  width: auto; min-width: 8em; max-width: 100%; padding: 0 12px; }
+/* A chart redrawn at a new window width keeps its own height: plotly's resize measures the
+   chart's box, which its first layer now fills (its layers are all laid over the box). */
+.wb-dashboard .js-plotly-plot .svg-container, .wb-four .js-plotly-plot .svg-container { height: auto !important; }
+.wb-dashboard .js-plotly-plot .svg-container > .main-svg:first-child,
+.wb-four .js-plotly-plot .svg-container > .main-svg:first-child { position: relative !important; display: block; }
 .wb-dashboard .jupyter-widgets.widget-html-content, .wb-dashboard .widget-html-content { max-width: 100%; }
-/* A field's label wraps onto a second line rather than being cut ("Продвижение Навыка Dodge"). */
-.wb-form .widget-label { white-space: normal; height: auto; min-height: var(--jp-widgets-inline-height, 28px);
+/* A label wraps onto a second line rather than being cut ("Продвижение Навыка Dodge", "Heatmap
+   with"), and a button is as wide as its words ("Play these faces"). */
+.wb-dashboard .widget-inline-hbox > .widget-label { white-space: normal; height: auto; min-height: var(--jp-widgets-inline-height, 28px);
   line-height: 1.15; overflow: visible; text-overflow: clip; display: flex; align-items: center;
   justify-content: flex-end; text-align: right; }
+/* The form's sections (workbook.controls.Section): a header button folds or unfolds each; until
+   the reader chooses, open on a wide screen and folded on a phone. */
+.wb-section > .wb-section-fold, .wb-section > .wb-section-unfold { background: transparent; box-shadow: none;
+  border: none; font-weight: 600; text-align: left; padding: 0 2px; margin: 2px 0; color: #1a1a1a;
+  height: auto; min-height: var(--jp-widgets-inline-height, 28px); white-space: normal; }
+.wb-section > .wb-section-fold:hover, .wb-section > .wb-section-unfold:hover { background: #eef3f9; }
+.wb-section.wb-section-open > .wb-section-unfold, .wb-section.wb-section-closed > .wb-section-fold,
+.wb-section.wb-section-closed > .wb-section-body { display: none !important; }
+@media (min-width: 761px) {
+  .wb-section:not(.wb-section-open):not(.wb-section-closed) > .wb-section-unfold { display: none !important; }
+}
+@media (max-width: 760px) {
+  .wb-section:not(.wb-section-open):not(.wb-section-closed) > .wb-section-fold,
+  .wb-section:not(.wb-section-open):not(.wb-section-closed) > .wb-section-body { display: none !important; }
+}
 
 /* A phone, a narrow window, or a narrow notebook area in JupyterLab (the file browser open):
    what counts is the width the dashboard has, so the dashboard is a size container and its
@@ -244,6 +276,7 @@ body:has(.wb-present) .jp-RenderedMarkdown { font-size: 22px; }
 body:has(.wb-present) .jp-RenderedMarkdown h1 { font-size: 2.2rem; }
 .wb-present .wb-card-absents small, .wb-present .wb-preset-info small, .wb-present .wb-ruling-labels,
 .wb-present .wb-notice-text { font-size: 18px; }
+.wb-present .widget-html-content { font-size: 20px; }
 .wb-present .widget-label, .wb-present .widget-readout, .wb-present select,
 .wb-present input, .wb-present button, .wb-present table { font-size: 18px !important; }
 """

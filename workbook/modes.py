@@ -18,6 +18,7 @@ from rules_core import Result, System
 
 from plotly.io._base_renderers import PlotlyRenderer
 
+from .layout import style_figure
 from .views import _figure, exact_bar
 
 __all__ = ["MODES", "hits_rows", "hits_chart", "ModePanel", "chart_bundle"]
@@ -27,11 +28,20 @@ MODES = {"distribution": "P(exactly k hits land)", "at_least": "P(at least k hit
          "at_most": "P(at most k hits land)"}
 
 
-def chart_bundle(fig: go.Figure) -> dict[str, Any]:
-    """The plotly mime bundle of ``fig`` at the height its layout gives, whatever page holds it
-    (a responsive chart takes its container's height, which outside a dashboard's own style
-    sheet is none)."""
-    return PlotlyRenderer(config={"displaylogo": False}).to_mimebundle(fig.to_dict())
+#: A panel chart's height when its figure gives none.
+CHART_HEIGHT = 360
+
+
+def chart_bundle(fig: go.Figure, present: bool = False) -> dict[str, Any]:
+    """The plotly mime bundle of ``fig`` in the workbook's style (:func:`workbook.layout.style_figure`:
+    type sizes, palette, title clear of the toolbar; larger when ``present``), at the height its
+    layout gives (:data:`CHART_HEIGHT` when it gives none), whatever page holds it, and as wide
+    as its box: redrawn when the window changes width (a phone turned, a window resized). Plotly
+    makes a responsive chart without a height as tall as its box, which outside a dashboard's
+    own style sheet is nothing."""
+    data = style_figure(fig, present).to_dict()
+    data.setdefault("layout", {}).setdefault("height", CHART_HEIGHT)
+    return PlotlyRenderer(config={"displaylogo": False, "responsive": True}).to_mimebundle(data)
 
 
 def hits_rows(result: Result, mode: str) -> list[tuple[int, Fraction]]:
@@ -64,6 +74,9 @@ def hits_chart(result: Result, mode: str = "distribution", lang: str = "en", *,
 class ModePanel:
     """The hits chart with a switch: distribution, at least, at most."""
 
+    #: Present mode (a projector): larger chart type; set by the page.
+    present = False
+
     def __init__(self, system: System | None = None, text: Callable[[str], str] = str, lang: str = "en",
                  mode: str = "distribution"):
         self.text, self.lang = text, lang
@@ -93,5 +106,5 @@ class ModePanel:
         if self.result is None:
             return
         self.figure = hits_chart(self.result, self.mode, self.lang, text=self.text)
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure),
+        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure, self.present),
                                "metadata": {}},)

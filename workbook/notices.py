@@ -14,6 +14,7 @@ dimmed under a "not updated" line) until the value is valid again.
 from __future__ import annotations
 
 import html
+from fractions import Fraction
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl
@@ -50,8 +51,9 @@ def _spec(system: System, key: str) -> tuple[FieldSpec | None, str]:
 def _range(spec: FieldSpec, text: Callable[[str], str]) -> str:
     label = text(spec.label)
     if spec.kind in ("int", "float"):
-        step = f" {text('in steps of')} {spec.step:g}" if spec.step and spec.step != 1 else ""
-        return f"{label} {text('goes from')} {spec.minimum:g} {text('to')} {spec.maximum:g}{step}"
+        step = f" {text('in steps of')} {float(spec.step):g}" if spec.step and spec.step != 1 else ""
+        return (f"{label} {text('goes from')} {float(spec.minimum):g} {text('to')} "
+                f"{float(spec.maximum):g}{step}")
     if spec.kind in ("choice", "ruling"):
         return f"{label} {text('is one of')}: " + ", ".join(text(lab) for _, lab in spec.choices)
     if spec.kind == "flag":
@@ -64,10 +66,12 @@ def _range(spec: FieldSpec, text: Callable[[str], str]) -> str:
 def _fits(spec: FieldSpec, raw: str) -> bool:
     if spec.kind in ("int", "float"):
         try:
-            value = float(raw)
-        except ValueError:
+            value = Fraction(raw.strip())
+        except (ValueError, ZeroDivisionError):
             return False
-        return spec.minimum <= value <= spec.maximum
+        # in range and on the field's step (d100 modifiers in fives, Basic Speed in quarters)
+        return (spec.minimum <= value <= spec.maximum
+                and abs(Fraction(spec.nearest(value)) - value) <= Fraction(1, 10**9))
     if spec.kind in ("choice", "ruling"):
         return raw in [str(v) for v, _ in spec.choices]
     return True
@@ -175,6 +179,8 @@ class FieldMarks:
             if field is None:
                 continue
             field.input.add_class("wb-invalid")
+            if hasattr(self.form, "reveal"):  # a folded section opens on the marked field
+                self.form.reveal(path)
             box = widgets.HTML(f'<div class="wb-field-reason">{html.escape(reason)}</div>')
             box.add_class("wb-field-reason-box")
             self.reasons[path] = (field, box)

@@ -33,8 +33,8 @@ from rules_core.scenario import Scenario, spec_at
 from rules_core.sweeps import allowed_values
 
 from .text import headline_label
-from .layout import style_figure
-from .views import _LAYOUT, exact_text, figure_bundle, percent_text
+from .modes import chart_bundle
+from .views import _LAYOUT, exact_text, percent_text
 
 __all__ = ["number_paths", "window", "sweep_around", "clear_sweep_cache", "sweep_figure", "SweepPanel", "LINE_POINTS", "GRID_SIDE", "EVERY"]
 
@@ -184,6 +184,9 @@ class SweepPanel:
     may still change them. ``toggle=False`` hides the panel's own "Sweep a field" button, for a
     page that opens it with its own toggle (:meth:`set_open`)."""
 
+    #: Present mode (a projector): larger chart type; set by the page.
+    present = False
+
     def __init__(self, system: System, text: Text = str, lang: str = "en", *, field: str | None = None,
                  second: str | None = None, quantity: str | None = None, open: bool = False,
                  toggle: bool = True, note: str = ""):
@@ -284,7 +287,7 @@ class SweepPanel:
                              + (f"; {refused} {self.text('refused by the rules (left blank)')}" if refused else "")
                              + f". {self.text('Hover for the exact value.')}"
                              + (f" {self.text(self.note)}" if self.note else "") + "</small>")
-        self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(style_figure(self.figure, self.present)),
+        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure, self.present),
                                "metadata": {}},)
         if self.on_compute is not None:
             self.on_compute(swept)

@@ -84,7 +84,11 @@ def test_opens_in_russian_and_switches_to_english_keeping_the_numbers(open_dashb
     assert names["3 evaded, 0 land"] == "избегнуто 3, попало 0"
     trace = dash.page.evaluate(_TEXT, ["wb-trace"])
     assert "Успехи при пороге 45" in trace and "Домашние правила d100" in trace
-    assert "Исход: " in dash.page.evaluate(_TEXT, ["wb-view-one-roll-step-by-step"])
+    dash.click("wb-roll-toggle")  # one roll, step by step, in Russian too
+    dash.click("wb-roll-button")
+    dash.page.wait_for_function("() => document.querySelector('.wb-roll-outcome')", timeout=20_000)
+    rolled = dash.page.evaluate(_TEXT, ["wb-roll-steps"])
+    assert "Исход: " in rolled and "Чем кончился этот бросок" in rolled
     chosen = dash.page.locator(".wb-preset select option:checked").inner_text()
     assert chosen == option("Очередь из 3 попаданий против Уклонения 45")
     # The switch: English labels, the same numbers.

@@ -20,8 +20,8 @@ def all_widgets(root: widgets.Widget):
         yield from all_widgets(child)
 
 
-def by_class(form: ScenarioForm, css: str) -> list[widgets.Widget]:
-    return [w for w in all_widgets(form.widget) if css in getattr(w, "_dom_classes", ())]
+def by_class(form, css: str) -> list[widgets.Widget]:
+    return [w for w in all_widgets(getattr(form, "widget", form)) if css in getattr(w, "_dom_classes", ())]
 
 
 def test_infinity_controls_follow_the_declared_ranges():
@@ -176,3 +176,56 @@ def test_a_fractional_slider_snaps_to_its_step_and_the_scenario_holds_it_exactly
     luck = ScenarioForm(FAKE, FakeScenario()).control("defender.luck")
     luck.value = 0.1 + 0.2 + 0.45  # 0.75 + noise
     assert luck.value == 0.75
+
+
+@pytest.mark.parametrize("system_id", ["infinity-n4", "gurps-4e", "eldfall", "d100-homebrew"])
+def test_the_form_is_in_sections_a_reader_folds(system_id):
+    """Each part, each list item and each group of the scenario's own fields is a foldable
+    section; every field sits in one, except the few top-level choices (GURPS's situation)."""
+    form = ScenarioForm(system_id)
+    system = get_system(system_id)
+    from rules_core.scenario import fields_of
+
+    top = {s.name: s for s in fields_of(system.scenario_cls)}
+    expected = {name for name, s in top.items() if s.kind == "part"}
+    expected |= {f"{name}.{i}" for name, s in top.items() if s.kind == "parts"
+                 for i in range(len(getattr(form.scenario, name)))}
+    expected |= {f"group:{s.group}" for s in top.values() if s.group}
+    assert set(form.sections) == expected
+    loose = {p for p in form.paths() if not any(sec.holds(p) for sec in form.sections.values())}
+    assert loose == {name for name, s in top.items() if s.kind not in ("part", "parts") and not s.group}
+    for key, section in form.sections.items():
+        body = list(all_widgets(section.body))
+        assert section.open is None and {"wb-section-open", "wb-section-closed"}.isdisjoint(section.widget._dom_classes)
+        for path in form.paths():  # a section's body holds exactly the controls it says it holds
+            assert (form.control(path) in body) == section.holds(path), (key, path)
+
+
+def test_a_section_folds_and_unfolds_and_keeps_the_choice_when_an_item_is_added():
+    form = ScenarioForm(INF)
+    dodger = form.sections["dodger"]
+    assert by_class(dodger.widget, "wb-section-fold")[0].description == "▾ Dodger"
+    dodger.fold.click()
+    assert dodger.open is False and "wb-section-closed" in dodger.widget._dom_classes
+    dodger.unfold.click()
+    assert dodger.open is True and "wb-section-open" in dodger.widget._dom_classes
+    assert "wb-section-closed" not in dodger.widget._dom_classes
+    form.sections["attackers.0"].fold.click()
+    form.control("attackers.0.burst").value = 2  # a folded control still changes the scenario
+    assert form.scenario.attackers[0].burst == 2
+    form.button("attackers.add").click()
+    assert form.sections["attackers.0"].open is False and form.sections["attackers.1"].open is None
+    assert form.button("attackers.1.remove") in list(all_widgets(form.sections["attackers.1"].body))
+    form.reveal("attackers.0.burst")
+    assert form.sections["attackers.0"].open is True and form.sections["dodger"].open is True
+
+
+def test_a_refused_combination_opens_the_folded_section_of_its_field():
+    from workbook.app import Dashboard
+
+    dash = Dashboard("gurps-4e", query="")
+    dash.form.sections["dodger"].fold.click()
+    dash.form.control("dodger.defense").value = "dodge_and_drop"
+    dash.form.control("dodger.posture").value = "lying"  # a dodge and drop needs you up
+    assert dash.form.error and "wb-invalid" in dash.form.control("dodger.posture")._dom_classes
+    assert dash.form.sections["dodger"].open is True

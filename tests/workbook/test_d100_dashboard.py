@@ -149,34 +149,74 @@ def test_the_rulings_panel_compares_tens_digits():
 
 
 def test_one_roll_step_by_step_uses_the_rule_and_ends_in_a_listed_outcome():
+    """The Roll panel (the one place for one roll, step by step) on the d100 page, in English
+    and in Russian: the rule's play on the seed's faces, and what it came to."""
     from rules_core import play_once
-    from workbook.d100 import one_roll, one_roll_html
 
     dash = Dashboard("d100-homebrew", query="preset=two-attacks-leftovers")
-    played = one_roll(dash.result)
-    assert played == one_roll(D100.evaluate(dash.scenario))  # the same scenario, the same roll
+    dash.roll.seed.value = 3
+    dash.roll.roll()
+    played = play_once(D100, dash.scenario, seed=3)
     faces = [rolled.answer for rolled in played.rolled]
     # Two rolls, always: leftovers (at most 4, at 4 per hit) never cover all 3 hits of attack 2.
     assert len(faces) == 2 and all(1 <= f <= 100 for f in faces)
-    # the panel's roll is the rule's play on those very faces
-    again = play_once(D100, dash.scenario, faces=faces)
-    assert again == played and again.trace == played.trace
-    label = played.outcome
-    assert dash.result.outcomes[label] > 0
-    shown = dash.rendered["One roll, step by step"]
-    assert shown == one_roll_html(dash.result, "en")
-    assert f"Outcome</b>: {label}" in shown
-    assert ", ".join(f"{f:02d}" for f in faces) in shown
+    assert play_once(D100, dash.scenario, faces=faces) == played
+    assert dash.result.outcomes[played.outcome] > 0
+    shown = dash.roll.steps.value
+    assert f"<b class='wb-roll-outcome'>{played.outcome}</b>" in shown
+    assert f"<li data-key='expected_successes'>Expected successes: <b>{played['successes']}</b></li>" in shown
     dash.language.value = "ru"
-    shown = dash.rendered["One roll, step by step"]
-    assert "Исход</b>: " + D100.text(label, "ru") in shown and "Уклонение против атаки 1" in shown
+    dash.roll.seed.value = 3
+    dash.roll.roll()
+    shown = dash.roll.steps.value
+    assert "Исход: <b class='wb-roll-outcome'>" + D100.text(played.outcome, "ru") in shown
+    assert "Уклонение против атаки 1" in shown and "Чем кончился этот бросок" in shown
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_the_system_panels_are_titled_in_the_dashboards_language(lang):
     dash = Dashboard("d100-homebrew", query="", lang=lang)
     titles = [dash.text(view.title) for view in dash.views]
-    assert len(titles) == 3
+    assert len(titles) == 2  # one roll, step by step: the Roll panel (workbook.classroom)
     if lang == "ru":
         assert all(CYRILLIC.search(t) for t in titles)
         assert all(CYRILLIC.search(bar.name) for bar in dash.rendered["Where each attack's hits go"].data)
+
+
+def test_modifiers_move_in_fives_on_the_dashboard_and_in_links():
+    """The rulings document's −25 and −5 (docs/rulings/d100-homebrew.md, leftover Successes):
+    a −5 Dodge modifier and a −25 second attack, worked by hand in
+    tests/core/d100_homebrew/test_exact.py: target 65, no hit on faces 01–25 (1/4), 11/10 hits."""
+    dash = Dashboard("d100-homebrew", query="")
+    for path in ("defender.dodge_modifier", "defender.parry_modifier", "attacks.0.evasion_modifier"):
+        assert dash.form.control(path).step == 5
+    assert dash.form.control("defender.dodge_advance").step == 10  # advances stay +0/+10/+20/+30
+    dash.form.control("defender.agility").value = 70
+    dash.form.control("defender.dodge_modifier").value = -5
+    dash.form.button("attacks.add").click()
+    dash.form.control("attacks.0.hits").value = 1
+    dash.form.control("attacks.1.hits").value = 1
+    dash.form.control("attacks.1.evasion").value = "none"
+    dash.form.control("attacks.1.evasion_modifier").value = -25
+    assert (dash.scenario.defender.dodge_modifier, dash.scenario.attacks[1].evasion_modifier) == (-5, -25)
+    head = shown_headline(dash)
+    assert (head["p_no_hit"], head["expected_hits"], head["p_dodge_succeeds"]) == (
+        Fraction(1, 4), Fraction(11, 10), Fraction(13, 20))
+    check_against_core(dash)
+    # the page's own link carries both and opens the same numbers
+    query = dash.urlbar.query
+    assert "defender.dodge_modifier=-5" in query and "attacks.1.evasion_modifier=-25" in query
+    again = Dashboard("d100-homebrew", query=query)
+    assert again.notices == [] and again.scenario == dash.scenario
+    assert shown_headline(again)["p_no_hit"] == Fraction(1, 4)
+
+
+@pytest.mark.parametrize("query, words", [
+    ("attacks.0.evasion_modifier=-23", "The link asked for Modifier to Evasion (Attacks 1) -23; Modifier to "
+                                       "Evasion goes from -60 to 30 in steps of 5."),
+    ("lang=ru&defender.dodge_modifier=-7", "Модификатор Уклонения -7; Модификатор Уклонения"),
+])
+def test_a_modifier_between_the_fives_is_refused_in_a_players_words(query, words):
+    dash = Dashboard("d100-homebrew", query=query)
+    assert words in dash.notices[0]
+    assert dash.scenario == D100.default_scenario()

@@ -4,13 +4,14 @@ with the core, controls and presets follow, the rulings panel compares readings 
 
 from __future__ import annotations
 
+import html
 from fractions import Fraction
 
-from rules_core import enumerate_play, evaluate, get_system
+from rules_core import enumerate_play, evaluate, get_system, play_once
 from rules_core.systems.eldfall import without_reaction
 from dashboard_checks import ab_cards, check_ab_against_core, check_against_core as check_common, shown_headline
 from workbook.app import Dashboard
-from workbook.eldfall import sample
+from workbook.classroom import came_to
 from workbook.share import encode_query
 
 ELDFALL = get_system("eldfall")
@@ -139,18 +140,24 @@ def test_rulings_panel_compares_exactly():
     assert "compared" in dash._trace.value
 
 
-def test_one_roll_is_a_possible_roll_and_stable():
+def test_a_roll_says_what_it_came_to_the_second_model_included():
+    """The Roll panel (the one place for one roll, step by step) lists what the roll came to in
+    each headline quantity: the Wounds and the second model's, as the rule played them."""
     s = ELDFALL.preset("sweep-one-dodges").scenario.replace(
         attackers=[ELDFALL.preset("sweep-one-dodges").scenario.attackers[0].replace(stk=1)])
     dash = Dashboard("eldfall", scenario=s, query="")
-    shown = dash.rendered["One roll, step by step"]
-    r = sample(dash.result)
+    dash.roll.seed.value = 4
+    dash.roll.roll()
+    r = play_once(ELDFALL, s, seed=4)
     assert r.bare() in enumerate_play(ELDFALL, s)
-    assert f"Wounds: {r['wounds']}" in shown and "wb-eldfall-roll-step" in shown
-    assert f"second model: {r['second_model_hits']} Hit(s)" in shown
-    assert all(step.rule in shown for step in r.trace)
-    again = sample(evaluate(s))                            # the same scenario, the same faces
-    assert again == r and [x.faces for x in again.rolled] == [x.faces for x in r.rolled]
+    shown = dash.roll.steps.value
+    assert all(html.escape(step.rule) in shown for step in r.trace)
+    assert f"<li data-key='expected_wounds'>Expected wounds: <b>{r['wounds']}</b></li>" in shown
+    second = dict(came_to(ELDFALL, s, r))
+    assert "expected_second_model_wounds" in second  # the Sweep reaches a second model
+    assert (f"<li data-key='expected_second_model_wounds'>Expected second model wounds: "
+            f"<b>{r['second_model_wounds']}</b></li>") in shown
+    assert second["p_dodge_succeeds"] == all(r.evasions)
 
 
 def test_share_link_round_trip():

@@ -67,7 +67,7 @@ class Defender(Part):
     dodge_advance: int = number(0, ge=0, le=30, step=10, label="Dodge advance",
                                 help="How far the Dodge skill is advanced (+0 to +30); added to the target.",
                                 citation=CITE_TESTS, group="Dodge")
-    dodge_modifier: int = number(0, ge=-60, le=60, step=10, label="Dodge modifier",
+    dodge_modifier: int = number(0, ge=-60, le=60, step=5, label="Dodge modifier",
                                  help="Any other modifier to every Dodge test (the +0 of Dodge(A)+0).",
                                  citation=CITE_TESTS, group="Dodge")
     weapon_skill: int = number(40, ge=0, le=100, label="Weapon Skill (WS)",
@@ -77,7 +77,7 @@ class Defender(Part):
                                 help="How far the Parry skill is advanced (+0 to +30); added to the target. "
                                      "A larger attacker needs +10 per Size of difference.",
                                 citation=CITE_SIZE, group="Parry")
-    parry_modifier: int = number(0, ge=-60, le=60, step=10, label="Parry modifier",
+    parry_modifier: int = number(0, ge=-60, le=60, step=5, label="Parry modifier",
                                  help="Any other modifier to every Parry test (the +0 of Parry(WS)+0).",
                                  citation=CITE_TESTS, group="Parry")
     reactions: int = number(1, ge=0, le=6, label="Reactions",
@@ -109,9 +109,10 @@ class Attack(Part):
         labels={"shooting": "Shooting (ranged)", "melee": "Melee", "shot_in_melee": "Shot fired in melee"})
     hits: int = number(3, ge=1, le=10, label="Hits", help="Hits this attack has scored on the defender.",
                        citation=CITE_ONE_PER_ATTACK)
-    evasion_modifier: int = number(0, ge=-60, le=30, step=10, label="Modifier to Evasion",
-                                   help="This attack's modifier to Evasion tests against it (e.g. −20). A larger "
-                                        "penalty than the first attack's makes leftover Successes dearer.",
+    evasion_modifier: int = number(0, ge=-60, le=30, step=5, label="Modifier to Evasion",
+                                   help="This attack's modifier to Evasion tests against it, in steps of 5 (e.g. −20 "
+                                        "or −25). Leftover Successes cost 1 more per hit for each full −10 by "
+                                        "which it exceeds the first attack's penalty (−25 after +0: 4 per hit).",
                                    citation=CITE_LEFTOVERS)
     evasion: Literal["dodge", "parry", "none"] = choice(
         "dodge", label="Evasion", help="The Evasion roll made against this attack if hits remain and a Reaction "

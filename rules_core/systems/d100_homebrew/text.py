@@ -299,10 +299,12 @@ PHRASES: dict[str, str] = {
     "Hits": "Попадания",
     "Hits this attack has scored on the defender.": "Сколько попаданий эта атака нанесла защищающемуся.",
     "Modifier to Evasion": "Модификатор к Избеганию",
-    "This attack's modifier to Evasion tests against it (e.g. −20). A larger penalty than the first "
-    "attack's makes leftover Successes dearer.":
-        "Модификатор этой атаки к броскам Избегания от неё (например, −20). Штраф больше, чем у первой атаки, "
-        "делает оставшиеся Успехи дороже.",
+    "This attack's modifier to Evasion tests against it, in steps of 5 (e.g. −20 or −25). Leftover Successes "
+    "cost 1 more per hit for each full −10 by which it exceeds the first attack's penalty (−25 after +0: 4 "
+    "per hit).":
+        "Модификатор этой атаки к броскам Избегания от неё, с шагом 5 (например, −20 или −25). За каждые полные "
+        "−10, на которые штраф больше, чем у первой атаки, оставшиеся Успехи стоят на 1 больше за попадание "
+        "(−25 после +0: по 4 за попадание).",
     "The Evasion roll made against this attack if hits remain and a Reaction is left (none: no roll; "
     "leftover Successes still count).":
         "Бросок Избегания против этой атаки, если остались попадания и есть Реакция (без броска — броска нет, "
@@ -365,9 +367,6 @@ PHRASES: dict[str, str] = {
     "Landing against Cover": "Прошло с АР Укрытия",
     "Expected hits": "Ожидаемые попадания",
     "Roll made": "Бросок сделан",
-    "One roll, step by step": "Один бросок, шаг за шагом",
-    "A sample of d100 faces, resolved by the same rule as the exact numbers":
-        "Пример выпавших d100, разобранный тем же правилом, что и точные числа",
     # citations
     "d100 homebrew, Evasion [Избегание]: Dodge(A)+0 and Parry(WS)+0 tests":
         "Домашние правила d100, «Избегание»: броски Dodge(A)+0 и Parry(WS)+0",

@@ -174,9 +174,15 @@ class Attack(Part):
         help="An attack roll (rapid fire: one hit plus one per full Recoil of margin, up to RoF), "
              "or a fixed number of hits that reach the dodger.",
         labels={"roll": "Attack roll", "fixed": "Fixed number of hits"})
-    skill: int = number(12, ge=3, le=30, label="Attacker's effective skill", citation=cite.SUCCESS,
-                        help="With every modifier except the rapid-fire bonus and the dodger's "
-                             "posture, which are applied here.")
+    skill: int = number(12, ge=3, le=30, label="Attacker's effective skill, before RoF bonus and target's posture",
+                        citation=f"{cite.SUCCESS}; {cite.RAPID_FIRE}; {cite.POSTURE}",
+                        help="The attacker's skill with every modifier the workbook does not know (range "
+                             "and speed, the target's size, aiming, lighting, the attacker's own "
+                             "situation). The workbook adds two itself: the rapid-fire bonus (+1 at RoF "
+                             "5–8, +2 at 9–12, +3 at 13–16, +4 at 17–24, +5 at 25–49, +6 at 50 or more) "
+                             "and, against a ranged attack, −2 when the dodger is not standing "
+                             "(crouching, kneeling, sitting, crawling or lying, or prone after a dodge "
+                             "and drop). Below 3 after those, the attack is not made.")
     rof: int = number(1, ge=1, le=50, label="RoF", help="Rate of fire: the most hits one attack can score.",
                       citation=cite.RAPID_FIRE)
     recoil: int = number(2, ge=1, le=20, label="Recoil", citation=cite.RAPID_FIRE,

@@ -107,6 +107,58 @@ def test_preset_stray_shot_and_leap_into_cover():
     assert cover.headline["p_disengage"] == Fraction(9, 20)
 
 
+# -- modifiers in steps of 5 (the rulings document's −25 and −5 examples) -------------------------
+
+def two_attacks(second_modifier: int, dodge_modifier: int = -5) -> D100Scenario:
+    """A at 70 with a Dodge modifier of ``dodge_modifier``, one Reaction: one hit of a +0 shot
+    (the roll is made against it), then one hit of a shot at ``second_modifier`` that only
+    leftover Successes can evade."""
+    return scenario(Attack(hits=1), Attack(hits=1, evasion_modifier=second_modifier, evasion="none"),
+                    agility=70, dodge_modifier=dodge_modifier, reactions=1)
+
+
+def test_a_minus_5_dodge_modifier_and_a_minus_25_attack():
+    """Worked from the rule: target 70 − 5 = 65, so faces 01–65 pass (13/20) with
+    1 + ⌊(65 − face)/10⌋ Successes. One evades attack 1's hit; the rest pay for attack 2's hit at
+    2 + ⌊25/10⌋ = 4 (a −25 attack after a +0 one: "+1 per full −10", so 4, not 5): 5 Successes
+    in all, 65 − face ≥ 40, faces 01–25: P(no hit) = 25/100. Hits: attack 1 lands on 66–100
+    (35), attack 2 on 26–100 (75): 110/100. Successes: 10·(1+…+6) + 5·7 = 245 over 100."""
+    r = evaluate(two_attacks(-25))
+    assert r.headline["p_dodge_succeeds"] == Fraction(13, 20)
+    assert r.headline["p_no_hit"] == Fraction(1, 4)
+    assert r.headline["expected_hits"] == Fraction(11, 10)
+    assert r.headline["expected_successes"] == Fraction(49, 20)
+    # the full −10s only: −25 costs what −20 does, −30 one more (6 Successes: faces 01–15)
+    assert evaluate(two_attacks(-20)).headline["p_no_hit"] == Fraction(1, 4)
+    assert evaluate(two_attacks(-30)).headline["p_no_hit"] == Fraction(3, 20)
+    text = [str(step) for step in r.trace]
+    assert any("target 65 (A 70, advance +0, modifier −5, attack +0)" in t for t in text)
+    assert any("from the roll against attack 1 to a hit of attack 2: 4 [" in t for t in text)
+
+
+def test_a_minus_5_attack_costs_no_more_than_the_first():
+    """A −5 attack after a +0 one: no full −10 more, 2 Successes per hit. 3 Successes in all
+    (65 − face ≥ 20): faces 01–45, P(no hit) = 45/100; attack 2 lands on 46–100: hits 90/100.
+    Without the −5 Dodge modifier the target is 70: faces 01–50, 1/2."""
+    r = evaluate(two_attacks(-5))
+    assert r.headline["p_no_hit"] == Fraction(9, 20) and r.headline["expected_hits"] == Fraction(9, 10)
+    assert evaluate(two_attacks(-5, dodge_modifier=0)).headline["p_no_hit"] == Fraction(1, 2)
+    assert evaluate(two_attacks(-5, dodge_modifier=0)).headline["p_dodge_succeeds"] == Fraction(7, 10)
+
+
+def test_modifiers_move_in_fives_in_json_and_are_refused_between():
+    data = {"system": "d100-homebrew", "defender": {"dodge_modifier": -5, "parry_modifier": -25},
+            "attacks": [{"evasion_modifier": -25}]}
+    sc = load_scenario(data)
+    assert (sc.defender.dodge_modifier, sc.defender.parry_modifier, sc.attacks[0].evasion_modifier) == (-5, -25, -25)
+    for field, value in (("dodge_modifier", -7), ("parry_modifier", 13), ("dodge_advance", 5)):
+        with pytest.raises(ScenarioError, match=rf"field 'defender\.{field}': got {value}; allowed: a whole "
+                                                rf"number from -?\d+ to \d+ in steps of {10 if 'advance' in field else 5}$"):
+            load_scenario({"system": "d100-homebrew", "defender": {field: value}})
+    with pytest.raises(ScenarioError, match=r"field 'attacks\.0\.evasion_modifier': got -23;"):
+        load_scenario({"system": "d100-homebrew", "attacks": [{"evasion_modifier": -23}]})
+
+
 # -- each ruling both ways ------------------------------------------------------------------------
 
 def test_ruling_successes_margin_or_tens_digits():
@@ -294,7 +346,7 @@ def test_every_hit_is_accounted_for_once_and_a_roll_ends_in_a_listed_outcome(sc,
 
 
 @settings(max_examples=30, deadline=None)
-@given(hits=st.integers(1, 10), a=st.integers(0, 99), mod=st.integers(-60, 60))
+@given(hits=st.integers(1, 10), a=st.integers(0, 99), mod=st.integers(-12, 12).map(lambda k: 5 * k))
 def test_a_higher_target_never_lands_more_hits_of_one_attack(hits, a, mod):
     lower = evaluate(D100Scenario(defender=Defender(agility=a, dodge_modifier=mod), attacks=(Attack(hits=hits),)))
     higher = evaluate(D100Scenario(defender=Defender(agility=a + 1, dodge_modifier=mod), attacks=(Attack(hits=hits),)))

@@ -142,3 +142,28 @@ def test_one_field_out_of_range_is_named(path_spec, how):
         assert ".".join(map(str, path)) in [p.field for p in err.problems], str(err)
     else:
         raise AssertionError(f"{path} = {value!r} was accepted")
+
+
+def test_the_attack_skill_says_what_it_includes_and_what_the_workbook_adds():
+    """The field is the attacker's skill *before* the two modifiers the rule adds itself; its label
+    says so, and its help states them with the values the rule really applies."""
+    import re
+
+    from rules_core import evaluate
+    from rules_core.systems.gurps_4e.dice import rof_bonus
+
+    spec = {s.name: s for s in fields_of(gurps_4e.Attack)}["skill"]
+    assert spec.label == "Attacker's effective skill, before RoF bonus and target's posture"
+    bands = re.findall(r"\+(\d) at (?:RoF )?(\d+)(?:–(\d+)| or more)", spec.help)
+    assert len(bands) == 6
+    for bonus, low, high in bands:  # each band as the rule applies it, at both of its ends
+        assert rof_bonus(int(low)) == int(bonus) and rof_bonus(int(high or 99)) == int(bonus)
+    assert rof_bonus(4) == 0
+    assert "−2 when the dodger is not standing" in spec.help
+    base = {"system": "gurps-4e", "attacks": [{"kind": "ranged", "skill": 12}]}
+    for posture in ("crouching", "kneeling", "sitting", "crawling", "lying"):
+        assert posture in spec.help
+        trace = evaluate(load_scenario({**base, "dodger": {"posture": posture}})).trace
+        assert any(t.rule.endswith("Target's posture") and t.detail.startswith(f"-2 ({posture}) → 10") for t in trace)
+    standing = evaluate(load_scenario(base)).trace
+    assert not any(t.rule.endswith("Target's posture") for t in standing)
