@@ -60,7 +60,8 @@ load: $(TSTAMP)
 	$(BIN)/python tools/load.py --sessions=$(SESSIONS) --ramp=$(RAMP) --pool=$(POOL) \
 	  --max-kernels=$(MAX_KERNELS) --write docs/load.md
 
-## Refresh the dashboard screenshots in docs/ (a browser test run; timings: make bench-browser).
+## Refresh the screenshots in docs/img/: every dashboard at 390, 1366 and 1920 px and the Roll,
+## Simulate and Compare panels opened (a browser test run; timings: make bench-browser).
 docs-media: $(TSTAMP)
 	@$(BIN)/python tools/ensure_chromium.py
 	WORKBOOK_UPDATE_DOCS=1 $(BIN)/python -m pytest tests/browser -q

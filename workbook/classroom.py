@@ -35,7 +35,7 @@ from rules_core import DiceError, Result, System, play_once, sample
 from rules_core.play import COMMON_HEADLINE_DEFINITIONS, Headline
 from rules_core.simulate import MAX_ROLLS
 
-from .text import headline_label
+from .text import count_text, headline_label
 from .modes import chart_bundle
 from .views import exact_text, percent_text
 
@@ -163,8 +163,8 @@ class RollPanel:
         if self.result is None:
             return
         total = sum(self.tally.values())
-        self.tally_box.value = (f"<p><b>{html.escape(self.text('Tally'))}</b>: {total} "
-                                f"{html.escape(self.text('rolls'))}</p>"
+        self.tally_box.value = (f"<p><b>{html.escape(self.text('Tally'))}</b>: "
+                                f"{html.escape(count_text(total, '{n} rolls', self.text))}</p>"
                                 + counts_table(self.result, self.tally, self.text))
 
 
@@ -351,7 +351,7 @@ class SimulatePanel:
         self._draw_chart()
         self._show_table()
         stopped = done < n
-        self.status.value = (f"<p>{done:,} {html.escape(self.text('rolls'))} "
+        self.status.value = (f"<p>{html.escape(count_text(done, '{n} rolls', self.text))} "
                              f"({html.escape(self.text('seed'))} {seed}), {self.elapsed:.1f} s"
                              + (f" — {html.escape(self.text('stopped'))}" if stopped else "") + "</p>")
 

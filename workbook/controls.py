@@ -351,6 +351,7 @@ class Section:
         return any(path == m or path.startswith(m + ".") for m in self.members)
 
     def close(self) -> None:
+        """Close the section's own widgets (its fields are their group's) and forget it."""
         if self.form._sections.get(self.key) is self:
             del self.form._sections[self.key]
         for w in (self.fold, self.unfold, self.body, self.widget):

@@ -130,9 +130,10 @@ def style_figure(fig: go.Figure, present: bool = False) -> go.Figure:
     if old.margin is not None and old.margin.t is not None:
         top = max(old.margin.t, top)
     layout["margin"] = dict(t=top)
-    if old.legend.orientation == "h" and old.legend.y is not None and old.legend.y < 0:
-        # A legend under the plot at the foot of the chart, below the x axis's title whatever the
-        # chart's height (at a fraction of the plot's height it fell on the title on a phone).
+    if old.legend.orientation == "h" and old.legend.y is not None and not 0 <= old.legend.y <= 1:
+        # A legend outside the plot at the foot of the chart, below the x axis's title whatever
+        # the chart's height (at a fraction of the plot's height it fell on the axis title on a
+        # phone, or above the plot on a title wrapped onto two lines).
         layout["legend"] = dict(yref="container", y=0, yanchor="bottom", x=0, xanchor="left")
     styled.update_layout(**layout)
     # Long category names (outcomes) on two or three short lines rather than slanted.

@@ -16,7 +16,7 @@ from fractions import Fraction
 from rules_core import System
 from rules_core.result import one_in
 
-__all__ = ["translator", "headline_label", "one_in_text", "LANGUAGE_NAMES", "WORKBOOK_TEXT"]
+__all__ = ["translator", "headline_label", "one_in_text", "count_text", "LANGUAGE_NAMES", "WORKBOOK_TEXT"]
 
 #: Names of languages in their own words, for the language switch.
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "de": "Deutsch", "fr": "Français",
@@ -38,7 +38,7 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "yes": "да",
         "no": "нет",
         "Tally": "Счёт",
-        "rolls": "бросков",
+        "{n} rolls": "{n} бросок|{n} броска|{n} бросков",
         "Rolled": "Выпало",
         "Share": "Доля",
         "seed": "зерно",
@@ -155,6 +155,40 @@ def translator(system: System | None, lang: str | None) -> Callable[[str], str]:
         return translated
 
     return text
+
+
+#: English phrases with a number whose singular differs: ``{n} rolls`` → ``1 roll``.
+_ENGLISH_ONE = {"{n} rolls": "{n} roll"}
+
+
+def _russian_form(n: int) -> int:
+    """Which Russian plural form a count takes: 0 (1, 21, 101: бросок), 1 (2–4, 22–24: броска)
+    or 2 (0, 5–20, 25–30, 111: бросков)."""
+    if n % 10 == 1 and n % 100 != 11:
+        return 0
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return 1
+    return 2
+
+
+def count_text(n: int, phrase: str, text: Callable[[str], str] = str) -> str:
+    """``phrase`` (``"{n} rolls"``) for the count ``n`` in the page's language (``text``), in
+    the plural form the count takes; a translation with three forms ``one|few|many`` is Russian.
+
+    >>> count_text(1, "{n} rolls"), count_text(2000, "{n} rolls")
+    ('1 roll', '2,000 rolls')
+    >>> ru = lambda s: WORKBOOK_TEXT["ru"].get(s, s)
+    >>> [count_text(n, "{n} rolls", ru) for n in (1, 3, 11, 22, 25)]
+    ['1 бросок', '3 броска', '11 бросков', '22 броска', '25 бросков']
+    """
+    shown = f"{n:,}"
+    said = text(phrase)
+    forms = said.split("|")
+    if len(forms) == 3:
+        return forms[_russian_form(n)].format(n=shown)
+    if said == phrase and n == 1:
+        said = _ENGLISH_ONE.get(phrase, phrase)
+    return said.format(n=shown)
 
 
 _COMMON_LABELS = {

@@ -48,3 +48,21 @@ def test_every_russian_template_gives_a_number_its_word_forms():
 ])
 def test_terms_follow_the_source(english, russian):
     assert translate(english, "ru") == russian
+
+
+def test_the_roll_counts_take_the_right_russian_plural():
+    """"{n} rolls" in Russian, 1 to 30: бросок after 1 and 21, броска after 2–4 and 22–24,
+    бросков otherwise (11–14 included); on the d100 page's Roll panel as well."""
+    from workbook.app import Dashboard
+    from workbook.text import WORKBOOK_TEXT, count_text
+
+    ru = lambda s: WORKBOOK_TEXT["ru"].get(s, s)  # noqa: E731
+    for n in range(1, 31):
+        word = "бросок" if n in (1, 21) else "броска" if n in (2, 3, 4, 22, 23, 24) else "бросков"
+        assert count_text(n, "{n} rolls", ru) == f"{n} {word}"
+    assert count_text(1, "{n} rolls") == "1 roll" and count_text(12, "{n} rolls") == "12 rolls"
+    dash = Dashboard("d100-homebrew", query="", lang="ru")
+    dash.roll.roll()
+    assert "Счёт</b>: 1 бросок</p>" in dash.roll.tally_box.value
+    dash.roll.roll()
+    assert "Счёт</b>: 2 броска</p>" in dash.roll.tally_box.value
