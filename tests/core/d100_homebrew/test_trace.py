@@ -74,3 +74,79 @@ def test_the_size_gate_is_said_passed_only_for_a_parry_it_lets_through():
     parry, dodge = attack_lines(sizes_larger=4, parry_advance=30)
     assert parry.endswith("; no Evasion roll: Parry impossible: the attacker is 4 Sizes larger (4 or more)")
     assert "Size gate" not in dodge
+
+
+# -- the result's trace: the rules applied to the scenario -------------------------------------------
+
+def result_lines(sc: D100Scenario) -> list[tuple[str, str]]:
+    return [(s.rule, s.detail) for s in evaluate(sc).trace]
+
+
+def rules_said(sc: D100Scenario) -> list[str]:
+    return [rule for rule, _ in result_lines(sc)]
+
+
+def with_rulings(sc: D100Scenario, **rulings) -> D100Scenario:
+    return sc.replace(**rulings)
+
+
+TWO_TARGETS = scenario(Attack(hits=2), Attack(hits=1, evasion_modifier=-20), agility=45, reactions=2)
+
+
+def test_the_successes_of_each_target_by_runs_of_faces_highest_target_first():
+    # Successes: 1 + one per full 10 the roll is under the target; 46-100 fail against 45.
+    said = [(rule, detail) for rule, detail in result_lines(TWO_TARGETS) if rule.startswith("Successes against")]
+    assert said == [
+        ("Successes against target 45", "01–05: 5 Successes; 06–15: 4 Successes; 16–25: 3 Successes; "
+                                        "26–35: 2 Successes; 36–45: 1 Success; 46–100: fail"),
+        ("Successes against target 25", "01–05: 3 Successes; 06–15: 2 Successes; 16–25: 1 Success; 26–100: fail")]
+
+
+def test_where_the_first_rolls_failure_goes():
+    first = [(rule, detail) for rule, detail in result_lines(TWO_TARGETS) if rule.startswith("First roll")]
+    assert first[0] == ("First roll (attack 1) fails: 46–100, 55 in 100", "2 hits of attack 1 land")
+    assert first[1] == ("First roll (attack 1), 1 Success: 36–45, 10 in 100",
+                        "1 hit of attack 1 evaded; 1 hit of attack 1 lands")
+
+
+def test_targets_at_the_edges_are_read_by_the_rulings_on_01_and_100():
+    # A target of exactly 1 is an ordinary test (01 is at or under it): no edge to explain.
+    assert not any(rule.startswith("Target ") for rule in rules_said(scenario(Attack(hits=1), agility=1)))
+    # Below 1: 01 passes with 1 Success (Dark Heresy 2nd ed.), or, read as rolled, nothing passes.
+    hopeless = scenario(Attack(hits=1, evasion_modifier=-20), agility=5)
+    assert ("Target -15", "a target below 1: only 01 passes, with 1 Success") in result_lines(hopeless)
+    assert ("Target -15", "a target below 1: no roll can pass") in \
+        result_lines(with_rulings(hopeless, roll_01="as_rolled"))
+    # 100 or more: 100 still fails, or, read as rolled, every roll passes.
+    sure = scenario(Attack(hits=1), agility=100, dodge_advance=10)
+    assert ("Target 110", "a target of 100 or more: every roll but 100 passes, and Successes count on past 100") \
+        in result_lines(sure)
+    assert ("Target 110", "a target of 100 or more: every roll passes, and Successes count on past 100") in \
+        result_lines(with_rulings(sure, roll_100="as_rolled"))
+
+
+def test_every_ruling_is_named_with_the_reading_in_force():
+    said = result_lines(with_rulings(TWO_TARGETS, roll_01="as_rolled"))
+    rulings = [rule for rule, _ in said if rule.startswith("Ruling: ")]
+    assert rulings == ["Ruling: Successes on a pass", "Ruling: A roll of 01", "Ruling: A roll of 100",
+                       "Ruling: Spending leftover Successes", "Ruling: When to Leap"]
+    assert ("Ruling: A roll of 01", "01 passes only if the target is 1 or more") in said
+
+
+def test_leftover_costs_are_listed_from_every_roll_even_after_a_blocked_attack():
+    # Attack 1 is a shot the defender tries to Parry: no roll. Attacks 2 and 3 are dodged; leftovers
+    # of the roll against 2 pay for hits of 3 at 2 per hit (no extra penalty).
+    sc = scenario(Attack(kind="shooting", hits=1, evasion="parry"), Attack(hits=1), Attack(hits=2), agility=45,
+                  reactions=2)
+    assert ("Leftover Successes", "Successes left after all hits of one attack evade hits of the opponent's later "
+            "attacks this Turn: 2 per hit, +1 per full −10 by which that attack's penalty exceeds the first one's; "
+            "from the roll against attack 2 to a hit of attack 3: 2") in result_lines(sc)
+
+
+def test_the_leap_budget_is_explained_only_where_a_leap_or_a_whole_base_attack_is_in_play():
+    assert not any(rule.startswith("Leap") for rule in rules_said(scenario(Attack(hits=3), agility=45)))
+    into_cover = rules_said(scenario(Attack(hits=1, leap="cover"), agility=45))
+    assert into_cover.count("Leap budget") == 1 and into_cover.count("Leap [Отскок]") == 1  # no leftovers
+    # An attack on the whole Base with no Leap planned: the budget matters, but no Leap is made.
+    whole_base = scenario(Attack(hits=1, covers_whole_base=True), Attack(hits=1), agility=45, reactions=2)
+    assert "Leap budget" in rules_said(whole_base) and "Leap [Отскок]" not in rules_said(whole_base)
