@@ -6,7 +6,7 @@ number is worked by hand in the comments."""
 
 from __future__ import annotations
 
-from rules_core import evaluate, find_preset
+from rules_core import evaluate, find_preset, get_system, play_once
 from rules_core.systems.eldfall import EldfallScenario
 from rules_core.systems.eldfall.scenario import (CITE_ATTACK, CITE_BARRIER, CITE_BURN, CITE_CONFRONTATION,
                                                  CITE_COVER, CITE_DAMAGE, CITE_DODGE, CITE_DODGE_LOS,
@@ -111,3 +111,68 @@ def test_burn_ward_acute_senses_and_no_reaction_in_the_presets():
     assert acute[-2:] == [INDEPENDENT, RULEBOOK_MOVE]
     barrier = lines(find_preset("eldfall/protective-barrier").scenario)
     assert ("No reaction", "every Hit resolves normally", CITE_ATTACK) in barrier
+
+
+# -- one roll, step by step, on typed faces ---------------------------------------------------------
+
+def played(scenario: EldfallScenario, faces: list[int]):
+    return play_once(get_system("eldfall"), scenario, faces=faces)
+
+
+def steps(p) -> list[tuple[str, str]]:
+    return [(s.rule, s.detail) for s in p.trace]
+
+
+def test_a_compared_dodge_lost_to_a_higher_die_then_the_barrier_burn_and_a_critical_sweep():
+    scenario = EldfallScenario(attackers=(Attacker(burn=1, sweep=True),), defender=Defender(barrier=True),
+                               dodge_resolution="compared", sweep_hit="critical")
+    # OFF 12: 1 is a Critical, 7 a Hit. AG 10 rolls 5: a success, but under the best non-Critical
+    # die 7, so the Dodge fails. The Barrier takes the Critical first. The Hit's damage roll 3 wounds
+    # (PW 12 − ARM 2 = 10); Burn rolls 15 (no Wound at PW 12). Sweep: a Critical on the second model
+    # (ignores ARM: 11 ≤ 12 wounds), then its Burn 2 wounds again.
+    p = played(scenario, [1, 7, 5, 3, 15, 11, 2])
+    assert steps(p) == [
+        ("Attack 1: Attack roll", "[1, 7] against OFF 12 → 1 Critical Hit(s), 1 Hit(s)"),
+        ("Attack 1: Dodge", "AG roll 5 against 10: success; compared with the best non-Critical attack die 7 → the "
+                            "Dodge fails"),
+        ("Attack 1: Protective Barrier", "negates one Critical Hit and is removed"),
+        ("Attack 1: damage", "rolled [3] for Hits (Wound on 10 or less); [15] for Burn (Wound on 12 or less) → "
+                             "1 Wound(s)"),
+        ("Attack 1: Sweep", "the Attack roll succeeded: the second model suffers a Critical Hit"),
+        ("Attack 1: Sweep on the second model: damage", "rolled [11] for Critical Hits (Wound on 12 or less); [2] "
+                                                        "for Burn (Wound on 12 or less) → 2 Wound(s), 1 of them from "
+                                                        "Burn")]
+    assert [s.citation for s in p.trace] == [CITE_ATTACK, CITE_DODGE, CITE_BARRIER, CITE_BURN, CITE_SWEEP, CITE_BURN]
+    assert (p.hits, p["wounds"], p["second_model_hits"], p["second_model_wounds"]) == (1, 1, 1, 2)
+
+
+def test_a_tie_goes_to_the_dodger_and_a_failed_dodge_lets_stagger_and_knockdown_through():
+    scenario = EldfallScenario(attackers=(Attacker(), Attacker(stagger=True, knockdown=True)),
+                               dodge_resolution="compared")
+    # Attack 1: 8 is a Hit, 20 a miss; AG roll 8 ties the best die 8: the dodger wins the tie.
+    # Attack 2: two Hits; AG 15 fails; damage 1 wounds, 11 does not (PW 12 − ARM 2 = 10).
+    p = played(scenario, [8, 20, 8, 4, 6, 15, 1, 11])
+    assert steps(p) == [
+        ("Attack 1: Attack roll", "[8, 20] against OFF 12 → 0 Critical Hit(s), 1 Hit(s)"),
+        ("Attack 1: Dodge", "AG roll 8 against 10: success; compared with the best non-Critical attack die 8 → the "
+                            "Dodge succeeds: non-Critical Hits and their effects are ignored"),
+        ("Attack 2: Attack roll", "[4, 6] against OFF 12 → 0 Critical Hit(s), 2 Hit(s)"),
+        ("Attack 2: Dodge", "AG roll 15 against 10: failure → the Dodge fails"),
+        ("Attack 2: damage", "rolled [1, 11] for Hits (Wound on 10 or less) → 1 Wound(s)")]
+    assert p["wounds"] == 1 and p["ap_lost"] == 2 and p["knocked_down"] is True
+
+
+def test_ward_leaves_the_critical_and_the_barrier_takes_a_plain_hit():
+    # Ward: the plain Hit (5) is ignored, the Critical (1) resolves: 12 ≤ PW 12 wounds; Burn 20 does not.
+    p = played(find_preset("eldfall/ward-vs-burn").scenario, [1, 5, 12, 20])
+    assert steps(p) == [
+        ("Attack 1: Attack roll", "[1, 5] against ACC 12 → 1 Critical Hit(s), 1 Hit(s)"),
+        ("Attack 1: Ward", "1 non-Critical Hit(s) ignored"),
+        ("Attack 1: damage", "rolled [12] for Critical Hits (Wound on 12 or less); [20] for Burn (Wound on 12 or "
+                             "less) → 1 Wound(s)")]
+    # No reaction, two Hits: the Barrier negates one; the other's 2 wounds (PW 10 − ARM 4 = 6).
+    p = played(find_preset("eldfall/protective-barrier").scenario, [3, 4, 2])
+    assert steps(p) == [
+        ("Attack 1: Attack roll", "[3, 4] against OFF 12 → 0 Critical Hit(s), 2 Hit(s)"),
+        ("Attack 1: Protective Barrier", "negates one Hit and is removed"),
+        ("Attack 1: damage", "rolled [2] for Hits (Wound on 6 or less) → 1 Wound(s)")]
