@@ -170,6 +170,9 @@ def test_ward_leaves_the_critical_and_the_barrier_takes_a_plain_hit():
         ("Attack 1: Ward", "1 non-Critical Hit(s) ignored"),
         ("Attack 1: damage", "rolled [12] for Critical Hits (Wound on 12 or less); [20] for Burn (Wound on 12 or "
                              "less) → 1 Wound(s)")]
+    # Only a Critical: Ward has nothing to ignore and says nothing.
+    p = played(find_preset("eldfall/ward-vs-burn").scenario, [1, 20, 12, 20])
+    assert [rule for rule, _ in steps(p)] == ["Attack 1: Attack roll", "Attack 1: damage"]
     # No reaction, two Hits: the Barrier negates one; the other's 2 wounds (PW 10 − ARM 4 = 6).
     p = played(find_preset("eldfall/protective-barrier").scenario, [3, 4, 2])
     assert steps(p) == [
