@@ -409,3 +409,52 @@ def test_the_edges_of_the_success_value_zero_and_twenty():
     twenty = [s.rule for s in evaluate(InfinityScenario(dodger=Dodger(ph=20))).trace]
     assert "Success Value (dodger against Attacker 1)" in twenty
     assert not any(rule.startswith(("SV above 20", "SV ≤ 0")) for rule in twenty)
+
+
+# -- one Order step by step, on typed faces ---------------------------------------------------------
+
+def steps_on(preset: str, faces: list[int]) -> list[tuple[str, str]]:
+    scenario = next(p.scenario for p in SYSTEM.presets if p.name == preset)
+    return [(s.rule, s.detail) for s in play_once(SYSTEM, scenario, faces=faces).trace]
+
+
+def test_a_failed_dodge_against_a_burst_and_a_mine_ends_null():
+    # Dodge die 12 against SV 10 fails. BS 15: faces 5 and 9 succeed, 16 fails: 2 hits, 2 Saving
+    # Rolls of 4 wound (12 or less). The mine's Normal PH Roll against SV 4 (PH 10, −6 stacking)
+    # fails with the same die 12: 1 hit, its save 1 wounds. 3 wounds against W 1: Null.
+    assert steps_on("zhanshi-mine-and-fusilier", [12, 5, 9, 16, 4, 4, 1]) == [
+        ("Dodge die", "12"),
+        ("Attacker 1", "dodge SV 10 against SV 15, faces 5, 9, 16: the dodger keeps 0, the attacker keeps 2 "
+                       "(0 Critical)"),
+        ("Saving Rolls (Attacker 1)", "2 rolls, 2 at or under 12: 2 wounds"),
+        ("Mine", "Normal PH Roll against SV 4: failure; 1 hit"),
+        ("Saving Rolls (Mine)", "1 roll, 1 at or under 12: 1 wound"),
+        ("Null", "3 wounds against W 1"),
+        ("Final state", "Null: lost its last Wound")]
+
+
+def test_one_hit_no_wound_then_the_guts_roll_passed_or_failed():
+    # Dodge die 8 against the Fusilier's 10, 16, 4 at SV 15: 10 beats 8, which beats 4; 16 fails.
+    # The attacker keeps 1; its save 15 does not wound; the Guts Roll at WIP 13.
+    common = [("Dodge die", "8"),
+              ("Attacker 1", "dodge SV 10 against SV 15, faces 10, 16, 4: the dodger keeps 0, the attacker keeps 1 "
+                             "(0 Critical)"),
+              ("Saving Rolls (Attacker 1)", "1 roll, 0 at or under 12: 0 wounds")]
+    assert steps_on("zhanshi-vs-fusilier", [8, 10, 16, 4, 15, 5]) == common + [
+        ("Guts Roll", "WIP 13, face 5: passed"), ("Final state", "Hit, passes the Guts Roll: stands its ground")]
+    assert steps_on("zhanshi-vs-fusilier", [8, 10, 16, 4, 15, 18]) == common + [
+        ("Guts Roll", "WIP 13, face 18: failed"),
+        ("Final state", "Hit, fails the Guts Roll: moves up to 2\" out of the attackers' LoF and areas")]
+
+
+def test_a_dodge_that_survives_every_roll_moves():
+    assert steps_on("zhanshi-dodges-to-engage", [9, 2, 3, 4]) == [
+        ("Dodge die", "9"),
+        ("Attacker 1", "dodge SV 10 against SV 15, faces 2, 3, 4: the dodger keeps 1, the attacker keeps 0 "
+                       "(0 Critical)"),
+        ("Movement", "Unharmed, dodged everything: moves into contact, Engaged"),
+        ("Final state", "Unharmed, dodged everything: moves into contact, Engaged")]
+    mine = steps_on("zhanshi-mine-and-fusilier", [4, 17, 18, 19])
+    assert mine[-2:] == [("Movement", "Unharmed, dodged everything: moves up to 2\""),
+                         ("Final state", "Unharmed, dodged everything: moves up to 2\"")]
+    assert mine[2][1].startswith("Normal PH Roll against SV 4: success")
