@@ -508,3 +508,100 @@ def test_the_result_trace_line_by_line(name):
     trace = evaluate(scenario).trace
     assert [(s.rule, s.detail) for s in trace] == TRACES[name]
     assert all(s.citation for s in trace)
+
+
+# -- one turn step by step, on typed faces -----------------------------------------------------------
+
+def turn(preset: str, faces: list[int]) -> list[tuple[str, str]]:
+    trace = play_once(SYSTEM, P[preset], faces=faces).trace
+    assert all(s.citation for s in trace)
+    return [(s.rule, s.detail) for s in trace]
+
+
+def test_the_sword_blow_and_a_dodged_burst():
+    # 2d+1 cut on 3 + 4: 8 basic, − DR 3 = 5, × 1.5 = 7.
+    assert turn("sword-2d1-cut-vs-dr3", [3, 4]) == [
+        ("Attack 1", "1 hit(s) reach the target"),
+        ("Basic damage", "dice 7, 2d+1 → 8"), ("DR", "8 − DR 3 → 5 penetrating"),
+        ("Wounding modifier", "5 × 1.5 (cut, torso) → 7 (round down, at least 1)")]
+    # Skill 12 + 2 (RoF 10) = 14; 8 succeeds by 6: 1 + ⌊6 / Recoil 2⌋ = 4 hits. Dodge 12: 8 succeeds
+    # by 4: one hit plus 4, at most the 4 that arrived.
+    assert turn("rapid-fire-dodge-and-drop", [2, 5, 1, 3, 1, 4]) == [
+        ("Attack 1", "roll 8 vs 14: success, margin +6 → 4 hit(s)"),
+        ("Dodge", "roll 8 vs 12: success, margin +4 → avoids 4 of 4")]
+
+
+def test_an_acrobatic_retreat_that_still_fails():
+    # Acrobatics 10 vs 13 succeeds: Dodge 12 + 2 = 14; the Dodge roll 15 fails by 1; 1d+3 imp on a
+    # 1: 4 − DR 2 = 2, × 2 = 4.
+    assert turn("acrobatic-retreat", [2, 5, 5, 2, 3, 5, 4, 6, 5, 1]) == [
+        ("Attack 1", "roll 12 vs 14: success, margin +2 → 1 hit(s)"),
+        ("Acrobatic dodge", "Acrobatics roll 10 vs 13: success, margin +3 → Dodge 14"),
+        ("Dodge", "roll 15 vs 14: failure, margin -1 → avoids 0 of 1"),
+        ("Basic damage", "dice 1, 1d+3 → 4"), ("DR", "4 − DR 2 → 2 penetrating"),
+        ("Wounding modifier", "2 × 2 (imp, torso) → 4 (round down, at least 1)")]
+    # Acrobatics 17 fails (critically: skill 15 or less, B348): Dodge 12 − 2 = 10, and 9 still makes it.
+    assert turn("acrobatic-retreat", [2, 5, 5, 6, 6, 5, 4, 4, 1])[1:] == [
+        ("Acrobatic dodge", "Acrobatics roll 17 vs 13: critical failure, margin -4 → Dodge 10"),
+        ("Dodge", "roll 9 vs 10: success, margin +1 → avoids 1 of 1")]
+
+
+def test_behind_cover_after_the_drop():
+    # Attack 1 dodged (Dodge 12); the foe's later shots meet a prone target (skill 13 − 2 = 11, Dodge
+    # 9 + 3 − 3 = 9) behind cover DR 8: attack 3's 5d of 19 loses 8 to the cover and 2 to DR.
+    assert turn("drop-behind-cover", [2, 5, 5, 2, 3, 5, 4, 6, 5, 1, 5, 1, 4, 3, 5, 2, 2, 6, 4, 5]) == [
+        ("Attack 1", "roll 12 vs 13: success, margin +1 → 1 hit(s)"),
+        ("Dodge", "roll 10 vs 12: success, margin +2 → avoids 1 of 1"),
+        ("Attack 2", "roll 15 vs 11: failure, margin -4 → 0 hit(s)"),
+        ("Attack 3", "roll 7 vs 11: success, margin +4 → 1 hit(s)"),
+        ("Dodge", "roll 12 vs 9: failure, margin -3 → avoids 0 of 1"),
+        ("Basic damage", "dice 19, 5d → 19"), ("Cover", "cover DR 8 stops 8; 11 reaches the target"),
+        ("DR", "11 − DR 2 → 9 penetrating"), ("Wounding modifier", "9 × 1 (pi, torso) → 9 (round down, at least 1)")]
+
+
+def test_a_sacrificial_dodge_and_drop_three_ways():
+    # 3 hits (6 vs 13 by 7, Recoil 2, at most RoF 3). Made by 9: neither is hit.
+    assert turn("sacrificial-dodge-and-drop", [2, 2, 2, 1, 1, 1]) == [
+        ("Attack 1", "roll 6 vs 13: success, margin +7 → 3 hit(s)"),
+        ("Sacrificial dodge", "roll 3 vs 12: critical success, margin +9 → avoids 3 of 3"),
+        ("Sacrificial dodge and drop", "success by 3 or more: neither is hit")]
+    # Made by exactly 3 (9 vs 12): still neither.
+    assert turn("sacrificial-dodge-and-drop", [2, 2, 2, 3, 3, 3])[2:] == [
+        ("Sacrificial dodge and drop", "success by 3 or more: neither is hit")]
+    # Made by 1: the dodger takes the hits; 2d+2 pi against flexible DR 4: 4 stops entirely (blunt
+    # trauma 1 per full 10 stopped: none), 6 → 2, 14 → 10.
+    taken = turn("sacrificial-dodge-and-drop", [2, 2, 2, 4, 4, 3, 1, 1, 2, 2, 6, 6])
+    assert taken[2:] == [
+        ("Sacrificial dodge", "the dodger takes 3 hit(s)"),
+        ("Basic damage", "dice 2, 2d+2 → 4"), ("DR", "4 − DR 4 → 0 penetrating"),
+        ("Blunt trauma", "flexible armor stopped 4: 1 per full 10 → 0"),
+        ("Basic damage", "dice 4, 2d+2 → 6"), ("DR", "6 − DR 4 → 2 penetrating"),
+        ("Wounding modifier", "2 × 1 (pi, torso) → 2 (round down, at least 1)"),
+        ("Basic damage", "dice 12, 2d+2 → 14"), ("DR", "14 − DR 4 → 10 penetrating"),
+        ("Wounding modifier", "10 × 1 (pi, torso) → 10 (round down, at least 1)")]
+    # Failed critically: the friend defends with Dodge 8, fails, and takes all three (10 each).
+    failed = turn("sacrificial-dodge-and-drop", [2, 2, 2, 6, 6, 6, 5, 5, 5, 4, 4, 4, 4, 4, 4])
+    assert failed[1:4] == [
+        ("Sacrificial dodge", "roll 18 vs 12: critical failure, margin -6 → avoids 0 of 3"),
+        ("Friend's defense", "roll 15 vs 8: failure, margin -7 → avoids 0 of 3"),
+        ("Basic damage", "dice 8, 2d+2 → 10")]
+
+
+def test_on_the_grenade_made_and_too_slow():
+    # Made: a contact explosion, 4d of 8 − DR 4 = 4; the friend's 24 at 2 yards would have been 24 ÷ 6 = 4.
+    assert turn("throw-yourself-on-a-grenade", [1, 1, 1, 2, 2, 2, 2, 6, 6, 6, 6]) == [
+        ("Sacrificial dodge and drop", "roll 3 vs 12: critical success, margin +9 → avoids 1 of 1"),
+        ("On the explosive", "a contact explosion (contact); the friend is spared"),
+        ("Basic damage", "dice 8, 4d → 8"), ("DR", "8 − DR 4 → 4 penetrating"),
+        ("Wounding modifier", "4 × 1 (cr, torso) → 4 (round down, at least 1)"),
+        ("Basic damage", "dice 24, 4d → 24"), ("Explosion at a distance", "24 ÷ 6 → 4"),
+        ("DR", "4 − DR 0 → 4 penetrating"), ("Wounding modifier", "4 × 1 (cr, torso) → 4 (round down, at least 1)"),
+        ("The friend, spared", "with nobody on the explosive he would have taken 4")]
+    # Too slow: at 1 yard 20 ÷ 3 = 6 − DR 4 = 2; the friend at 2 yards 12 ÷ 6 = 2.
+    assert turn("throw-yourself-on-a-grenade", [6, 6, 6, 5, 5, 5, 5, 3, 3, 3, 3]) == [
+        ("Sacrificial dodge and drop", "roll 18 vs 12: critical failure, margin -6 → avoids 0 of 1"),
+        ("Too slow", "the blast goes off with everyone where they stood"),
+        ("Basic damage", "dice 20, 4d → 20"), ("Explosion at a distance", "20 ÷ 3 → 6"),
+        ("DR", "6 − DR 4 → 2 penetrating"), ("Wounding modifier", "2 × 1 (cr, torso) → 2 (round down, at least 1)"),
+        ("Basic damage", "dice 12, 4d → 12"), ("Explosion at a distance", "12 ÷ 6 → 2"),
+        ("DR", "2 − DR 0 → 2 penetrating"), ("Wounding modifier", "2 × 1 (cr, torso) → 2 (round down, at least 1)")]
