@@ -4,7 +4,9 @@ and cites the paragraph it comes from."""
 
 from __future__ import annotations
 
-from rules_core import evaluate, play_once
+import pytest
+
+from rules_core import evaluate, find_preset, play_once
 from rules_core.systems.d100_homebrew import SYSTEM, Attack, D100Scenario, Defender
 
 
@@ -150,3 +152,166 @@ def test_the_leap_budget_is_explained_only_where_a_leap_or_a_whole_base_attack_i
     # An attack on the whole Base with no Leap planned: the budget matters, but no Leap is made.
     whole_base = scenario(Attack(hits=1, covers_whole_base=True), Attack(hits=1), agility=45, reactions=2)
     assert "Leap budget" in rules_said(whole_base) and "Leap [Отскок]" not in rules_said(whole_base)
+
+
+# The whole result trace of three presets, read line by line: a Leap out of a Blast (P(pass at 45)
+# = 9/20 of its hit negated), a burst past the dodger (Successes evade min(S, 3) hits: (10 + 20 +
+# 30 + 30 + 15)/100 = 21/20 expected), a Leap into Cover out of melee (2 × 9/20 = 9/10 hits against
+# the Cover's AP).
+PRESET_TRACES = {
+    "leap-out-of-blast": [
+        ('Evasion [Избегание]',
+         'a Reaction after being hit, before the damage roll: each Success evades one hit of that '
+         'attack, and at most one Evasion roll is made per attack, even with Reactions left'),
+        ('Reactions',
+         '1 Reaction this Turn, attacks resolved in the order made'),
+        ('Attack 1',
+         'Shooting (ranged), 1 hit, modifier to Evasion +0; Dodge(A) test: target 45 (A 45, '
+         'advance +0, modifier +0, attack +0); it covers the whole Base: only a Leap can dodge it; '
+         'Leap plan: Leap out of reach, 2 m needed'),
+        ('Successes against target 45',
+         '01–05: 5 Successes; 06–15: 4 Successes; 16–25: 3 Successes; 26–35: 2 Successes; 36–45: 1 '
+         'Success; 46–100: fail'),
+        ('Ruling: Successes on a pass',
+         '1 + one per full 10 the roll is under the target: 1 + floor((target − roll)/10) (Only '
+         'War / Black Crusade degrees of success)'),
+        ('Ruling: A roll of 01',
+         '01 always passes, with at least 1 Success (Dark Heresy 2nd ed.)'),
+        ('Ruling: A roll of 100',
+         '100 always fails (Dark Heresy 2nd ed.)'),
+        ('Ruling: Spending leftover Successes',
+         "Spent at once on the later attacks' hits, cheapest hits first: the most hits evaded "
+         '(workbook default)'),
+        ('Ruling: When to Leap',
+         'Whenever the Dodge passes and the distance fits (workbook default)'),
+        ('Leap budget',
+         '3 m this Round = SPD 3 m × (1 + 0 unspent AP + 0 Delayed half-action), at most SPD 3 m '
+         'against one attack'),
+        ('Leap [Отскок]',
+         'a Leap yields no leftover Successes'),
+        ('First roll (attack 1) fails: 46–100, 55 in 100',
+         '1 hit of attack 1 lands'),
+        ('First roll (attack 1), 1 Success: 36–45, 10 in 100',
+         'a Leap of 2 m out of the reach of attack 1: 1 hit negated'),
+        ('First roll (attack 1), 2 Successes: 26–35, 10 in 100',
+         'a Leap of 2 m out of the reach of attack 1: 1 hit negated'),
+        ('First roll (attack 1), 3 Successes: 16–25, 10 in 100',
+         'a Leap of 2 m out of the reach of attack 1: 1 hit negated'),
+        ('First roll (attack 1), 4 Successes: 06–15, 10 in 100',
+         'a Leap of 2 m out of the reach of attack 1: 1 hit negated'),
+        ('First roll (attack 1), 5 Successes: 01–05, 5 in 100',
+         'a Leap of 2 m out of the reach of attack 1: 1 hit negated'),
+        ('Attack 1: what became of its 1 hit (expected)',
+         'roll made: 1; evaded by its own roll: 0; by leftover Successes: 0; negated by a Leap: '
+         '9/20 ≈ 0.45; landing: 11/20 ≈ 0.55; against Cover: 0'),
+    ],
+    "stray-shot-past-the-dodger": [
+        ('Evasion [Избегание]',
+         'a Reaction after being hit, before the damage roll: each Success evades one hit of that '
+         'attack, and at most one Evasion roll is made per attack, even with Reactions left'),
+        ('Reactions',
+         '1 Reaction this Turn, attacks resolved in the order made'),
+        ('Attack 1',
+         'Shooting (ranged), 3 hits, modifier to Evasion +0; Dodge(A) test: target 45 (A 45, '
+         'advance +0, modifier +0, attack +0); a next target stands on the line of fire'),
+        ('Successes against target 45',
+         '01–05: 5 Successes; 06–15: 4 Successes; 16–25: 3 Successes; 26–35: 2 Successes; 36–45: 1 '
+         'Success; 46–100: fail'),
+        ('Ruling: Successes on a pass',
+         '1 + one per full 10 the roll is under the target: 1 + floor((target − roll)/10) (Only '
+         'War / Black Crusade degrees of success)'),
+        ('Ruling: A roll of 01',
+         '01 always passes, with at least 1 Success (Dark Heresy 2nd ed.)'),
+        ('Ruling: A roll of 100',
+         '100 always fails (Dark Heresy 2nd ed.)'),
+        ('Ruling: Spending leftover Successes',
+         "Spent at once on the later attacks' hits, cheapest hits first: the most hits evaded "
+         '(workbook default)'),
+        ('Ruling: When to Leap',
+         'Whenever the Dodge passes and the distance fits (workbook default)'),
+        ('Stray shot',
+         'each dodged hit of a shot flies on toward the next target on the line of fire, and if '
+         'the GM rules it hits, it counts 1 Success and strikes a random location, even if the '
+         'attack was Selective'),
+        ('First roll (attack 1) fails: 46–100, 55 in 100',
+         '3 hits of attack 1 land'),
+        ('First roll (attack 1), 1 Success: 36–45, 10 in 100',
+         '1 hit of attack 1 evaded; 1 dodged shot of attack 1 flies on toward the next target '
+         "(GM's call: 1 Success each, random location); 2 hits of attack 1 land"),
+        ('First roll (attack 1), 2 Successes: 26–35, 10 in 100',
+         '2 hits of attack 1 evaded; 2 dodged shots of attack 1 fly on toward the next target '
+         "(GM's call: 1 Success each, random location); 1 hit of attack 1 lands"),
+        ('First roll (attack 1), 3 Successes: 16–25, 10 in 100',
+         '3 hits of attack 1 evaded; 3 dodged shots of attack 1 fly on toward the next target '
+         "(GM's call: 1 Success each, random location)"),
+        ('First roll (attack 1), 4 Successes: 06–15, 10 in 100',
+         '3 hits of attack 1 evaded; 3 dodged shots of attack 1 fly on toward the next target '
+         "(GM's call: 1 Success each, random location); 1 Success left unspent"),
+        ('First roll (attack 1), 5 Successes: 01–05, 5 in 100',
+         '3 hits of attack 1 evaded; 3 dodged shots of attack 1 fly on toward the next target '
+         "(GM's call: 1 Success each, random location); 2 Successes left unspent"),
+        ('Attack 1: what became of its 3 hits (expected)',
+         'roll made: 1; evaded by its own roll: 21/20 ≈ 1.05; by leftover Successes: 0; negated by '
+         'a Leap: 0; landing: 39/20 ≈ 1.95; against Cover: 0'),
+    ],
+    "leap-out-of-melee-into-cover": [
+        ('Evasion [Избегание]',
+         'a Reaction after being hit, before the damage roll: each Success evades one hit of that '
+         'attack, and at most one Evasion roll is made per attack, even with Reactions left'),
+        ('Reactions',
+         '1 Reaction this Turn, attacks resolved in the order made'),
+        ('Attack 1',
+         'Shot fired in melee, 2 hits, modifier to Evasion +0; Dodge(A) test: target 45 (A 45, '
+         'advance +0, modifier +0, attack +0); Leap plan: Leap into Cover, 2 m needed'),
+        ('Successes against target 45',
+         '01–05: 5 Successes; 06–15: 4 Successes; 16–25: 3 Successes; 26–35: 2 Successes; 36–45: 1 '
+         'Success; 46–100: fail'),
+        ('Ruling: Successes on a pass',
+         '1 + one per full 10 the roll is under the target: 1 + floor((target − roll)/10) (Only '
+         'War / Black Crusade degrees of success)'),
+        ('Ruling: A roll of 01',
+         '01 always passes, with at least 1 Success (Dark Heresy 2nd ed.)'),
+        ('Ruling: A roll of 100',
+         '100 always fails (Dark Heresy 2nd ed.)'),
+        ('Ruling: Spending leftover Successes',
+         "Spent at once on the later attacks' hits, cheapest hits first: the most hits evaded "
+         '(workbook default)'),
+        ('Ruling: When to Leap',
+         'Whenever the Dodge passes and the distance fits (workbook default)'),
+        ('Leap budget',
+         '3 m this Round = SPD 3 m × (1 + 0 unspent AP + 0 Delayed half-action), at most SPD 3 m '
+         'against one attack'),
+        ('Leap [Отскок]',
+         'a Leap yields no leftover Successes'),
+        ('Leap [Отскок]',
+         'the defender is engaged in melee: his first Leap takes him out of it and counts as a '
+         'Disengage [Вольт] unless every enemy able to make Free Attacks also evades that attack'),
+        ('First roll (attack 1) fails: 46–100, 55 in 100',
+         '2 hits of attack 1 land'),
+        ('First roll (attack 1), 1 Success: 36–45, 10 in 100',
+         "a Leap of 2 m into Cover: 2 hits of attack 1 land against the Cover's AP; the Leap out "
+         'of melee counts as a Disengage [Вольт]'),
+        ('First roll (attack 1), 2 Successes: 26–35, 10 in 100',
+         "a Leap of 2 m into Cover: 2 hits of attack 1 land against the Cover's AP; the Leap out "
+         'of melee counts as a Disengage [Вольт]'),
+        ('First roll (attack 1), 3 Successes: 16–25, 10 in 100',
+         "a Leap of 2 m into Cover: 2 hits of attack 1 land against the Cover's AP; the Leap out "
+         'of melee counts as a Disengage [Вольт]'),
+        ('First roll (attack 1), 4 Successes: 06–15, 10 in 100',
+         "a Leap of 2 m into Cover: 2 hits of attack 1 land against the Cover's AP; the Leap out "
+         'of melee counts as a Disengage [Вольт]'),
+        ('First roll (attack 1), 5 Successes: 01–05, 5 in 100',
+         "a Leap of 2 m into Cover: 2 hits of attack 1 land against the Cover's AP; the Leap out "
+         'of melee counts as a Disengage [Вольт]'),
+        ('Attack 1: what became of its 2 hits (expected)',
+         'roll made: 1; evaded by its own roll: 0; by leftover Successes: 0; negated by a Leap: 0; '
+         'landing: 2; against Cover: 9/10 ≈ 0.9'),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", list(PRESET_TRACES))
+def test_the_result_trace_of_a_preset_line_by_line(name):
+    trace = evaluate(find_preset(f"d100-homebrew/{name}").scenario).trace
+    assert [(s.rule, s.detail) for s in trace] == PRESET_TRACES[name]
+    assert all(s.citation for s in trace)
