@@ -315,3 +315,22 @@ def test_the_result_trace_of_a_preset_line_by_line(name):
     trace = evaluate(find_preset(f"d100-homebrew/{name}").scenario).trace
     assert [(s.rule, s.detail) for s in trace] == PRESET_TRACES[name]
     assert all(s.citation for s in trace)
+
+
+def test_a_turn_of_three_attacks_step_by_step():
+    # 03 against 45: 5 Successes. Two evade attack 1's hits, which fly on toward the next target;
+    # 3 are left: a hit of attack 3 costs 2, of attack 2 (−20 beyond the first) 4 — cheapest first,
+    # one hit of attack 3, and 1 Success unspent. 80 against 25 fails: attack 2's 3 hits land.
+    sc = scenario(Attack(hits=2, next_target=True), Attack(hits=3, evasion_modifier=-20), Attack(hits=1),
+                  agility=45, reactions=2)
+    assert [(rule, detail) for rule, detail, _ in lines(sc, 3, 80)] == [
+        ("Dodge against attack 1", "rolled 03 against 45: 5 Successes"),
+        ("Evasion", "2 hits of attack 1 evaded"),
+        ("Stray shot", "2 dodged shots of attack 1 fly on toward the next target (GM's call: 1 Success each, "
+                       "random location)"),
+        ("Leftover Successes", "1 hit of attack 3 evaded at 2 Successes per hit"),
+        ("Leftover Successes", "1 Success left unspent"),
+        ("Dodge against attack 2", "rolled 80 against 25: the test fails"),
+        ("Hits land", "3 hits of attack 2 land"),
+        ("No Evasion roll against attack 3", "every hit already evaded by leftover Successes"),
+        ("Outcome", "3 evaded, 3 land; 2 stray shots")]
