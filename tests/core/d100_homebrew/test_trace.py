@@ -334,3 +334,7 @@ def test_a_turn_of_three_attacks_step_by_step():
         ("Hits land", "3 hits of attack 2 land"),
         ("No Evasion roll against attack 3", "every hit already evaded by leftover Successes"),
         ("Outcome", "3 evaded, 3 land; 2 stray shots")]
+    # 13 against 45: 4 Successes; 2 left pay exactly for attack 3's hit, nothing unspent.
+    four = [(rule, detail) for rule, detail, _ in lines(sc, 13, 80)]
+    assert four[3:5] == [("Leftover Successes", "1 hit of attack 3 evaded at 2 Successes per hit"),
+                         ("Dodge against attack 2", "rolled 80 against 25: the test fails")]
