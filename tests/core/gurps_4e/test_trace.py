@@ -11,6 +11,7 @@ import pytest
 from rules_core import evaluate, find_preset, play_once
 from rules_core.systems.gurps_4e import SYSTEM, Blast, Cover, GurpsScenario
 from rules_core.systems.gurps_4e import sources as cite
+from rules_core.systems.gurps_4e.damage import Hit, injury, parse_damage
 
 DODGE_CRIT = [1, 1, 1]   # 3 on 3d6: a critical success
 DODGE_FAILS = [6, 6, 6]  # 18: a critical failure
@@ -605,3 +606,45 @@ def test_on_the_grenade_made_and_too_slow():
         ("DR", "6 − DR 4 → 2 penetrating"), ("Wounding modifier", "2 × 1 (cr, torso) → 2 (round down, at least 1)"),
         ("Basic damage", "dice 12, 4d → 12"), ("Explosion at a distance", "12 ÷ 6 → 2"),
         ("DR", "2 − DR 0 → 2 penetrating"), ("Wounding modifier", "2 × 1 (cr, torso) → 2 (round down, at least 1)")]
+
+
+# -- one hit's injury, step by step (B378-379, B398-400) -------------------------------------------------
+
+def injury_steps(hit: Hit, roll: int) -> list[tuple[str, str, str]]:
+    return [(s.rule, s.detail, s.citation) for s in injury(hit, roll, explain=True).steps]
+
+
+def test_minimum_damage_and_a_small_piercing_wound():
+    # 1d−3 on a 2 is −1: raised to the minimum 1 for piercing; × 0.5 still leaves 1.
+    assert injury_steps(Hit(parse_damage("1d-3"), "pi-"), 2) == [
+        ("Basic damage", "dice 2, 1d-3 → -1, raised to the minimum 1", cite.DAMAGE),
+        ("DR", "1 − DR 0 → 1 penetrating", cite.DAMAGE),
+        ("Wounding modifier", "1 × 0.5 (pi-, torso) → 1 (round down, at least 1)", cite.WOUNDING)]
+
+
+def test_an_armor_divisor_through_cover_into_a_limb():
+    # 3d imp (2) on 18: cover DR 4 and DR 6 count half (2 and 3); 13 × 1 to a limb, capped at
+    # HP 10 / 2 + 1 = 6, what cripples it.
+    hit = Hit(parse_damage("3d"), "imp", "2", dr=6, location="limb", hp=10, cover_dr=4)
+    assert injury_steps(hit, 18) == [
+        ("Basic damage", "dice 18, 3d → 18", cite.DAMAGE),
+        ("Cover", "cover DR 2 stops 2; 16 reaches the target", cite.COVER),
+        ("DR", "16 − DR 3 (DR 6, armor divisor (2)) → 13 penetrating", cite.DIVISOR),
+        ("Wounding modifier", "13 × 1 (imp, limb) → 13 (round down, at least 1)", cite.WOUNDING),
+        ("Crippled limb", "13 → 6: injury beyond crippling an arm or leg (over HP/2 = 10/2) is lost", cite.LOCATION)]
+    assert hit.describe() == ("(3d imp − cover DR 2 − DR 3 [DR 6, armor divisor (2)]) × 1 (imp, arm or leg), "
+                              "round down, at least 1 if anything penetrates; at most 6 (crippling an arm or leg, "
+                              "excess lost)")
+
+
+def test_blunt_trauma_through_flexible_armor_and_a_blast_at_a_distance():
+    # 2d cr of 12 against flexible DR 20: nothing penetrates; 1 per full 5 crushing stopped: 2.
+    vest = Hit(parse_damage("2d"), "cr", dr=20, flexible=True)
+    assert injury_steps(vest, 12)[1:] == [
+        ("DR", "12 − DR 20 → 0 penetrating", cite.DAMAGE),
+        ("Blunt trauma", "flexible armor stopped 12: 1 per full 5 → 2", cite.BLUNT)]
+    assert vest.describe() == ("(2d cr − DR 20) × 1 (cr, torso), round down, at least 1 if anything penetrates; "
+                               "blunt trauma 1 per full 5 stopped when nothing penetrates")
+    far = Hit(parse_damage("6d"), "cr", spread=6)
+    assert far.describe() == ("(6d cr ÷ 6 (blast distance), round down − DR 0) × 1 (cr, torso), round down, at "
+                              "least 1 if anything penetrates")
