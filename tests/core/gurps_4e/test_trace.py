@@ -632,6 +632,8 @@ def test_an_armor_divisor_through_cover_into_a_limb():
         ("DR", "16 − DR 3 (DR 6, armor divisor (2)) → 13 penetrating", cite.DIVISOR),
         ("Wounding modifier", "13 × 1 (imp, limb) → 13 (round down, at least 1)", cite.WOUNDING),
         ("Crippled limb", "13 → 6: injury beyond crippling an arm or leg (over HP/2 = 10/2) is lost", cite.LOCATION)]
+    # 11 leaves exactly 6 = the cap: nothing is lost, no crippling step.
+    assert [rule for rule, _, _ in injury_steps(hit, 11)] == ["Basic damage", "Cover", "DR", "Wounding modifier"]
     assert hit.describe() == ("(3d imp − cover DR 2 − DR 3 [DR 6, armor divisor (2)]) × 1 (imp, arm or leg), "
                               "round down, at least 1 if anything penetrates; at most 6 (crippling an arm or leg, "
                               "excess lost)")
