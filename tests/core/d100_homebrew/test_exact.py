@@ -373,3 +373,13 @@ def test_the_trace_shows_the_rules_applied():
                             "1 hit of attack 2 evaded at 4 Successes per hit") for t in text)
     assert any(t.startswith("Attack 2: what became of its 3 hits (expected): roll made: 1; "
                             "evaded by its own roll: ") for t in text)
+
+
+def test_after_the_last_attack_no_hit_is_left_to_resolve():
+    """Every hit of every attack is resolved by the end — evaded, landed, or landed for want of a
+    roll (no Reaction left, a Parry against a shot, leftovers that took them all) — so every final
+    state of the exact walk has no hit remaining."""
+    sc = scenario(Attack(hits=2), Attack(kind="shooting", hits=1, evasion="parry"), Attack(hits=2),
+                  agility=45, weapon_skill=50, reactions=1)
+    final = analyse(sc).final
+    assert final and all(state.remaining == (0, 0, 0) for state in final)

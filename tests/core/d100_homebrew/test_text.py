@@ -83,6 +83,9 @@ def test_russian_word_forms():
     assert [plural_ru(n, *forms) for n in (1, 2, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111, 0)] == [
         "попадание", "попадания", "попадания", "попаданий", "попаданий", "попаданий", "попаданий",
         "попадание", "попадания", "попаданий", "попадание", "попаданий", "попаданий"]
+    # past 100 the last two digits decide: 112 and 214 take the many form, 102 and 123 the few
+    assert [plural_ru(n, *forms) for n in (112, 214, 102, 123)] == [
+        "попаданий", "попаданий", "попадания", "попадания"]
 
 
 def test_english_is_unchanged_and_unknown_text_passes_through():

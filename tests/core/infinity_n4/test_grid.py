@@ -3,10 +3,12 @@ full evaluation, against the one-attacker formula, and its monotonicity."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from rules_core import evaluate, find_preset
-from rules_core.systems.infinity_n4.exact import dodge_grid, dodge_headline
+from rules_core.systems.infinity_n4.exact import dodge_grid, dodge_grid_weights, dodge_headline
 from rules_core.systems.infinity_n4.scenario import Attacker, Dodger, InfinityScenario, Template
 
 PHS = range(0, 31, 3)
@@ -79,3 +81,12 @@ def test_more_dice_never_help_the_dodger():
 def test_no_dodge_means_no_dodge_probability():
     dodge, no_hit = dodge_grid(ORDERS["no dodge"][0], [10], [12])
     assert dodge == [[None]] and 0 < no_hit[0][0] < 1
+
+
+def test_the_weights_vary_the_first_attacker_unless_told_otherwise():
+    """The dashboard's heatmap asks for the weights without naming an attacker: the first one's
+    SV (and Burst) are the columns; the second keeps its own."""
+    scenario = InfinityScenario(attackers=(Attacker(value=12, burst=3), Attacker(value=9, burst=2)))
+    grid = dodge_grid_weights(scenario, [10], [15], burst=1)
+    assert (Fraction(grid.dodge[0][0], grid.den), Fraction(grid.no_hit[0][0], grid.den)) == \
+        cell_by_evaluate(scenario, 10, 15, 0, 1)
