@@ -37,6 +37,8 @@ import os
 import sys
 import tempfile
 import time
+from functools import lru_cache
+from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -57,10 +59,17 @@ from voila.tornado.contentshandler import VoilaContentsHandler  # noqa: E402
 from voila.tornado.handler import TornadoVoilaHandler  # noqa: E402
 from voila.tornado.treehandler import TornadoVoilaTreeHandler  # noqa: E402
 
-#: The JupyterLab extensions a dashboard uses (widgets, plotly charts, the anywidget that follows
-#: the address bar); others are not loaded.
+#: The JupyterLab extensions a dashboard uses (widgets, and anywidget: the charts and the address
+#: bar); others are not loaded. plotly's own renderer only for a notebook that shows plotly
+#: figures itself (see :func:`extensions_for`).
 EXTENSIONS = ["@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "jupyterlab-plotly",
               "anywidget"]
+PLOTLY_RENDERER = "jupyterlab-plotly"
+
+#: plotly.js as plotly.py ships it, served at ``<base url>workbook/static/plotly.min.js`` for the
+#: dashboards' charts (workbook.chart), without importing plotly into the server.
+PLOTLY_DIR = Path(find_spec("plotly").origin).parent / "package_data"
+STATIC_PREFIX = "workbook/static/"
 
 
 class WorkbookKernelManager(AsyncMappingKernelManager):
@@ -149,6 +158,35 @@ def kernels_serving(kernel_manager) -> int:
     """How many kernels serve pages now: all kernels minus those waiting in the pools."""
     ids = set(kernel_manager.list_kernel_ids())
     return max(0, len(ids - pooled_kernel_ids(kernel_manager)) - pending_pool_starts(kernel_manager))
+
+
+@lru_cache(maxsize=64)
+def _shows_plotly_itself(path: str, _mtime: float) -> bool:
+    import json
+
+    try:
+        cells = json.loads(Path(path).read_text(encoding="utf-8")).get("cells", [])
+    except (OSError, ValueError):
+        return True  # unknown: keep the renderer
+    return any(c.get("cell_type") == "code" and "plotly" in "".join(c.get("source", [])) for c in cells)
+
+
+def extensions_for(page_config: dict, root_dir: str, notebook_path: str | None) -> dict:
+    """``page_config`` without plotly's JupyterLab renderer (its ~1 MB of JavaScript) for a
+    notebook whose code does not use plotly itself: the dashboards draw their charts with
+    workbook.chart and plotly.js from this server."""
+    if not notebook_path:
+        return page_config
+    path = Path(root_dir, notebook_path)
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return page_config
+    if _shows_plotly_itself(str(path), mtime):
+        return page_config
+    page_config["federated_extensions"] = [e for e in page_config.get("federated_extensions", [])
+                                           if e.get("name") != PLOTLY_RENDERER]
+    return page_config
 
 
 FULL_PAGE = """<!DOCTYPE html>
@@ -299,6 +337,13 @@ class Precompressed:
         self.set_header("Content-Encoding", encoded[0])  # the response transform then leaves it alone
         return len(encoded[1])
 
+    @classmethod
+    def get_content_version(cls, abspath: str) -> str:
+        """The file's version (its hash) for ETags, from the file itself (``get_content`` here
+        is the encoded body of one response)."""
+        with open(abspath, "rb") as f:
+            return hashlib.sha512(f.read()).hexdigest()
+
     def get_content(self, abspath, start=None, end=None):
         encoded = self._encoded()
         if encoded is None:
@@ -394,6 +439,13 @@ class WorkbookVoila(Voila):
             self.setup_template_dirs()
         if not conf.extension_allowlist:
             conf.extension_allowlist = list(EXTENSIONS)
+        if conf.page_config_hook is None:
+            root = self.root_dir
+
+            def hook(page_config, *args, notebook_path=None, **kwargs):
+                return extensions_for(page_config, root, notebook_path)
+
+            conf.page_config_hook = hook
         # Culling: check every 10 s; an idle page's kernel goes after idle_timeout even if open.
         kernel_config = self.config.MappingKernelManager
         kernel_config.setdefault("cull_interval", 10)
@@ -413,7 +465,7 @@ class WorkbookVoila(Voila):
         folders = [*self.static_paths]
         for base in self.labextensions_path:
             folders += [os.path.join(base, name) for name in self.voila_configuration.extension_allowlist]
-        for path in _static_files(f for f in folders if os.path.isdir(f)):
+        for path in [*_static_files(f for f in folders if os.path.isdir(f)), str(PLOTLY_DIR / "plotly.min.js")]:
             Precompressed.warm(path)
 
     @property
@@ -434,7 +486,9 @@ class WorkbookVoila(Voila):
             handlers.append((pattern, handler, *rest))
         index = url_path_join(self.base_url, "voila/render/index.ipynb")
         root = self.server_url.rstrip("/")
-        return [(root + "/?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
+        plotly_js = precompressed(tornado.web.StaticFileHandler) if self.compress else tornado.web.StaticFileHandler
+        return [(f"{root}/{STATIC_PREFIX}(plotly\\.min\\.js)", plotly_js, {"path": str(PLOTLY_DIR)}),
+                (root + "/?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
                 (root + "/voila/tree(/.*)?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
                 (root + "/voila/api/contents(/.*)?", NotFound), *handlers]
 

@@ -36,7 +36,8 @@ from rules_core.play import COMMON_HEADLINE_DEFINITIONS, Headline
 from rules_core.simulate import MAX_ROLLS
 
 from .text import headline_label
-from .views import exact_text, figure_bundle, percent_text
+from .chart import chart
+from .views import exact_text, percent_text
 
 __all__ = ["RollPanel", "SimulatePanel", "parse_faces"]
 
@@ -217,7 +218,7 @@ class SimulatePanel:
                                                                                                 visibility="hidden")),
                                  "wb-sim-progress")
         self.status = _classed(widgets.HTML(), "wb-sim-status")
-        self.chart = _classed(widgets.Output(layout=widgets.Layout(flex="0 0 auto")), "wb-sim-chart")
+        self.chart = chart("wb-sim-chart")
         self.table = _classed(widgets.HTML(), "wb-sim-table")
         row = widgets.HBox([self.n, self.seed, self.quantity, self.run_button, self.stop_button, self.progress],
                            layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
@@ -232,7 +233,7 @@ class SimulatePanel:
         self.result = result
         self.counts.clear()
         self.rolls = 0
-        self.chart.outputs = ()
+        self.chart.show(None)
         self.table.value = ""
         self.status.value = ""
 
@@ -310,7 +311,7 @@ class SimulatePanel:
         sd = math.sqrt(max(0.0, total_sq / met - (total / met) ** 2)) if met and headline.kind != "probability" else 0.0
         self.figure = convergence_chart(xs, ys, exact, headline.kind, sd,
                                         self.text(headline_label(name)), self.text)
-        self.chart.outputs = ({"output_type": "display_data", "data": figure_bundle(self.figure), "metadata": {}},)
+        self.chart.show(self.figure)
         self._show_table()
         stopped = done < n
         self.status.value = (f"<p>{done:,} {html.escape(self.text('rolls'))} "

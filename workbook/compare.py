@@ -31,7 +31,7 @@ from rules_core.scenario import Scenario
 
 from .share import decode_query, encode_query
 from .text import headline_label
-from .modes import chart_bundle
+from .chart import chart
 from .views import compare_chart, exact_text, percent_text
 
 __all__ = ["ComparePanel", "comparison_table_html", "cards_html", "pin_query", "read_pin", "PIN_KEY"]
@@ -170,8 +170,7 @@ class ComparePanel:
         self.status.add_class("wb-ab-status")
         self.cards = widgets.HTML()
         self.cards.add_class("wb-ab-cards")
-        self.chart = widgets.Output(layout=widgets.Layout(flex="0 0 auto"))
-        self.chart.add_class("wb-ab-chart")
+        self.chart = chart("wb-ab-chart")
         self.table = widgets.HTML()
         self.table.add_class("wb-ab-table")
         self.trace = widgets.HTML()
@@ -206,7 +205,7 @@ class ComparePanel:
         self.pinned = self.comparison = self.figure = None
         self.unpin_button.disabled = True
         self.cards.value = self.table.value = self.trace.value = ""
-        self.chart.outputs = ()
+        self.chart.show(None)
         self._say(self.text("Pin the scenario shown as A, then change anything: B is what the page shows."))
 
     def pin_query(self) -> str:
@@ -225,7 +224,7 @@ class ComparePanel:
         fig = compare_chart(a, b, self.lang, names=names, system=self.system)
         fig.update_layout(title_text=f"{text('Outcomes')}: {names[0]} {text('against')} {names[1]}")
         self.figure = fig
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(fig), "metadata": {}},)
+        self.chart.show(fig)
         self.table.value = comparison_table_html(comparison, text, names)
         self.trace.value = trace_html_of(comparison, text, names)
         return comparison

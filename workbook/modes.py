@@ -16,22 +16,14 @@ import plotly.graph_objects as go
 
 from rules_core import Result, System
 
-from plotly.io._base_renderers import PlotlyRenderer
-
+from .chart import chart
 from .views import _figure, exact_bar
 
-__all__ = ["MODES", "hits_rows", "hits_chart", "ModePanel", "chart_bundle"]
+__all__ = ["MODES", "hits_rows", "hits_chart", "ModePanel"]
 
 #: Each mode: its key and the English title of its chart.
 MODES = {"distribution": "P(exactly k hits land)", "at_least": "P(at least k hits land)",
          "at_most": "P(at most k hits land)"}
-
-
-def chart_bundle(fig: go.Figure) -> dict[str, Any]:
-    """The plotly mime bundle of ``fig`` at the height its layout gives, whatever page holds it
-    (a responsive chart takes its container's height, which outside a dashboard's own style
-    sheet is none)."""
-    return PlotlyRenderer(config={"displaylogo": False}).to_mimebundle(fig.to_dict())
 
 
 def hits_rows(result: Result, mode: str) -> list[tuple[int, Fraction]]:
@@ -74,8 +66,7 @@ class ModePanel:
                                                      (text("At most"), "at_most")], value=mode)
         self.switch.add_class("wb-modes-switch")
         self.switch.observe(lambda _ch: self._draw(), names="value")
-        self.chart = widgets.Output(layout=widgets.Layout(flex="0 0 auto"))
-        self.chart.add_class("wb-modes-chart")
+        self.chart = chart("wb-modes-chart")
         self.widget = widgets.VBox([self.switch, self.chart])
         self.widget.add_class("wb-modes")
 
@@ -93,5 +84,4 @@ class ModePanel:
         if self.result is None:
             return
         self.figure = hits_chart(self.result, self.mode, self.lang, text=self.text)
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure),
-                               "metadata": {}},)
+        self.chart.show(self.figure)
