@@ -221,7 +221,7 @@ def _show_in(out: widgets.Box, thing: Rendered | None, text: Callable[[str], str
         kind, value = widgets.HTML, table_html(thing, {c: str(c) for c in thing.columns}, text=text)
     else:
         kind, value = widgets.HTML, str(thing)
-    shown = out.children[0] if out.children and type(out.children[0]) is kind else None
+    shown = out.children[0] if out.children and isinstance(out.children[0], kind) else None
     if shown is None:
         shown = kind()
         out.children = (shown,)
