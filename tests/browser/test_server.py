@@ -292,3 +292,24 @@ def test_the_kernel_cap_counts_preheated_kernels_and_pools_refill_within_it(tmp_
         assert len(starts) == 4 and max(starts) <= 2, starts  # with the page kernel of gurps-4e
     finally:
         server.stop()
+
+
+def test_a_notebook_that_draws_plotly_figures_itself_still_gets_plotlys_renderer(browser, voila_server):
+    """The dashboards draw with the workbook's chart widget and do not load plotly's JupyterLab
+    renderer; the code notebook shows plotly express figures itself, and they are drawn."""
+    page = browser.new_page()
+    scripts: list[str] = []
+    page.on("request", lambda r: scripts.append(r.url))
+    try:
+        page.goto(f"{voila_server.url}voila/render/explore-in-code.ipynb", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_function("() => { const p = document.querySelector('.js-plotly-plot');"
+                               " return Boolean(p && p.data && p.data.length); }",
+                               timeout=RENDER_TIMEOUT_MS, polling=200)
+        assert any("labextensions/jupyterlab-plotly/" in url for url in scripts)
+        scripts.clear()
+        page.goto(f"{voila_server.url}voila/render/d100-homebrew.ipynb", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_selector(".wb-outcome-chart .js-plotly-plot", timeout=RENDER_TIMEOUT_MS)
+        assert not any("labextensions/jupyterlab-plotly/" in url for url in scripts)
+        assert any("/workbook/static/plotly.min.js" in url for url in scripts)
+    finally:
+        page.close()
