@@ -247,11 +247,16 @@ class _List:
         return [item.value() for item in self.items]
 
     def set(self, data: list[dict[str, Any]]) -> None:
-        if len(data) == len(self.items):
-            for item, item_data in zip(self.items, data):
-                item.set(item_data)
-        else:
-            self._rebuild(data)
+        """Show ``data``: the items kept are set, only those added or removed are built or closed."""
+        resized = len(data) != len(self.items)
+        while len(self.items) > len(data):
+            self._drop_last()
+        for item, item_data in zip(self.items, data):
+            item.set(item_data)
+        for item_data in data[len(self.items):]:
+            self._append(item_data)
+        if resized:
+            self._finish()
 
     def nodes(self):
         yield self

@@ -131,6 +131,15 @@ def test_adding_an_item_builds_only_it_and_removing_the_last_closes_only_it():
     assert len(form.scenario.shooters) == 1 and form.button("shooters.0.remove").disabled
     with pytest.raises(KeyError):
         form.control("shooters.1.skill")
+    # A scenario set in one go (a preset, a link) builds only the items it adds.
+    form.set_scenario(FakeScenario(shooters=(Shooter(skill=3), Shooter(skill=4), Shooter(skill=6))))
+    assert form.control("shooters.0.skill") is first and first.value == 3
+    assert [form.control(f"shooters.{i}.skill").value for i in range(3)] == [3, 4, 6]
+    assert form.button("shooters.add").disabled and not form.button("shooters.0.remove").disabled
+    third = form.control("shooters.2.skill")
+    form.set_scenario(FakeScenario(shooters=(Shooter(skill=2),)))
+    assert form.control("shooters.0.skill") is first and third.comm is None
+    assert [s.skill for s in form.scenario.shooters] == [2] and form.button("shooters.0.remove").disabled
 
 
 def test_a_refused_combination_shows_a_notice_and_keeps_the_last_valid_scenario():
