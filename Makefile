@@ -2,9 +2,9 @@
 PYTHON ?= python3
 VENV   ?= .venv
 PORT   ?= 8866
-# Serving (see docs/deploy.md): preheated kernels per dashboard (each ~150-200 MB, held while
-# the server runs: POOL=1 is ~1 GB for the five notebooks), the most kernels serving pages at
-# once, the host names the server answers to, the address it listens on, and how long an idle
+# Serving (see docs/deploy.md): preheated kernels per notebook (each ~140 MB, held while the
+# server runs: POOL=1 is ~1.4 GB for the eleven notebooks), the most kernels in all (preheated
+# ones included), the host names the server answers to, the address it listens on, and how long an idle
 # open page keeps its kernel; TOKEN, if set, must be given once as ?token=... (docs/deploy.md).
 POOL        ?= 1
 MAX_KERNELS ?= 40

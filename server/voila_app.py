@@ -9,9 +9,12 @@ handlers, kernels and pages) with these changes, each a setting (``--help-all`` 
 - **Preheated kernels**: ``--pool=N`` kernels per notebook run it before anyone asks, so a page
   request gets a kernel whose dashboard is already built (Voilà's own ``preheat_kernel``).
   ``--pool=0`` turns preheating off.
-- **Kernel cap**: at most ``--max-kernels`` kernels serve pages at once (pooled kernels not
-  counted); a visitor beyond it gets a short "the server is full, try again in a minute" page
-  (HTTP 503) with a retry button instead of a page that never renders.
+- **Kernel cap**: at most ``--max-kernels`` kernels in all: serving pages, preheated in the
+  pools, and starting. Pools fill and refill only within it (a refill waits until a kernel is
+  shut down); a page of a notebook without a preheated kernel, at the cap, takes the place of a
+  preheated kernel of another notebook; beyond that a visitor gets a short "the server is full,
+  try again in a minute" page (HTTP 503) with a retry button instead of a page that never
+  renders.
 - **Kernels released**: a page's kernel is shut down when the tab closes (the page's shutdown
   beacon now carries the token it needs), and ``--disconnected-timeout`` seconds after its last
   browser connection went away in any case; an open but idle page's kernel is culled after
@@ -22,7 +25,9 @@ handlers, kernels and pages) with these changes, each a setting (``--help-all`` 
   dashboard), paths with ``..`` or a malformed template path (404, never 500).
 - **Light pages**: responses gzip-compressed, websocket messages deflated, the template
   ``server/jupyter/voila/templates/workbook`` links nothing outside the server, and only the
-  JupyterLab extensions a dashboard needs are loaded.
+  JupyterLab extensions a dashboard needs are loaded; the charts' plotly.js is served here
+  (``workbook/static/plotly.min.js``, compressed, cached by the browser) instead of plotly's
+  JupyterLab renderer, which only notebooks that use plotly themselves load.
 - **Patient, never silent**: a kernel may take ``--startup-timeout`` seconds to start and a cell
   ``--iopub-timeout`` seconds to deliver its output on a busy machine; past that the page shows
   an error with a retry button instead of an empty dashboard.
@@ -37,6 +42,10 @@ import os
 import sys
 import tempfile
 import time
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -50,21 +59,50 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from jupyter_server._tz import utcnow  # noqa: E402
 from jupyter_server.utils import url_path_join  # noqa: E402
 from traitlets import Bool, Integer, Unicode, default  # noqa: E402
+import voila.app  # noqa: E402
 from voila.app import Voila  # noqa: E402
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler  # noqa: E402
 from voila.static_file_handler import TemplateStaticFileHandler  # noqa: E402
 from voila.tornado.contentshandler import VoilaContentsHandler  # noqa: E402
 from voila.tornado.handler import TornadoVoilaHandler  # noqa: E402
 from voila.tornado.treehandler import TornadoVoilaTreeHandler  # noqa: E402
+from voila.voila_kernel_manager import voila_kernel_manager_factory as _voila_kernel_manager_factory  # noqa: E402
 
-#: The JupyterLab extensions a dashboard uses (widgets, plotly charts, the anywidget that follows
-#: the address bar); others are not loaded.
+#: The JupyterLab extensions a dashboard uses (widgets, and anywidget: the charts and the address
+#: bar); others are not loaded. plotly's own renderer only for a notebook that shows plotly
+#: figures itself (see :func:`extensions_for`).
 EXTENSIONS = ["@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "jupyterlab-plotly",
               "anywidget"]
+PLOTLY_RENDERER = "jupyterlab-plotly"
+
+#: plotly.js as plotly.py ships it, served at ``<base url>workbook/static/plotly.min.js`` for the
+#: dashboards' charts (workbook.chart), without importing plotly into the server.
+PLOTLY_DIR = Path(find_spec("plotly").origin).parent / "package_data"
+STATIC_PREFIX = "workbook/static/"
+
+
+@dataclass
+class PageClaim:
+    """A place under the kernel cap promised to one page request until its kernel is started."""
+
+    notebook: str
+    spent: bool = False
+
+
+#: The claim of the page request being handled (read where Voilà starts the page's kernel).
+_PAGE_CLAIM: ContextVar[PageClaim | None] = ContextVar("workbook_page_claim", default=None)
 
 
 class WorkbookKernelManager(AsyncMappingKernelManager):
-    """Kernels that are shut down soon after their last browser connection closed."""
+    """Kernels under one cap, shut down soon after their last browser connection closed.
+
+    The cap (``max_kernels``) bounds every kernel of the server: those serving pages, the
+    preheated ones waiting in the pools, and those starting. A page request is admitted by
+    :meth:`claim_page_kernel` (or takes a preheated kernel); pools are refilled only within
+    the cap (see :class:`CappedPools`)."""
+
+    max_kernels = Integer(0, config=True, help=(
+        "Most kernels at once, preheated ones and those starting included; 0: no cap."))
 
     disconnected_timeout = Integer(30, config=True, help=(
         "Seconds after the last browser connection to a kernel closed before it is shut down "
@@ -76,9 +114,61 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         super().__init__(**kwargs)
         self._left: dict[str, float] = {}   # kernel id -> monotonic time its last connection closed
         self._born: dict[str, float] = {}   # kernel id -> when it started, until it is connected
+        self._claims = 0        # pages promised a kernel they have not started yet
+        self._page_starts = 0   # page kernels starting (not listed until started)
+        self._peak = 0
+
+    def kernel_count(self) -> int:
+        """Every kernel counted by the cap: running ones, preheated ones on their way (waiting
+        to start or starting), page kernels starting, and pages promised one."""
+        count = len(self._kernels) + pending_pool_starts(self) + self._page_starts + self._claims
+        self._peak = max(self._peak, count)
+        return count
+
+    def has_room(self, more: int = 1) -> bool:
+        """Whether ``more`` kernels fit under the cap."""
+        return not self.max_kernels or self.kernel_count() + more <= self.max_kernels
+
+    async def claim_page_kernel(self, notebook: str) -> PageClaim | None:
+        """A place for a new page kernel of ``notebook`` under the cap, or None (the server is
+        full). At the cap, a preheated kernel waiting for another notebook (the one with the
+        most of them) is shut down to make the place; a page is never refused while an idle
+        preheated kernel holds a place."""
+        if self.has_room():
+            return self._claim(notebook)
+        victim = take_idle_pooled_kernel(self, but=notebook)
+        if victim is None:
+            return None
+        claim = self._claim(notebook)  # one over the cap until the victim is gone
+        self.log.info("Kernel cap %d reached: preheated kernel %s of %s shut down for a page of %s",
+                      self.max_kernels, victim[1], victim[0], notebook)
+        await self.shutdown_kernel(victim[1])
+        return claim
+
+    def _claim(self, notebook: str) -> PageClaim:
+        self._claims += 1
+        return PageClaim(notebook)
+
+    def release(self, claim: PageClaim | None) -> None:
+        """Give back ``claim``'s place if its page did not start a kernel (it failed, or took a
+        preheated one after all)."""
+        if claim is not None and not claim.spent:
+            claim.spent = True
+            self._claims -= 1
 
     async def start_kernel(self, *args, **kwargs) -> str:
-        kernel_id = await super().start_kernel(*args, **kwargs)
+        preheated = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+        if not preheated:  # a page's own kernel: its claim becomes the kernel starting
+            claim = _PAGE_CLAIM.get()
+            self.release(claim)
+            self._page_starts += 1
+        self.log.info("Starting a %s kernel (%d of at most %s)", "preheated" if preheated else "page",
+                      self.kernel_count(), self.max_kernels or "no cap")
+        try:
+            kernel_id = await super().start_kernel(*args, **kwargs)
+        finally:
+            if not preheated:
+                self._page_starts -= 1
         self._born.setdefault(kernel_id, time.monotonic())
         return kernel_id
 
@@ -130,6 +220,106 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         return await super().cull_kernel_if_idle(kernel_id)
 
 
+class CappedPools:
+    """Voilà's preheated pools within the kernel cap (mixed into Voilà's pooled kernel manager,
+    see :func:`capped_kernel_manager_factory`): a pool is filled, or refilled after one of its
+    kernels went to a page, only as far as the cap leaves room; the rest waits until a kernel
+    is shut down, and then the pools furthest below their size are topped up first."""
+
+    def pool_target(self, notebook: str | None) -> int:
+        """The pool size configured for ``notebook``."""
+        config = self.kernel_pools_config
+        return int(config.get(notebook, config.get("default", {})).get("pool_size", 0))
+
+    def fill_if_needed(self, delay=None, notebook_name=None, **kwargs) -> None:
+        pool = self._pools.setdefault(notebook_name, [])
+        wanted = self.pool_target(notebook_name) - len(pool)
+        room = wanted if not self.max_kernels else min(wanted, self.max_kernels - self.kernel_count())
+        if room <= 0:
+            if wanted > 0:
+                self.log.info("Pool of %s waits for room under the kernel cap (%d of %d kernels)",
+                              notebook_name, self.kernel_count(), self.max_kernels)
+            return
+        saved = self.kernel_pools_config
+        config = dict(saved)
+        own = dict(config.get(notebook_name, config.get("default", {})))
+        own["pool_size"] = len(pool) + room
+        config[notebook_name] = own
+        self.kernel_pools_config = config  # Voilà reads the size from here
+        try:
+            super().fill_if_needed(delay=delay, notebook_name=notebook_name, **kwargs)
+        finally:
+            self.kernel_pools_config = saved
+
+    def top_up(self) -> None:
+        """Refill the pools within the cap, the one furthest below its size first."""
+        if getattr(self, "_closing", False):
+            return
+        while self.has_room():
+            short = [(len(pool) - self.pool_target(name), name) for name, pool in self._pools.items()
+                     if len(pool) < self.pool_target(name)]
+            if not short:
+                return
+            _, name = min(short)
+            before = len(self._pools[name])
+            self._fill_one(name)
+            if len(self._pools[name]) == before:
+                return
+
+    def _fill_one(self, name: str) -> None:
+        saved = self.kernel_pools_config
+        config = dict(saved)
+        own = dict(config.get(name, config.get("default", {})))
+        target = own.get("pool_size", 0)
+        own["pool_size"] = min(target, len(self._pools[name]) + 1)
+        config[name] = own
+        self.kernel_pools_config = config
+        try:
+            self.log.info("Refilling the pool of %s (%d of %d kernels)", name, len(self._pools[name]) + 1, target)
+            self.fill_if_needed(notebook_name=name)
+        finally:
+            self.kernel_pools_config = saved
+
+    async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
+        result = await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        self.top_up()
+        return result
+
+    async def shutdown_all(self, *args, **kwargs):
+        self._closing = True
+        return await super().shutdown_all(*args, **kwargs)
+
+
+def capped_kernel_manager_factory(base_class, preheat_kernel, default_pool_size, page_config_hook=None):
+    """Voilà's kernel manager factory, its pooled manager with :class:`CappedPools` mixed in."""
+    made = _voila_kernel_manager_factory(base_class, preheat_kernel, default_pool_size,
+                                         page_config_hook=page_config_hook)
+    return type(f"Capped{made.__name__}", (CappedPools, made), {}) if preheat_kernel else made
+
+
+def take_idle_pooled_kernel(kernel_manager, but: str) -> tuple[str, str] | None:
+    """Take out of its pool a preheated kernel waiting for a notebook other than ``but`` (from
+    the pool with the most of them, one whose notebook has finished running if any) and return
+    (notebook, kernel id); None if there is none."""
+    best = None
+    for name, pool in getattr(kernel_manager, "_pools", {}).items():
+        if name == but:
+            continue
+        ready = [t for t in pool if t.done() and not t.cancelled() and t.exception() is None]
+        if not ready:
+            continue
+        built = [t for t in ready if t.result()["task"].done()]
+        choice = (built or ready)[-1]
+        key = (bool(built), len(ready))
+        if best is None or key > best[0]:
+            best = (key, name, choice)
+    if best is None:
+        return None
+    _, name, task = best
+    kernel_manager._pools[name].remove(task)
+    return name, task.result()["kernel_id"]
+
+
 def pooled_kernel_ids(kernel_manager) -> set[str]:
     """Ids of the preheated kernels still waiting in Voilà's pools (not serving a page)."""
     ids = set()
@@ -151,6 +341,35 @@ def kernels_serving(kernel_manager) -> int:
     return max(0, len(ids - pooled_kernel_ids(kernel_manager)) - pending_pool_starts(kernel_manager))
 
 
+@lru_cache(maxsize=64)
+def _shows_plotly_itself(path: str, _mtime: float) -> bool:
+    import json
+
+    try:
+        cells = json.loads(Path(path).read_text(encoding="utf-8")).get("cells", [])
+    except (OSError, ValueError):
+        return True  # unknown: keep the renderer
+    return any(c.get("cell_type") == "code" and "plotly" in "".join(c.get("source", [])) for c in cells)
+
+
+def extensions_for(page_config: dict, root_dir: str, notebook_path: str | None) -> dict:
+    """``page_config`` without plotly's JupyterLab renderer (its ~1 MB of JavaScript) for a
+    notebook whose code does not use plotly itself: the dashboards draw their charts with
+    workbook.chart and plotly.js from this server."""
+    if not notebook_path:
+        return page_config
+    path = Path(root_dir, notebook_path)
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return page_config
+    if _shows_plotly_itself(str(path), mtime):
+        return page_config
+    page_config["federated_extensions"] = [e for e in page_config.get("federated_extensions", [])
+                                           if e.get("name") != PLOTLY_RENDERER]
+    return page_config
+
+
 FULL_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>The server is full</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -170,12 +389,14 @@ class DashboardHandler(TornadoVoilaHandler):
     """Voilà's page handler, refusing politely beyond the kernel cap."""
 
     async def get(self, path=None):
-        cap = self.settings.get("workbook_max_kernels", 0)
-        if cap and path and path.endswith(".ipynb"):
-            serving = kernels_serving(self.kernel_manager)
-            if serving >= cap:
-                self.log.warning("Server full: %d kernels serve pages (cap %d); refused %s",
-                                 serving, cap, self.request.path)
+        manager = self.kernel_manager
+        claim = None
+        if path and path.endswith(".ipynb") and not self._preheated_kernel_for(path):
+            claim = await manager.claim_page_kernel(path)
+            if claim is None:
+                serving = kernels_serving(manager)
+                self.log.warning("Server full: %d kernels (cap %d, %d serving pages); refused %s",
+                                 manager.kernel_count(), manager.max_kernels, serving, self.request.path)
                 self.set_status(503)
                 self.set_header("Retry-After", "60")
                 self.set_header("Content-Type", "text/html; charset=utf-8")
@@ -184,8 +405,19 @@ class DashboardHandler(TornadoVoilaHandler):
                 return
         started = time.monotonic()
         _ = self.xsrf_token  # sets the _xsrf cookie the page's shutdown beacon sends back
-        await super().get(path)
+        token = _PAGE_CLAIM.set(claim)
+        try:
+            await super().get(path)
+        finally:
+            _PAGE_CLAIM.reset(token)
+            manager.release(claim)
         self.log.info("Page %s served in %.2f s", self.request.path, time.monotonic() - started)
+
+    def _preheated_kernel_for(self, path: str) -> bool:
+        """Whether Voilà will give this request a preheated kernel (its own test)."""
+        manager = self.kernel_manager
+        return (manager.get_pool_size(path) > 0 and bool(manager.notebook_data.get(path))
+                and self.get_argument("template", None) is None and self.get_argument("theme", None) is None)
 
 
 class ShutdownHandler(VoilaShutdownKernelHandler):
@@ -299,6 +531,13 @@ class Precompressed:
         self.set_header("Content-Encoding", encoded[0])  # the response transform then leaves it alone
         return len(encoded[1])
 
+    @classmethod
+    def get_content_version(cls, abspath: str) -> str:
+        """The file's version (its hash) for ETags, from the file itself (``get_content`` here
+        is the encoded body of one response)."""
+        with open(abspath, "rb") as f:
+            return hashlib.sha512(f.read()).hexdigest()
+
     def get_content(self, abspath, start=None, end=None):
         encoded = self._encoded()
         if encoded is None:
@@ -362,7 +601,7 @@ class WorkbookVoila(Voila):
     hosts = Unicode("127.0.0.1,localhost", config=True, help=(
         "Comma-separated host names (as in the browser's address bar) this server answers to."))
     max_kernels = Integer(40, config=True, help=(
-        "Most kernels serving pages at once (preheated ones not counted); 0: no cap."))
+        "Most kernels at once: serving pages, preheated in the pools, and starting; 0: no cap."))
     idle_timeout = Integer(1800, config=True, help=(
         "Seconds without activity after which an open page's kernel is culled."))
     compress = Bool(True, config=True, help="gzip HTTP responses and deflate websocket messages.")
@@ -389,11 +628,26 @@ class WorkbookVoila(Voila):
         pool = conf.default_pool_size
         conf.preheat_kernel = pool > 0
         conf.multi_kernel_manager_class = WorkbookKernelManager
+        # One cap for every kernel, preheated ones included: the pools fill within it.
+        voila.app.voila_kernel_manager_factory = capped_kernel_manager_factory
+        self.config.WorkbookKernelManager.max_kernels = self.max_kernels
+        notebooks = len([p for p in Path(self.root_dir).rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts])
+        if pool > 0 and self.max_kernels and pool * notebooks > self.max_kernels:
+            self.log.warning("%d preheated kernels per notebook for %d notebooks is more than the cap of %d "
+                             "kernels: the pools fill as far as the cap allows (and pages then take "
+                             "preheated kernels from each other's pools)", pool, notebooks, self.max_kernels)
         if conf.template == "lab":  # the default: use ours, which extends it
             conf.template = "workbook"
             self.setup_template_dirs()
         if not conf.extension_allowlist:
             conf.extension_allowlist = list(EXTENSIONS)
+        if conf.page_config_hook is None:
+            root = self.root_dir
+
+            def hook(page_config, *args, notebook_path=None, **kwargs):
+                return extensions_for(page_config, root, notebook_path)
+
+            conf.page_config_hook = hook
         # Culling: check every 10 s; an idle page's kernel goes after idle_timeout even if open.
         kernel_config = self.config.MappingKernelManager
         kernel_config.setdefault("cull_interval", 10)
@@ -413,7 +667,7 @@ class WorkbookVoila(Voila):
         folders = [*self.static_paths]
         for base in self.labextensions_path:
             folders += [os.path.join(base, name) for name in self.voila_configuration.extension_allowlist]
-        for path in _static_files(f for f in folders if os.path.isdir(f)):
+        for path in [*_static_files(f for f in folders if os.path.isdir(f)), str(PLOTLY_DIR / "plotly.min.js")]:
             Precompressed.warm(path)
 
     @property
@@ -434,7 +688,9 @@ class WorkbookVoila(Voila):
             handlers.append((pattern, handler, *rest))
         index = url_path_join(self.base_url, "voila/render/index.ipynb")
         root = self.server_url.rstrip("/")
-        return [(root + "/?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
+        plotly_js = precompressed(tornado.web.StaticFileHandler) if self.compress else tornado.web.StaticFileHandler
+        return [(f"{root}/{STATIC_PREFIX}(plotly\\.min\\.js)", plotly_js, {"path": str(PLOTLY_DIR)}),
+                (root + "/?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
                 (root + "/voila/tree(/.*)?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
                 (root + "/voila/api/contents(/.*)?", NotFound), *handlers]
 
@@ -452,7 +708,7 @@ class WorkbookVoila(Voila):
         if self.compress:
             self._warm_static()
         self.app.add_handlers(".*$", self.init_handlers())
-        self.log.info("Workbook server: pool %d per notebook, at most %d kernels serving pages, "
+        self.log.info("Workbook server: pool %d per notebook, at most %d kernels in all, "
                       "hosts %s, idle pages culled after %d s",
                       self.voila_configuration.default_pool_size if self.voila_configuration.preheat_kernel
                       else 0, self.max_kernels, ", ".join(self.allowed_hosts), self.idle_timeout)

@@ -26,7 +26,7 @@ from rules_core.scenario import Scenario
 
 from .compare import ComparePanel, read_pin
 from .export import ExportPanel, comparison_csv, sweep_csv
-from .modes import ModePanel, chart_bundle
+from .modes import ModePanel
 from .sweep_panel import SweepPanel
 
 __all__ = ["AnalysisPanels"]
@@ -68,8 +68,7 @@ class AnalysisPanels:
             if panel.present != on:
                 panel.present = on
                 if panel.figure is not None:
-                    panel.chart.outputs = ({"output_type": "display_data",
-                                            "data": chart_bundle(panel.figure, on), "metadata": {}},)
+                    panel.chart.show(panel.figure, on)
 
     def update(self, result: Result, share_link: str = "") -> None:
         """Show ``result`` in every panel; ``share_link`` is the page's link to it (the pinned A,

@@ -27,7 +27,7 @@ class                    what
                          ``data-value`` (see :mod:`workbook.layout`)
 ``wb-present-toggle``    present mode (``present=1`` in the link): larger type and charts
 ``wb-urlbar``            keeps the address bar on the scenario; its ``wb-copy-link`` button
-``wb-outcome-chart``     outcome probabilities (plotly, inside an Output)
+``wb-outcome-chart``     outcome probabilities (a plotly chart updated in place, workbook.chart)
 ``wb-at-least-chart``    P(at least k hits land)
 ``wb-table``             outcome table; rows ``tr[data-key=<outcome>]``, exact in
                          ``td[data-col=exact]`` as ``n/d``
@@ -78,6 +78,7 @@ from rules_core.scenario import Scenario, parse
 from rules_core.variants import house_rules
 
 from .analysis import AnalysisPanels
+from .chart import Chart
 from .compare import PIN_KEY, ReadingPanel
 from .classroom import RollPanel, SimulatePanel
 from .controls import ScenarioForm
@@ -89,13 +90,13 @@ from .present import asked_lang, split_page_keys
 from .text import LANGUAGE_NAMES, translator
 from .urlbar import UrlBar
 from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Panel, Rendered, View, at_least_chart,
-                    evaluate_cached, figure_bundle, headline_table, notice_html, outcome_chart,
+                    evaluate_cached, headline_table, notice_html, outcome_chart,
                     outcome_table, table_html, trace_html)
 
 __all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "system_views", "Section", "collapsible"]
 
 #: Modules of this package that are the workbook itself, not a system's panels.
-_FRAMEWORK = {"app", "catalog", "controls", "share", "text", "views", "layout", "notices",
+_FRAMEWORK = {"app", "chart", "catalog", "controls", "share", "text", "views", "layout", "notices",
               "present", "urlbar", "explain", "classroom", "lessons", "explore", "server", "analysis",
               "compare", "export", "modes", "sweep_panel", "four_games", "design"}
 
@@ -193,9 +194,10 @@ def _event_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-def _output(css: str) -> widgets.Output:
+def _output(css: str) -> widgets.Box:
+    """A box that shows a chart, a table or HTML (see :func:`_show_in`)."""
     # Never shrunk by the box around it: a flex column would squash a chart to nothing.
-    out = widgets.Output(layout=widgets.Layout(flex="0 0 auto"))
+    out = widgets.Box(layout=widgets.Layout(flex="0 0 auto", flex_flow="column", width="100%"))
     out.add_class(css)
     return out
 
@@ -247,17 +249,28 @@ def _seed(text: str | None) -> int | None:
     return int(text) if text is not None and text.isdigit() and len(text) <= 9 else None
 
 
-def _show_in(out: widgets.Output, thing: Rendered, text: Callable[[str], str],
+def _show_in(out: widgets.Box, thing: Rendered | None, text: Callable[[str], str],
              present: bool = False) -> None:
-    """Replace what ``out`` shows by a Figure (in the workbook's style, larger when
-    ``present``), a DataFrame or an HTML string, in one update."""
+    """Show in ``out`` a Figure (in the workbook's style, larger when ``present``), a DataFrame
+    or an HTML string (None: nothing). A figure is drawn by the box's :class:`Chart`, updated
+    in place; what did not change is not sent again."""
+    if thing is None:
+        out.children = ()
+        return
     if isinstance(thing, go.Figure):
-        data = figure_bundle(style_figure(thing, present))
+        kind, value = Chart, thing
     elif isinstance(thing, pd.DataFrame):
-        data = {"text/html": table_html(thing, {c: str(c) for c in thing.columns}, text=text)}
+        kind, value = widgets.HTML, table_html(thing, {c: str(c) for c in thing.columns}, text=text)
     else:
-        data = {"text/html": str(thing)}
-    out.outputs = ({"output_type": "display_data", "data": data, "metadata": {}},)
+        kind, value = widgets.HTML, str(thing)
+    shown = out.children[0] if out.children and isinstance(out.children[0], kind) else None
+    if shown is None:
+        shown = kind()
+        out.children = (shown,)
+    if kind is Chart:
+        shown.show(value, present)
+    else:
+        shown.value = value
 
 
 class Dashboard:

@@ -36,7 +36,7 @@ from rules_core.play import COMMON_HEADLINE_DEFINITIONS, Headline
 from rules_core.simulate import MAX_ROLLS
 
 from .text import count_text, headline_label
-from .modes import chart_bundle
+from .chart import chart
 from .views import exact_text, percent_text
 
 __all__ = ["RollPanel", "SimulatePanel", "parse_faces", "came_to", "came_to_html"]
@@ -254,7 +254,7 @@ class SimulatePanel:
                                                                                                 visibility="hidden")),
                                  "wb-sim-progress")
         self.status = _classed(widgets.HTML(), "wb-sim-status")
-        self.chart = _classed(widgets.Output(layout=widgets.Layout(flex="0 0 auto")), "wb-sim-chart")
+        self.chart = chart("wb-sim-chart")
         self.table = _classed(widgets.HTML(), "wb-sim-table")
         row = widgets.HBox([self.n, self.seed, self.quantity, self.run_button, self.stop_button, self.progress],
                            layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
@@ -270,7 +270,7 @@ class SimulatePanel:
         self.counts.clear()
         self.rolls = 0
         self.figure = None
-        self.chart.outputs = ()
+        self.chart.show(None)
         self.table.value = ""
         self.status.value = ""
 
@@ -357,8 +357,7 @@ class SimulatePanel:
 
     def _draw_chart(self) -> None:
         if self.figure is not None:
-            self.chart.outputs = ({"output_type": "display_data",
-                                   "data": chart_bundle(self.figure, self.present), "metadata": {}},)
+            self.chart.show(self.figure, self.present)
 
     def set_present(self, on: bool) -> None:
         """Present mode on or off: the chart redrawn with larger type."""

@@ -42,7 +42,7 @@ from rules_core.scenario import Scenario
 
 from .share import decode_query, encode_query
 from .text import headline_label
-from .modes import chart_bundle
+from .chart import chart as chart_widget
 from .views import compare_chart, exact_text, percent_text
 
 __all__ = ["ComparePanel", "DerivedPanel", "Pair", "ReadingPanel", "WorthPanel", "comparison_table_html",
@@ -203,8 +203,7 @@ class ComparePanel:
         self.status.add_class("wb-ab-status")
         self.cards = widgets.HTML()
         self.cards.add_class("wb-ab-cards")
-        self.chart = widgets.Output(layout=widgets.Layout(flex="0 0 auto"))
-        self.chart.add_class("wb-ab-chart")
+        self.chart = chart_widget("wb-ab-chart")
         self.table = widgets.HTML()
         self.table.add_class("wb-ab-table")
         self.trace = widgets.HTML()
@@ -246,7 +245,7 @@ class ComparePanel:
         """Show no comparison (and ``message`` in the status line)."""
         self.comparison = self.figure = None
         self.cards.value = self.table.value = self.trace.value = ""
-        self.chart.outputs = ()
+        self.chart.show(None)
         self._say(message)
 
     def pin_query(self) -> str:
@@ -263,8 +262,7 @@ class ComparePanel:
                   else f"{names[0]} {text('against')} {names[1]}")
         self.cards.value = cards_html(comparison, text, names)
         self.figure = fig = self.chart_of(a, b, self.lang, names)
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(fig, self.present),
-                               "metadata": {}},)
+        self.chart.show(fig, self.present)
         self.table.value = comparison_table_html(comparison, text, names)
         self.trace.value = trace_html_of(comparison, text, names)
         return comparison

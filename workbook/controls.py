@@ -217,41 +217,66 @@ class _List:
             item.close()
         for button in self.buttons.values():
             button.close()
-        form, spec = self.form, self.spec
-        self.items, self.buttons, rows = [], {}, []
-        for i, item_data in enumerate(data):
-            path = (*self.path, i)
-            item = _Group(form, spec.part_cls, path, item_data,
-                          title=f"{form.text(self.item_label)} {i + 1}")
-            remove = widgets.Button(description=form.text("Remove"), icon="minus",
-                                    disabled=len(data) <= spec.min_items,
-                                    layout=widgets.Layout(width="auto"))
-            remove.add_class(css_class(path, "remove"))
-            remove.on_click(lambda _b, i=i: self._resize([d for j, d in enumerate(self.value()) if j != i]))
-            self.items.append(item)
-            self.buttons[dotted((*path, "remove"))] = remove
-            if spec.min_items != spec.max_items:  # its Remove button folds away with it
-                item.section.body.children = (*item.section.body.children, remove)
-            rows.append(item.widget)
-        self.add.disabled = len(data) >= spec.max_items
-        self.body.children = rows
+        self.items, self.buttons = [], {}
+        for item_data in data:
+            self._append(item_data)
+        self._finish()
+
+    def _append(self, item_data: dict[str, Any]) -> None:
+        """Build one more item (the list's last) with its Remove button."""
+        form, spec, i = self.form, self.spec, len(self.items)
+        path = (*self.path, i)
+        item = _Group(form, spec.part_cls, path, item_data, title=f"{form.text(self.item_label)} {i + 1}")
+        remove = widgets.Button(description=form.text("Remove"), icon="minus", layout=widgets.Layout(width="auto"))
+        remove.add_class(css_class(path, "remove"))
+        remove.on_click(lambda _b, i=i: self._resize([d for j, d in enumerate(self.value()) if j != i]))
+        self.items.append(item)
+        self.buttons[dotted((*path, "remove"))] = remove
+        if spec.min_items != spec.max_items:  # its Remove button folds away with it
+            item.section.body.children = (*item.section.body.children, remove)
+
+    def _drop_last(self) -> None:
+        """Close the list's last item and its Remove button."""
+        item = self.items.pop()
+        item.close()
+        self.buttons.pop(dotted((*item.path, "remove"))).close()
+
+    def _finish(self) -> None:
+        count, spec = len(self.items), self.spec
+        for button in self.buttons.values():
+            button.disabled = count <= spec.min_items
+        self.add.disabled = count >= spec.max_items
+        self.body.children = tuple(item.widget for item in self.items)
 
     def _resize(self, data: list[dict[str, Any]]) -> None:
         if not self.spec.min_items <= len(data) <= self.spec.max_items:
             return  # the buttons are disabled at the limits; a stray click changes nothing
         with self.form._quiet():
-            self._rebuild(data)
+            kept = self.value()
+            if len(data) == len(kept) + 1 and data[:-1] == kept:  # one added: only it is built
+                self._append(data[-1])
+                self._finish()
+            elif len(data) == len(kept) - 1 and data == kept[:-1]:  # the last removed
+                self._drop_last()
+                self._finish()
+            else:  # another item removed: the ones after it move up (paths, titles)
+                self._rebuild(data)
         self.form._changed()
 
     def value(self) -> list[dict[str, Any]]:
         return [item.value() for item in self.items]
 
     def set(self, data: list[dict[str, Any]]) -> None:
-        if len(data) == len(self.items):
-            for item, item_data in zip(self.items, data):
-                item.set(item_data)
-        else:
-            self._rebuild(data)
+        """Show ``data``: the items kept are set, only those added or removed are built or closed."""
+        resized = len(data) != len(self.items)
+        while len(self.items) > len(data):
+            self._drop_last()
+        for item, item_data in zip(self.items, data):
+            item.set(item_data)
+        for item_data in data[len(self.items):]:
+            self._append(item_data)
+        if resized:
+            self._finish()
 
     def nodes(self):
         yield self

@@ -32,7 +32,7 @@ from rules_core.scenario import Scenario
 
 from .share import decode_query
 from .layout import page_css
-from .modes import chart_bundle
+from .chart import chart
 from .views import _LAYOUT, exact_text, percent_text
 
 __all__ = ["systems_with_evasion", "default_preset", "worth_rows", "worth_figure", "FourGames", "MEASURES",
@@ -222,8 +222,7 @@ class FourGames:
         self.notice.add_class("wb-four-notice")
         self.table = widgets.HTML()
         self.table.add_class("wb-four-table")
-        self.chart = widgets.Output(layout=widgets.Layout(flex="0 0 auto"))
-        self.chart.add_class("wb-four-chart")
+        self.chart = chart("wb-four-chart")
         self.assumptions = widgets.HTML(self._assumptions_html())
         self.assumptions.add_class("wb-four-assumptions")
         style = widgets.HTML(page_css())  # the workbook's style sheet: the chart keeps its height
@@ -296,5 +295,4 @@ class FourGames:
             own = self.scenarios[system.id].get(system.evasion.attribute)
             marks[system.id] = next((p for p in self.curves[system.id] if p.value == own), None)
         self.figure = worth_figure(self.curves, self.measure.value, marks)
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure),
-                               "metadata": {}},)
+        self.chart.show(self.figure)

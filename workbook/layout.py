@@ -184,7 +184,7 @@ _CSS = """
 .wb-dashboard .wb-notice-text { color: #8a1c00 !important; background: #fff3e6;
   border-left: 4px solid #D55E00; padding: 6px 10px; }
 .wb-top-notice:empty { display: none; }
-.wb-results.wb-stale .wb-cards, .wb-results.wb-stale .jp-OutputArea { opacity: 0.35; }
+.wb-results.wb-stale .wb-cards, .wb-results.wb-stale .jp-OutputArea, .wb-results.wb-stale .wb-chart { opacity: 0.35; }
 .wb-stale-banner { display: none; }
 .wb-results.wb-stale .wb-stale-banner { display: block; font-weight: 600; color: #8a1c00;
   background: #fff3e6; padding: 4px 8px; border-left: 4px solid #D55E00; }

@@ -19,16 +19,14 @@ from rules_core.result import one_in
 
 from .classroom import RollPanel, SimulatePanel
 from .text import translator
-from .views import exact_text, figure_bundle, percent_text
+from .chart import Chart, chart
+from .views import exact_text, percent_text
 
 __all__ = ["sampling", "leftover_successes", "one_die_three_attackers", "bell_and_flat"]
 
 
-def _chart(fig: go.Figure, css: str) -> widgets.Output:
-    out = widgets.Output(layout=widgets.Layout(flex="0 0 auto"))
-    out.add_class(css)
-    out.outputs = ({"output_type": "display_data", "data": figure_bundle(fig), "metadata": {}},)
-    return out
+def _chart(fig: go.Figure, css: str) -> Chart:
+    return chart(css, fig)
 
 
 def _html(css: str, value: str) -> widgets.HTML:

@@ -16,32 +16,14 @@ import plotly.graph_objects as go
 
 from rules_core import Result, System
 
-from plotly.io._base_renderers import PlotlyRenderer
-
-from .layout import style_figure
+from .chart import chart
 from .views import _figure, exact_bar
 
-__all__ = ["MODES", "hits_rows", "hits_chart", "ModePanel", "chart_bundle"]
+__all__ = ["MODES", "hits_rows", "hits_chart", "ModePanel"]
 
 #: Each mode: its key and the English title of its chart.
 MODES = {"distribution": "P(exactly k hits land)", "at_least": "P(at least k hits land)",
          "at_most": "P(at most k hits land)"}
-
-
-#: A panel chart's height when its figure gives none.
-CHART_HEIGHT = 360
-
-
-def chart_bundle(fig: go.Figure, present: bool = False) -> dict[str, Any]:
-    """The plotly mime bundle of ``fig`` in the workbook's style (:func:`workbook.layout.style_figure`:
-    type sizes, palette, title clear of the toolbar; larger when ``present``), at the height its
-    layout gives (:data:`CHART_HEIGHT` when it gives none), whatever page holds it, and as wide
-    as its box: redrawn when the window changes width (a phone turned, a window resized). Plotly
-    makes a responsive chart without a height as tall as its box, which outside a dashboard's
-    own style sheet is nothing."""
-    data = style_figure(fig, present).to_dict()
-    data.setdefault("layout", {}).setdefault("height", CHART_HEIGHT)
-    return PlotlyRenderer(config={"displaylogo": False, "responsive": True}).to_mimebundle(data)
 
 
 def hits_rows(result: Result, mode: str) -> list[tuple[int, Fraction]]:
@@ -87,8 +69,7 @@ class ModePanel:
                                                      (text("At most"), "at_most")], value=mode)
         self.switch.add_class("wb-modes-switch")
         self.switch.observe(lambda _ch: self._draw(), names="value")
-        self.chart = widgets.Output(layout=widgets.Layout(flex="0 0 auto"))
-        self.chart.add_class("wb-modes-chart")
+        self.chart = chart("wb-modes-chart")
         self.widget = widgets.VBox([self.switch, self.chart])
         self.widget.add_class("wb-modes")
 
@@ -106,5 +87,4 @@ class ModePanel:
         if self.result is None:
             return
         self.figure = hits_chart(self.result, self.mode, self.lang, text=self.text)
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure, self.present),
-                               "metadata": {}},)
+        self.chart.show(self.figure, self.present)

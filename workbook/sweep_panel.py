@@ -33,7 +33,7 @@ from rules_core.scenario import Scenario, spec_at
 from rules_core.sweeps import allowed_values
 
 from .text import headline_label
-from .modes import chart_bundle
+from .chart import chart
 from .views import _LAYOUT, exact_text, percent_text
 
 __all__ = ["number_paths", "window", "sweep_around", "clear_sweep_cache", "sweep_figure", "SweepPanel", "LINE_POINTS", "GRID_SIDE", "EVERY"]
@@ -208,8 +208,7 @@ class SweepPanel:
         self.second.add_class("wb-sweep-second")
         self.quantity = widgets.Dropdown(description=text("Quantity"), layout=widgets.Layout(width="22em"))
         self.quantity.add_class("wb-sweep-quantity")
-        self.chart = widgets.Output(layout=widgets.Layout(flex="0 0 auto"))
-        self.chart.add_class("wb-sweep-chart")
+        self.chart = chart("wb-sweep-chart")
         self.status = widgets.HTML()
         self.status.add_class("wb-sweep-status")
         self.note = note
@@ -287,8 +286,7 @@ class SweepPanel:
                              + (f"; {refused} {self.text('refused by the rules (left blank)')}" if refused else "")
                              + f". {self.text('Hover for the exact value.')}"
                              + (f" {self.text(self.note)}" if self.note else "") + "</small>")
-        self.chart.outputs = ({"output_type": "display_data", "data": chart_bundle(self.figure, self.present),
-                               "metadata": {}},)
+        self.chart.show(self.figure, self.present)
         if self.on_compute is not None:
             self.on_compute(swept)
         return swept

@@ -6,8 +6,8 @@ given). Probabilities stay exact: tables carry them as ``"n/d"`` strings next to
 and the "1 in N" wording; charts plot ``float(Fraction)`` and carry the exact text in
 ``customdata`` for the hover.
 
-Charts are plain ``plotly.graph_objects.Figure`` objects built with their final data (the page
-shows them through :func:`figure_bundle`, a few kilobytes each, rather than a FigureWidget).
+Charts are plain ``plotly.graph_objects.Figure`` objects built with their final data (a dashboard
+shows them with :class:`workbook.chart.Chart`, a few kilobytes each, updated in place).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from typing import Any, Protocol, Union
 
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.io._base_renderers import PlotlyRenderer
 
 from rules_core import Dist, Result, System, all_systems
 from rules_core.compare import Comparison
@@ -34,7 +33,7 @@ from .text import headline_label, one_in_text, translator
 __all__ = ["View", "Panel", "PanelBuilder", "distribution_views", "exact_text", "percent_text", "is_probability",
            "outcome_table", "headline_table", "compare_table", "outcome_chart", "at_least_chart",
            "distribution_chart", "compare_chart", "trace_html", "table_html", "headline_html",
-           "notice_html", "figure_bundle", "evaluate_cached", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
+           "notice_html", "evaluate_cached", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
 
 # A small template of our own: plotly's named templates cost ~13 ms per figure to copy.
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
@@ -387,7 +386,3 @@ def notice_html(*messages: str) -> str:
     return "".join(f'<div class="wb-notice-text" style="color:#a00;margin:4px 0">{html.escape(m)}</div>'
                    for m in messages if m)
 
-
-def figure_bundle(fig: go.Figure) -> dict[str, Any]:
-    """The plotly mime bundle of ``fig`` (what a notebook stores for it), for an Output widget."""
-    return PlotlyRenderer(config={"displaylogo": False, "responsive": True}).to_mimebundle(fig.to_dict())

@@ -240,3 +240,76 @@ def test_a_page_that_could_not_be_built_says_so_with_a_retry(browser, tmp_path):
         assert "Timeout waiting for IOPub output" in server.log.read_text()
     finally:
         server.stop()
+
+
+def _shutdown(server, kernel_id: str, cookie: str) -> int:
+    """The page's own shutdown request for its kernel (as its beacon sends it)."""
+    xsrf = cookie.split("_xsrf=", 1)[1].split(";", 1)[0]
+    parts = urllib.parse.urlsplit(server.url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    connection.request("POST", f"/voila/api/shutdown/{kernel_id}", body=f"_xsrf={xsrf}",
+                       headers={"Cookie": f"_xsrf={xsrf}", "Content-Type": "application/x-www-form-urlencoded"})
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+def _wait_in_log(server, text: str, count: int = 1, timeout: float = 180) -> str:
+    deadline = time.monotonic() + timeout
+    while (log := server.log.read_text(errors="replace")).count(text) < count:
+        assert time.monotonic() < deadline, f"{text!r} not in the server log after {timeout} s"
+        time.sleep(0.3)
+    return log
+
+
+def test_the_kernel_cap_counts_preheated_kernels_and_pools_refill_within_it(tmp_path):
+    """A cap of 2 kernels with one preheated kernel for each of two dashboards: a page of a
+    third takes the place of a preheated kernel (shut down for it), a page of a preheated one
+    takes its kernel (the pool then waits for room), a fourth page finds the server full, and
+    when a page's kernel goes the pool is refilled — never more than 2 kernels."""
+    pools = '{"default": {"pool_size": 0}, "d100-homebrew.ipynb": {"pool_size": 1}, "eldfall.ipynb": {"pool_size": 1}}'
+    server = start_server(tmp_path / "cap.log", "--pool=1", "--max-kernels=2",
+                          f"--VoilaKernelManager.kernel_pools_config={pools}")
+    try:
+        _wait_in_log(server, "is filled with", count=2)
+        status, body, headers = _get(server.url + "voila/render/gurps-4e.ipynb")  # no pool: a place is made
+        assert status == 200 and "wb-server-full" not in body
+        log = server.log.read_text()
+        assert "shut down for a page of gurps-4e.ipynb" in log
+        evicted = "d100-homebrew.ipynb" if "of d100-homebrew.ipynb shut down" in log else "eldfall.ipynb"
+        kept = {"d100-homebrew.ipynb", "eldfall.ipynb"} - {evicted}
+        (kept,) = kept
+        gurps_kernel = body.split('"kernelId": "', 1)[1].split('"', 1)[0]
+        status, _, _ = _get(server.url + f"voila/render/{kept}")  # its preheated kernel
+        assert status == 200
+        _wait_in_log(server, f"Pool of {kept} waits for room under the kernel cap")
+        status, body, _ = _get(server.url + f"voila/render/{evicted}")  # two pages, no idle kernel: full
+        assert status == 503 and "The server is full" in body
+        assert _shutdown(server, gurps_kernel, headers["Set-Cookie"]) == 204
+        _wait_in_log(server, "Refilling the pool of")
+        log = _wait_in_log(server, "Starting a preheated kernel", count=3)  # two at first, the refill
+        starts = [int(line.split("(")[1].split(" of")[0]) for line in log.splitlines() if "Starting a " in line]
+        assert len(starts) == 4 and max(starts) <= 2, starts  # with the page kernel of gurps-4e
+    finally:
+        server.stop()
+
+
+def test_a_notebook_that_draws_plotly_figures_itself_still_gets_plotlys_renderer(browser, voila_server):
+    """The dashboards draw with the workbook's chart widget and do not load plotly's JupyterLab
+    renderer; the code notebook shows plotly express figures itself, and they are drawn."""
+    page = browser.new_page()
+    scripts: list[str] = []
+    page.on("request", lambda r: scripts.append(r.url))
+    try:
+        page.goto(f"{voila_server.url}voila/render/explore-in-code.ipynb", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_function("() => { const p = document.querySelector('.js-plotly-plot');"
+                               " return Boolean(p && p.data && p.data.length); }",
+                               timeout=RENDER_TIMEOUT_MS, polling=200)
+        assert any("labextensions/jupyterlab-plotly/" in url for url in scripts)
+        scripts.clear()
+        page.goto(f"{voila_server.url}voila/render/d100-homebrew.ipynb", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_selector(".wb-outcome-chart .js-plotly-plot", timeout=RENDER_TIMEOUT_MS)
+        assert not any("labextensions/jupyterlab-plotly/" in url for url in scripts)
+        assert any("/workbook/static/plotly.min.js" in url for url in scripts)
+    finally:
+        page.close()

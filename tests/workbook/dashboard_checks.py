@@ -6,10 +6,15 @@ For any system's headless dashboard test: ``from dashboard_checks import check_a
 from __future__ import annotations
 
 import html
+import json
 import re
 from fractions import Fraction
+from typing import Any
+
+import ipywidgets as widgets
 
 from workbook.app import Dashboard
+from workbook.chart import Chart
 
 
 def shown_table(dash: Dashboard) -> dict[str, Fraction]:
@@ -23,12 +28,18 @@ def shown_headline(dash: Dashboard) -> dict[str, Fraction | None]:
             for row in dash.tables["headline"].itertuples()}
 
 
+def shown_in(box: widgets.Widget) -> Any:
+    """What the browser receives for a panel: the figure (plotly's JSON, as a dict) of the
+    box's chart, or the HTML of its HTML widget."""
+    (shown,) = box.children if not isinstance(box, Chart) else (box,)
+    return json.loads(shown.figure) if isinstance(shown, Chart) else shown.value
+
+
 def chart_y(dash: Dashboard, name: str) -> list[float]:
     """What the browser receives for a chart (``"outcome"`` or ``"at_least"``): the y values
-    in its Output's plotly bundle."""
+    of the figure its chart holds."""
     box = {"outcome": dash._outcome_chart, "at_least": dash._at_least_chart}[name]
-    (output,) = box.outputs
-    return output["data"]["application/vnd.plotly.v1+json"]["data"][0]["y"]
+    return shown_in(box)["data"][0]["y"]
 
 
 def check_against_core(dash: Dashboard) -> None:

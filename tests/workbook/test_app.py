@@ -14,7 +14,7 @@ from rules_core.systems.infinity_n4.dice import resolve_face_to_face
 from rules_core.systems.infinity_n4.exact import dodge_headline
 from workbook.app import Dashboard, View, dashboard
 from workbook.views import distribution_chart
-from dashboard_checks import ab_cards, check_ab_against_core, check_against_core, shown_headline
+from dashboard_checks import ab_cards, check_ab_against_core, check_against_core, shown_headline, shown_in
 from workbook_fake import FAKE, FakeScenario, Shooter
 
 INF = get_system("infinity-n4")
@@ -234,10 +234,10 @@ def test_extra_views_render_figures_frames_and_html():
     assert "wb-view-hits-rolled" in boxes["Hits rolled"]._dom_classes
     assert "wb-view-note-b" in boxes["Note <b>"]._dom_classes
     hits = dash.result.distributions["hits rolled"]
-    y = boxes["Hits rolled"].outputs[0]["data"]["application/vnd.plotly.v1+json"]["data"][0]["y"]
+    y = shown_in(boxes["Hits rolled"])["data"][0]["y"]
     assert y == [float(p) for _, p in hits.items()]
-    assert 'data-col="value"' in boxes["As a table"].outputs[0]["data"]["text/html"]
-    assert boxes["Note <b>"].outputs[0]["data"]["text/html"] == "<i>plain html</i>"
+    assert 'data-col="value"' in shown_in(boxes["As a table"])
+    assert shown_in(boxes["Note <b>"]) == "<i>plain html</i>"
 
 
 def test_a_refused_combination_keeps_the_last_numbers():

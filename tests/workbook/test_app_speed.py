@@ -17,6 +17,7 @@ from workbook import views
 from workbook.app import Dashboard, View
 from workbook.views import distribution_chart
 from workbook_fake import FAKE
+from dashboard_checks import shown_in
 
 
 @pytest.fixture
@@ -89,7 +90,7 @@ def test_a_collapsed_view_is_rendered_only_while_open():
     toggle.value = True
     assert renders == [dash.scenario]
     box = dash._view_boxes["Hits rolled"]
-    y = box.outputs[0]["data"]["application/vnd.plotly.v1+json"]["data"][0]["y"]
+    y = shown_in(box)["data"][0]["y"]
     assert y == [float(p) for _, p in dash.result.distributions["hits rolled"].items()]
     dash.form.control("defender.agility").value = 5
     assert renders[-1] == dash.scenario and len(renders) == 2
@@ -103,7 +104,8 @@ def test_an_open_view_is_not_sent_again_when_its_output_is_unchanged():
     dash = Dashboard(FAKE, query="", views=[_hits_view(True, renders)])
     box = dash._view_boxes["Hits rolled"]
     sent: list = []
-    box.observe(lambda change: sent.append(change), names="outputs")
+    (chart,) = box.children
+    chart.observe(lambda change: sent.append(change), names="figure")
     dash.form.control("defender.agility").value = 4  # the dodge changes, the hits rolled do not
     assert len(renders) == 2 and sent == []
 

@@ -116,6 +116,32 @@ def test_list_add_and_remove_stay_within_the_declared_limits():
         form.control("shooters.2.skill")
 
 
+def test_adding_an_item_builds_only_it_and_removing_the_last_closes_only_it():
+    form = ScenarioForm(FAKE, FakeScenario())
+    first = form.control("shooters.0.skill")
+    form.control("shooters.0.skill").value = 5
+    form.button("shooters.add").click()
+    assert form.control("shooters.0.skill") is first and first.comm is not None  # kept, not rebuilt
+    assert [s.skill for s in form.scenario.shooters] == [5, FakeScenario().shooters[0].skill]
+    assert not form.button("shooters.0.remove").disabled and not form.button("shooters.1.remove").disabled
+    added = form.control("shooters.1.skill")
+    assert "wb-shooters-1-skill" in added._dom_classes
+    form.button("shooters.1.remove").click()
+    assert added.comm is None and first.comm is not None  # only the removed item's widgets closed
+    assert len(form.scenario.shooters) == 1 and form.button("shooters.0.remove").disabled
+    with pytest.raises(KeyError):
+        form.control("shooters.1.skill")
+    # A scenario set in one go (a preset, a link) builds only the items it adds.
+    form.set_scenario(FakeScenario(shooters=(Shooter(skill=3), Shooter(skill=4), Shooter(skill=6))))
+    assert form.control("shooters.0.skill") is first and first.value == 3
+    assert [form.control(f"shooters.{i}.skill").value for i in range(3)] == [3, 4, 6]
+    assert form.button("shooters.add").disabled and not form.button("shooters.0.remove").disabled
+    third = form.control("shooters.2.skill")
+    form.set_scenario(FakeScenario(shooters=(Shooter(skill=2),)))
+    assert form.control("shooters.0.skill") is first and third.comm is None
+    assert [s.skill for s in form.scenario.shooters] == [2] and form.button("shooters.0.remove").disabled
+
+
 def test_a_refused_combination_shows_a_notice_and_keeps_the_last_valid_scenario():
     form = ScenarioForm(FAKE, FakeScenario(shooters=(Shooter(dice=2), Shooter(dice=2))))
     seen = []

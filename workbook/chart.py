@@ -1,0 +1,185 @@
+"""A chart updated in place: a small anywidget holding a plotly figure, redrawn with ``Plotly.react``.
+
+:class:`Chart` is how a dashboard shows a plotly figure. It keeps the figure's JSON in a trait;
+when the trait changes, the browser calls ``Plotly.react(div, data, layout, config)`` on the same
+plot, which redraws only what changed (no new plot, no image snapshot, no new page elements).
+The plot's element keeps plotly's class ``js-plotly-plot`` (with its ``data`` and
+``_fullLayout``), follows its box's width (responsive), and has the workbook's modebar
+(``displaylogo: False``). Setting the same figure again sends nothing.
+
+plotly.js is loaded once per page and shared by every chart: from the workbook's own server
+(``server/voila_app.py`` serves plotly's ``plotly.min.js`` compressed and cached, under
+``<base url>workbook/static/``), or, where that server is not the one serving the page (a
+notebook in JupyterLab, Voilà inside Jupyter Server), from the kernel itself, over the widget's
+own messages. Nothing is asked of another host.
+
+In a notebook ``outcome_chart(result)`` is a plain ``go.Figure`` and displays as one; the widget
+is for dashboards.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import plotly
+import plotly.graph_objects as go
+import traitlets
+
+from .layout import style_figure
+
+__all__ = ["Chart", "chart", "PLOTLY_CONFIG", "PLOTLY_JS", "plotly_url", "figure_json"]
+
+#: The plot's options: responsive width, no plotly logo in the modebar.
+PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
+
+#: plotly.js as plotly.py ships it (the same version its figures are written for).
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+
+#: Where the workbook's server serves :data:`PLOTLY_JS` (under its base URL).
+STATIC_PREFIX = "workbook/static/"
+
+_ESM = r"""
+const SHARED = "__workbookPlotly";
+
+function run(code) {
+  // plotly.min.js sets window.Plotly itself; shadowing module/define keeps it off any loader.
+  new Function("module", "exports", "define", code)();
+  return window.Plotly;
+}
+
+function fromServer(url) {
+  return new Promise((resolve, reject) => {
+    if (!url) { reject(new Error("no URL")); return; }
+    const script = document.createElement("script");
+    script.src = url;
+    script.async = true;
+    script.onload = () => window.Plotly ? resolve(window.Plotly) : reject(new Error("no Plotly"));
+    script.onerror = () => { script.remove(); reject(new Error("not served: " + url)); };
+    document.head.appendChild(script);
+  });
+}
+
+function fromKernel(model) {
+  return new Promise((resolve, reject) => {
+    const listen = (msg, buffers) => {
+      if (!msg || msg.type !== "plotly") return;
+      model.off("msg:custom", listen);
+      try {
+        const view = buffers && buffers[0];
+        const bytes = view instanceof DataView ? new Uint8Array(view.buffer, view.byteOffset, view.byteLength)
+                                               : new Uint8Array(view);
+        resolve(run(new TextDecoder().decode(bytes)));
+      } catch (err) { reject(err); }
+    };
+    model.on("msg:custom", listen);
+    model.send({ type: "plotly" });
+  });
+}
+
+// One plotly.js per page, shared by every chart.
+function plotlyFor(model) {
+  if (window.Plotly && window.Plotly.react) return Promise.resolve(window.Plotly);
+  if (!window[SHARED]) {
+    window[SHARED] = fromServer(model.get("plotly_url")).catch(() => fromKernel(model));
+    window[SHARED].catch(() => { delete window[SHARED]; });
+  }
+  return window[SHARED];
+}
+
+function render({ model, el }) {
+  el.classList.add("wb-chart");
+  el.style.width = "100%";
+  const plot = document.createElement("div");
+  plot.style.width = "100%";
+  el.append(plot);
+  let Plotly = null, wanted = true, busy = null;
+  const draw = async () => {
+    Plotly = Plotly || await plotlyFor(model);
+    const text = model.get("figure");
+    if (!text) { Plotly.purge(plot); plot.replaceChildren(); return; }
+    const figure = JSON.parse(text);
+    await Plotly.react(plot, figure.data || [], figure.layout || {}, model.get("config"));
+  };
+  // Changes that arrive while one is drawn are drawn once, the latest.
+  const update = () => {
+    wanted = true;
+    if (busy) return;
+    busy = (async () => {
+      while (wanted) {
+        wanted = false;
+        try { await draw(); } catch (err) { console.error("chart not drawn:", err); }
+      }
+      busy = null;
+    })();
+  };
+  model.on("change:figure", update);
+  model.on("change:config", update);
+  update();
+  // A box that changes width (a panel opened, a phone turned, present mode): fit it.
+  const fit = new ResizeObserver(() => {
+    if (Plotly && plot._fullLayout && plot.clientWidth
+        && Math.abs(plot._fullLayout.width - plot.clientWidth) > 1) {
+      Plotly.Plots.resize(plot);
+    }
+  });
+  fit.observe(el);
+  return () => { fit.disconnect(); if (Plotly) Plotly.purge(plot); };
+}
+export default { render };
+"""
+
+
+@cache
+def _plotly_bytes() -> bytes:
+    return PLOTLY_JS.read_bytes()
+
+
+def plotly_url() -> str:
+    """Where the page's server serves plotly.js (the workbook's server, see the module), with
+    plotly's version so that browsers keep it cached."""
+    base = os.environ.get("VOILA_BASE_URL") or "/"
+    return f"{base.rstrip('/')}/{STATIC_PREFIX}plotly.min.js?v={plotly.__version__}"
+
+
+def figure_json(fig: go.Figure | None) -> str:
+    """``fig`` as plotly's JSON (``""`` for none), what :class:`Chart` sends to the browser."""
+    return "" if fig is None else fig.to_json(validate=False)
+
+
+class Chart(anywidget.AnyWidget):
+    """One plotly chart of a dashboard, updated in place (see the module): ``show(fig)``."""
+
+    _esm = _ESM
+    #: The figure as plotly JSON; "" shows nothing.
+    figure = traitlets.Unicode("").tag(sync=True)
+    config = traitlets.Dict(PLOTLY_CONFIG).tag(sync=True)
+    plotly_url = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, **kwargs: Any):
+        kwargs.setdefault("plotly_url", plotly_url())
+        super().__init__(**kwargs)
+        self.on_msg(self._asked)
+
+    def show(self, fig: go.Figure | None, present: bool = False) -> None:
+        """Show ``fig`` (None: nothing) in the workbook's style, larger when ``present``
+        (:func:`workbook.layout.style_figure`); an unchanged figure is not sent again."""
+        self.figure = figure_json(None if fig is None else style_figure(fig, present))
+
+    def _asked(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """The page has no plotly.js from its server: send it over the widget's messages."""
+        if isinstance(content, dict) and content.get("type") == "plotly":
+            self.send({"type": "plotly"}, buffers=[_plotly_bytes()])
+
+
+def chart(css: str = "", fig: go.Figure | None = None) -> Chart:
+    """A :class:`Chart` with the CSS class ``css`` (never shrunk by a flex box around it),
+    showing ``fig`` if given."""
+    made = Chart(layout={"flex": "0 0 auto", "width": "100%"})
+    if css:
+        made.add_class(css)
+    made.show(fig)
+    return made
