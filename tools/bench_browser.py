@@ -172,8 +172,10 @@ def run(args) -> tuple[list[Step], dict[str, int], list[str], str, str]:
         relay.close()
     finally:
         server.stop()
-    log_errors = [line for line in server.log.read_text(errors="replace").splitlines()
-                  if "Traceback" in line or " ERROR" in line or "[E " in line]
+    # Up to the server's own shutdown: a kernel stopped in the middle of a message logs an error
+    # that says nothing about the pages.
+    log = server.log.read_text(errors="replace").split("Handle signal", 1)[0]
+    log_errors = [line for line in log.splitlines() if "Traceback" in line or " ERROR" in line or "[E " in line]
     errors += [f"server log: {line}" for line in log_errors]
     return steps, sizes, errors, load_start, machine_load()
 
