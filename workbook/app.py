@@ -81,7 +81,7 @@ from .analysis import AnalysisPanels
 from .chart import Chart
 from .compare import PIN_KEY, ReadingPanel
 from .classroom import RollPanel, SimulatePanel
-from .controls import ScenarioForm
+from .controls import ScenarioForm, close_tree
 from .design import DesignPanel
 from .layout import headline_cards, page_css, style_figure
 from .notices import FieldMarks, link_notice
@@ -471,7 +471,7 @@ class Dashboard:
         rows += [self._build_classroom(), _section(text("Trace of the rules applied"), self._trace), self._share]
         self.widget.children = [r for r in rows if r is not None]
         for w in old:
-            w.close()
+            close_tree(w)
         self._present_panels()
         self._show(self.form.scenario)
 

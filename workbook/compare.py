@@ -208,8 +208,9 @@ class ComparePanel:
         self.table.add_class("wb-ab-table")
         self.trace = widgets.HTML()
         self.trace.add_class("wb-ab-trace")
-        buttons = [self.pin_button, self.unpin_button] if pinning else []  # a derived pair has none
-        self.widget = widgets.VBox([widgets.HBox([*buttons, self.status],
+        if not pinning:  # a derived pair has none
+            self.pin_button.layout.display = self.unpin_button.layout.display = "none"
+        self.widget = widgets.VBox([widgets.HBox([self.pin_button, self.unpin_button, self.status],
                                                  layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
                                     self.cards, self.chart, self.table, self.trace])
         self.widget.add_class("wb-ab")

@@ -47,9 +47,25 @@ from rules_core.scenario import COMBINATION, FieldSpec, Part, Scenario, fields_o
 from .text import translator
 from .views import notice_html
 
-__all__ = ["ScenarioForm", "Section", "css_class", "refusal"]
+__all__ = ["ScenarioForm", "Section", "close_tree", "css_class", "refusal"]
 
 Path = tuple[Any, ...]
+
+
+def close_tree(widget: widgets.Widget) -> None:
+    """Close ``widget`` and every widget it holds (children, layout, style, …), in the kernel
+    and in the page: what :meth:`Widget.close` alone leaves behind."""
+    seen: set[int] = set()
+    stack = [widget]
+    while stack:
+        w = stack.pop()
+        if id(w) in seen or not isinstance(w, widgets.Widget):
+            continue
+        seen.add(id(w))
+        for name in w.keys:
+            value = getattr(w, name, None)
+            stack.extend(value if isinstance(value, (list, tuple)) else [value])
+        w.close()
 
 
 def css_class(path: Path | str, suffix: str = "") -> str:
@@ -130,7 +146,7 @@ class _Field:
 
     def close(self) -> None:
         for w in (self.input, self.help, self.widget):
-            w.close()
+            close_tree(w)
 
 
 class _Group:
@@ -190,7 +206,7 @@ class _Group:
             child.close()
         if getattr(self, "section", None) is not None:
             self.section.close()
-        self.widget.close()
+        close_tree(self.widget)
 
 
 class _List:
@@ -287,7 +303,7 @@ class _List:
         for item in self.items:
             item.close()
         for w in (*self.buttons.values(), self.add, self.body, self.widget):
-            w.close()
+            close_tree(w)
 
 
 def _add_label(form: ScenarioForm, item: str) -> str:
@@ -482,7 +498,13 @@ class ScenarioForm:
             return []
         box, boxes = self._root.groups[name]
         self._root.widget.children = tuple(w for w in self._root.widget.children if w is not box)
-        box.children = ()
+        taken, stack = {id(b) for b in boxes}, [box]
+        while stack:  # the boxes out of the group's own section, which is then closed
+            holder = stack.pop()
+            if isinstance(holder, widgets.Box):
+                holder.children = tuple(c for c in holder.children if id(c) not in taken)
+                stack.extend(holder.children)
+        close_tree(box)
         return boxes
 
     def control(self, path: str) -> widgets.Widget:
@@ -539,8 +561,8 @@ class ScenarioForm:
     def close(self) -> None:
         """Close every widget of the form."""
         self._root.close()
-        self.notice.close()
-        self.widget.close()
+        close_tree(self.notice)
+        close_tree(self.widget)
 
 
 def refusal(err: ScenarioError) -> str:

@@ -142,6 +142,26 @@ def test_adding_an_item_builds_only_it_and_removing_the_last_closes_only_it():
     assert [s.skill for s in form.scenario.shooters] == [2] and form.button("shooters.0.remove").disabled
 
 
+def open_widgets() -> int:
+    """How many widgets the kernel holds open (each one also a model in the page)."""
+    from ipywidgets.widgets.widget import _instances
+    return len(_instances)
+
+
+def test_an_item_added_then_removed_leaves_no_widget_behind():
+    form = ScenarioForm(INF)
+    before = open_widgets()
+    form.button("attackers.add").click()
+    assert open_widgets() > before
+    form.button("attackers.1.remove").click()
+    assert open_widgets() == before  # its fields, their layouts and styles, its section
+    form.button("attackers.add").click()
+    form.button("attackers.add").click()
+    form.button("attackers.0.remove").click()  # the others rebuilt, one step up
+    form.button("attackers.1.remove").click()
+    assert open_widgets() == before
+
+
 def test_a_refused_combination_shows_a_notice_and_keeps_the_last_valid_scenario():
     form = ScenarioForm(FAKE, FakeScenario(shooters=(Shooter(dice=2), Shooter(dice=2))))
     seen = []

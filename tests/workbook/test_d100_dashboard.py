@@ -173,6 +173,17 @@ def test_one_roll_step_by_step_uses_the_rule_and_ends_in_a_listed_outcome():
     assert "Уклонение против атаки 1" in shown and "Чем кончился этот бросок" in shown
 
 
+def test_a_language_switch_closes_the_page_it_replaces():
+    from ipywidgets.widgets.widget import _instances
+    dash = Dashboard("d100-homebrew", query="")
+    dash.toggles["wb-analysis-toggle"].value = True  # its panels drawn too
+    dash.language.value = "en"
+    opened = len(_instances)
+    dash.language.value = "ru"
+    dash.language.value = "en"
+    assert len(_instances) == opened  # every widget of the old page closed, none left over
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_the_system_panels_are_titled_in_the_dashboards_language(lang):
     dash = Dashboard("d100-homebrew", query="", lang=lang)
