@@ -4,6 +4,7 @@ sliders share (headless widgets)."""
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -154,6 +155,10 @@ def test_the_explore_notebook_walks_through_every_step_and_is_linked_from_the_in
     code = "\n".join(c.source for c in notebook.cells if c.cell_type == "code")
     for step in ("evaluate(", "explore.to_frame(", ".replace(**{", ".add_item(", "explore.sweep(", "px.line(",
                  "compare_table(", "dashboard("):
+        assert step in code, step
+    # a house rule against the official one: a rule constant changed, listed, and compared
+    assert re.search(r"\.set\(\s*[\"']variant\.", code), "a house rule set through variant."
+    for step in ("house_rules(", "compare_table(evaluate(official("):
         assert step in code, step
     index = nbformat.read(ROOT / "notebooks" / "index.ipynb", as_version=4)
     assert any("(explore-in-code.ipynb)" in c.source for c in index.cells if c.cell_type == "markdown")
