@@ -10,23 +10,13 @@ from typing import Any
 
 from .dist import Dist
 from .scenario import Scenario
+from .trace import TraceStep
+from .variants import HouseRule, house_rules
 
 __all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "fraction_text", "percent", "one_in"]
 
 #: Headline quantities every system provides, with one meaning everywhere (docs/quantities.md).
 COMMON_HEADLINES = ("p_dodge_succeeds", "p_no_hit", "expected_hits")
-
-
-@dataclass(frozen=True)
-class TraceStep:
-    """One rule or modifier applied: its name, what it did here, and where it is written."""
-
-    rule: str
-    detail: str
-    citation: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.rule}: {self.detail}" + (f" [{self.citation}]" if self.citation else "")
 
 
 def fraction_text(value: Fraction | int) -> str:
@@ -113,14 +103,27 @@ class Result:
         """The headline as floats (None stays None), for plotting and arithmetic."""
         return {key: None if v is None else float(v) for key, v in self.headline.items()}
 
+    def _house_rules(self) -> tuple[HouseRule, ...]:
+        """The house rules of the scenario (:func:`rules_core.variants.house_rules`)."""
+        return house_rules(self.scenario)
+
+    def _house_rule_line(self) -> str:
+        """``"house rule: MOD cap (±) 2 (official 12)"`` ("house rules: a; b"), or ``""``."""
+        rules = self._house_rules()
+        if not rules:
+            return ""
+        return f"house rule{'s' if len(rules) > 1 else ''}: " + "; ".join(map(str, rules))
+
     def __repr__(self) -> str:
         shown = ", ".join(f"{key}={'None' if v is None else fraction_text(v)}"
                           for key, v in self.headline.items())
-        return (f"<Result {self.system}: {shown}; {len(self.outcome_order)} outcomes, "
-                f"{len(self.trace)} trace steps>")
+        house = self._house_rule_line()
+        return (f"<Result {self.system}{f' [{house}]' if house else ''}: {shown}; "
+                f"{len(self.outcome_order)} outcomes, {len(self.trace)} trace steps>")
 
     def _repr_html_(self) -> str:
-        """Headline cards, the outcome table, and the trace and scenario folded."""
+        """Headline cards (under a line per house rule, if any), the outcome table, and the
+        trace and scenario folded."""
         from .markup import cards, details, escape, table
 
         def card(key: str, v: Fraction | None) -> tuple[str, str, str]:
@@ -135,19 +138,28 @@ class Result:
             for label, p in self.outcome_rows()))
         steps = "".join(f"<li>{escape(step)}</li>" for step in self.trace)
         steps = f"<ol style='font-size:90%'>{steps}</ol>"
-        return (f"<div class='rc-result'><b>{escape(self.system)}</b>"
+        house = "".join(
+            f"<div>House rule: <b>{escape(rule)}</b>"
+            + (f" <small>[{escape(rule.citation)}]</small>" if rule.citation else "") + "</div>"
+            for rule in self._house_rules())
+        house = house and ("<div class='rc-house-rule' style='border-left:4px solid #E69F00;"
+                           f"background:#fff6e0;padding:2px 8px;margin:4px 0'>{house}</div>")
+        return (f"<div class='rc-result'><b>{escape(self.system)}</b>" + house
                 + cards(card(k, v) for k, v in self.headline.items()) + outcomes
                 + details(f"Trace of the rules applied ({len(self.trace)} steps)", steps)
                 + details("Scenario", self.scenario._repr_html_()) + "</div>")
 
     def to_data(self) -> dict[str, Any]:
-        """JSON-ready form: every probability as an exact "n/d" string and a float."""
+        """JSON-ready form: every probability as an exact "n/d" string and a float; under
+        ``"house_rules"`` every rule constant changed from its official value (an empty list
+        under the official rule), each with its path, label, value, official value and citation."""
         def rows(d: Dist) -> list[dict[str, Any]]:
             return [{"value": o, **exact(p)} for o, p in d.items()]
 
         return {
             "system": self.system,
             "scenario": self.scenario.to_data(),
+            "house_rules": [rule._asdict() for rule in self._house_rules()],
             "headline": {k: (None if v is None else exact(v)) for k, v in self.headline.items()},
             "notes": dict(self.notes),
             "outcomes": [{"label": label, **exact(p)} for label, p in self.outcome_rows()],

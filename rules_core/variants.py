@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .result import TraceStep
+from .trace import TraceStep
 from .scenario import FieldSpec, Part, Scenario, fields_of
 
 __all__ = ["Variant", "HouseRule", "VARIANT", "VARIANT_FIELD", "variant_fields", "house_rules",

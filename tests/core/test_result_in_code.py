@@ -99,3 +99,45 @@ def test_the_core_in_code_imports_no_pandas():
             "print('pandas' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False"]
+
+
+# -- a house rule is marked in the result itself, not only inside the folded trace --------------
+
+HOUSE = evaluate(SEED.scenario.set("variant.mod_cap", 2))
+MOD_CAP_SOURCE = "Infinity N4 Core Rules, Modifiers (MODs): Maximum Modifier ±12"
+
+
+def test_repr_names_the_house_rule_and_the_official_value():
+    assert repr(HOUSE).startswith("<Result infinity-n4 [house rule: MOD cap (±) 2 (official 12)]: "
+                                  "p_dodge_succeeds=")
+    two = evaluate(SEED.scenario.replace(**{"variant.mod_cap": 2, "variant.dodge_move": 3}))
+    assert repr(two).startswith("<Result infinity-n4 [house rules: MOD cap (±) 2 (official 12); "
+                                "Dodge move (inches) 3 (official 2)]: ")
+    assert "house rule" not in repr(SEED)
+
+
+def test_html_shows_the_house_rule_above_the_cards_outside_the_fold():
+    page = HOUSE._repr_html_()
+    line = page.index("<div class='rc-house-rule'")
+    assert line < page.index("<div class='rc-cards'") < page.index("<details")
+    mark = page[line:page.index("<div class='rc-cards'")]
+    assert "House rule: <b>MOD cap (±) 2 (official 12)</b>" in mark
+    assert MOD_CAP_SOURCE in mark
+    assert "rc-house-rule" not in SEED._repr_html_()
+
+
+def test_data_lists_each_house_rule_with_its_official_value_and_source():
+    [rule] = HOUSE.to_data()["house_rules"]
+    assert {k: rule[k] for k in ("path", "label", "value", "official")} == {
+        "path": "variant.mod_cap", "label": "MOD cap (±)", "value": 2, "official": 12}
+    assert rule["citation"].startswith(MOD_CAP_SOURCE)
+    assert SEED.to_data()["house_rules"] == []
+
+
+def test_the_command_line_json_carries_the_house_rules():
+    scenario = json.dumps(HOUSE.scenario.to_data())
+    out = subprocess.run([sys.executable, "-m", "rules_core", "evaluate", "-"], input=scenario,
+                         capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout)
+    assert [(r["path"], r["value"], r["official"]) for r in data["house_rules"]] == [("variant.mod_cap", 2, 12)]
+    assert data["headline"]["p_dodge_succeeds"]["exact"] != "47/500"  # the cap binds the +3 MOD

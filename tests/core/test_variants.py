@@ -84,3 +84,17 @@ def test_every_system_declares_its_rule_constants_and_marks_a_house_rule_first(s
     assert [str(step) for step in play_once(system, scenario, seed=1).trace[:1]] == marks
     official_trace = [str(step) for step in system.evaluate(system.default_scenario()).trace]
     assert not any(line.startswith("House rule") for line in official_trace)
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
+def test_every_system_marks_a_house_rule_in_its_result_outside_the_trace(system):
+    scenario, spec = _house_rule(system)
+    result = system.evaluate(scenario)
+    [rule] = result.to_data()["house_rules"]
+    assert (rule["path"], rule["label"], rule["official"]) == (f"variant.{spec.name}", spec.label, spec.default)
+    assert rule["value"] == scenario.variant.to_data()[spec.name] != spec.default
+    assert f"[house rule: {spec.label} " in repr(result)
+    page = result._repr_html_()
+    assert "rc-house-rule" in page and page.index("rc-house-rule") < page.index("rc-cards")
+    official = system.evaluate(system.default_scenario())
+    assert official.to_data()["house_rules"] == [] and "house rule" not in repr(official)
