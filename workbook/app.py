@@ -83,7 +83,7 @@ from .compare import PIN_KEY, ReadingPanel
 from .classroom import RollPanel, SimulatePanel
 from .controls import ScenarioForm, close_tree
 from .design import DesignPanel
-from .layout import headline_cards, page_css, style_figure
+from .layout import headline_cards, house_rule_banner, page_css, style_figure
 from .notices import FieldMarks, link_notice
 from .share import decode_query, encode_query, in_voila, page_url, read_query, share_url
 from .present import asked_lang, split_page_keys
@@ -675,7 +675,7 @@ class Dashboard:
         # a chart takes it tens of milliseconds; the numbers should not wait behind the charts.
         self.tables["headline"] = headline_table(result, lang, system=system)
         self.tables["outcomes"] = outcome_table(result, lang, system=system)
-        self._headline.value = headline_cards(self.tables["headline"], text)
+        self._headline.value = house_rule_banner(scenario, text) + headline_cards(self.tables["headline"], text)
         self._table.value = table_html(self.tables["outcomes"], OUTCOME_COLUMNS, "wb-outcome-grid", text)
         self.figures["outcome"] = outcome_chart(result, lang, system=system)
         _show_in(self._outcome_chart, self.figures["outcome"], text, self.present)

@@ -21,8 +21,11 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-__all__ = ["headline_cards", "short_fraction", "style_figure", "wrap_title", "page_css", "OKABE_ITO",
-           "FONT_SIZE", "PRESENT_FONT_SIZE"]
+from rules_core.scenario import Scenario
+from rules_core.variants import house_rules
+
+__all__ = ["headline_cards", "house_rule_banner", "short_fraction", "style_figure", "wrap_title",
+           "page_css", "OKABE_ITO", "FONT_SIZE", "PRESENT_FONT_SIZE"]
 
 #: Okabe & Ito's palette for colour-blind readers (Okabe and Ito, "Color Universal Design", 2008):
 #: every chart of the workbook draws its series in these colours, in this order.
@@ -286,3 +289,21 @@ body:has(.wb-present) .jp-RenderedMarkdown h1 { font-size: 2.2rem; }
 def page_css() -> str:
     """The ``<style>`` element of the workbook's pages (dashboards and the index)."""
     return f"<style>{_CSS}</style>"
+
+
+def house_rule_banner(scenario: Scenario, text: Callable[[str], str] = str) -> str:
+    """HTML of one line per house rule of ``scenario`` (:func:`rules_core.variants.house_rules`),
+    to stand above the headline cards: ``div.wb-house-rule``, each rule a ``div[data-path]``
+    ("House rule: MOD cap (±) **9** (official 12)", its source in the tooltip), in the page's
+    language (``text``); ``""`` under the official rule."""
+    def shown(value: Any) -> str:
+        return html.escape(text(str(value).lower() if isinstance(value, bool) else str(value)))
+
+    lines = "".join(
+        f'<div data-path="{html.escape(rule.path, quote=True)}" '
+        f'title="{html.escape(text(rule.citation), quote=True)}">'
+        f"<b>{html.escape(text('House rule'))}</b>: {html.escape(text(rule.label))} "
+        f"<b>{shown(rule.value)}</b> ({html.escape(text('official'))} {shown(rule.official)})</div>"
+        for rule in house_rules(scenario))
+    return lines and ('<div class="wb-house-rule" role="note" style="border-left: 4px solid #E69F00; '
+                      f'background: #fff6e0; color: #222; padding: 2px 8px; margin: 0 0 6px">{lines}</div>')

@@ -127,3 +127,39 @@ def test_a_requested_link_to_a_house_rule_opens_the_panel_of_a_page_built_before
     dash.apply_query("variant.mod_cap=9")
     assert dash.scenario.variant.mod_cap == 9 and dash.design.toggle.value
     assert dash.design.official.scenario == official(dash.scenario)
+
+
+# -- the house rule marked above the headline cards, not only in the panel and the trace --------
+
+def _banner(dash) -> str:
+    """The house-rule line(s) standing before the headline cards ("" when there are none)."""
+    page = dash._headline.value
+    return page[:page.index('<div class="wb-cards">')]
+
+
+def test_a_house_rule_is_marked_above_the_headline_cards_and_goes_with_it():
+    dash = Dashboard("infinity-n4", query="")
+    assert _banner(dash) == "" and "wb-house-rule" not in dash._headline.value
+    dash.form.control("variant.mod_cap").value = 9
+    banner = _banner(dash)
+    assert banner.startswith('<div class="wb-house-rule"')
+    assert re.search(r"<b>House rule</b>: MOD cap \(±\) <b>9</b> \(official 12\)", banner)
+    assert 'data-path="variant.mod_cap"' in banner and "Maximum Modifier ±12" in banner
+    assert 'data-key="p_dodge_succeeds"' in dash._headline.value  # the cards are still there
+    dash.design.reset.click()
+    assert _banner(dash) == ""
+
+
+def test_the_house_rule_line_names_every_house_rule():
+    dash = Dashboard("eldfall", query="variant.halving=down&variant.critical_face=2")
+    banner = _banner(dash)
+    assert re.findall(r'data-path="([a-z_.]+)"', banner) == ["variant.critical_face", "variant.halving"]
+    assert "Halving rounds <b>down</b> (official up)" in banner
+    assert "Critical on faces up to <b>2</b> (official 1)" in banner
+
+
+def test_the_house_rule_line_is_in_russian_on_a_russian_page():
+    dash = Dashboard("d100-homebrew", query="variant.leftover_cost=3&lang=ru")
+    banner = _banner(dash)
+    assert "<b>Вариант правила</b>: Оставшихся Успехов за попадание <b>3</b> (официально 2)" in banner
+    assert "House rule" not in banner and "official" not in banner
