@@ -8,14 +8,15 @@
 Fields are named by dotted path, as in a share link (``"attackers.0.burst"``). Values not
 given are every value the field allows (numbers on their step, every choice, both flags). A
 value the field does not allow is refused before anything is evaluated; a point whose
-combination of fields the rules refuse is kept, with its reason in ``refused`` and no headline.
+combination of fields the rules refuse is kept, with its reason in ``refused`` and no headline
+(in :meth:`Sweep.records` and :meth:`Sweep.to_data`, every headline quantity null).
 The workbook turns a sweep into a tidy pandas DataFrame (``workbook.explore``); here it stays
 plain data: :meth:`Sweep.records` and :meth:`Sweep.to_data`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 import numbers
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -24,9 +25,9 @@ from itertools import product
 from types import MappingProxyType
 from typing import Any
 
-from .registry import evaluate
-from .result import fraction_text
-from .scenario import SNAP, FieldSpec, Problem, Scenario, ScenarioError, spec_at
+from .registry import get_system
+from .result import COMMON_HEADLINES, fraction_text
+from .scenario import SNAP, FieldSpec, Problem, Scenario, ScenarioError, _plain, parse, spec_at
 
 __all__ = ["SweepPoint", "Sweep", "sweep", "sweep_grid", "field_values", "allowed_values"]
 
@@ -69,8 +70,10 @@ class Sweep:
         return len(self.points)
 
     def headline_keys(self) -> tuple[str, ...]:
-        """Every headline quantity met along the sweep, in the order first met."""
-        return tuple(dict.fromkeys(k for p in self.points for k in p.headline))
+        """Every headline quantity met along the sweep, in the order first met, then any other
+        the system declares (so a sweep the rules refuse at every point still names them all)."""
+        declared = (*COMMON_HEADLINES, *get_system(self.base.system).headlines)
+        return tuple(dict.fromkeys([*(k for p in self.points for k in p.headline), *declared]))
 
     def records(self) -> list[dict[str, Any]]:
         """One flat dict per point: each swept field's value by its path, each headline
@@ -83,13 +86,17 @@ class Sweep:
         """JSON-ready form, exact values as ``"n/d"`` (None stays null): for one field
         ``{"field": path, "points": [{"value": v, "headline": {...}}]}``, for a grid
         ``{"fields": [a, b], "points": [{"values": [va, vb], "headline": {...}}]}``; a refused
-        point also carries ``"refused"``."""
+        point names every headline quantity of the sweep with null, and its reason under
+        ``"refused"``."""
+        keys = self.headline_keys()
+
         def point(p: SweepPoint) -> dict[str, Any]:
             where: dict[str, Any] = ({"value": _json(p.value)} if len(self.fields) == 1
                                      else {"values": [_json(v) for v in p.values]})
-            data = {**where, "headline": {k: None if v is None else fraction_text(v)
+            if p.refused:
+                return {**where, "headline": dict.fromkeys(keys), "refused": p.refused}
+            return {**where, "headline": {k: None if v is None else fraction_text(v)
                                           for k, v in p.headline.items()}}
-            return {**data, "refused": p.refused} if p.refused else data
 
         head = {"field": self.fields[0]} if len(self.fields) == 1 else {"fields": list(self.fields)}
         return {**head, "points": [point(p) for p in self.points]}
@@ -165,15 +172,45 @@ def _axis(scenario: Scenario, path: str, values: Iterable[Any] | None) -> tuple[
 
 def _points(scenario: Scenario, fields: tuple[str, ...],
             combos: Iterable[tuple[Any, ...]]) -> tuple[SweepPoint, ...]:
+    system = get_system(scenario.system)
+    headline_of = system.headline or (lambda s: system.evaluate(s).headline)
+    build = _builder(scenario, fields)
     points = []
     for values in combos:
         try:
-            result = evaluate(scenario.replace(**dict(zip(fields, values))))
+            headline = headline_of(build(values))
         except ValueError as err:  # a ScenarioError, or a combination the rules refuse
             points.append(SweepPoint(values, refused=str(err)))
             continue
-        points.append(SweepPoint(values, result.headline))
+        points.append(SweepPoint(values, headline))
     return tuple(points)
+
+
+def _builder(scenario: Scenario, fields: tuple[str, ...]) -> Callable[[tuple[Any, ...]], Scenario]:
+    """``values -> scenario.replace(**dict(zip(fields, values)))`` for many points: the
+    scenario is made plain data once, and each point validates that data with only the swept
+    fields changed (a refused point raises what ``replace`` raises)."""
+    model, data = type(scenario), scenario.to_data()
+    paths = [[int(s) if s.isdigit() else s for s in path.split(".")] for path in fields]
+
+    def build(values: tuple[Any, ...]) -> Scenario:
+        changed = data
+        for path, value in zip(paths, values):
+            changed = _with(changed, path, _plain(value))
+        try:
+            return parse(model, changed)
+        except ScenarioError:
+            return scenario.replace(**dict(zip(fields, values)))  # raises, naming the field
+    return build
+
+
+def _with(node: Any, path: list[Any], value: Any) -> Any:
+    """A copy of plain data ``node`` with the item at ``path`` set to ``value``; only the dicts
+    and lists along the path are copied, the rest is shared."""
+    copy = list(node) if isinstance(node, list) else dict(node)
+    head, rest = path[0], path[1:]
+    copy[head] = _with(node[head], rest, value) if rest else value
+    return copy
 
 
 def _check_size(scenario: Scenario, fields: tuple[str, ...], count: int) -> None:

@@ -4,12 +4,15 @@ the default values are the field's whole range, bad input is refused before any 
 from __future__ import annotations
 
 import copy
+import io
+import json
 from decimal import Decimal
 from fractions import Fraction
 
 import pytest
 
 from rules_core import ScenarioError, evaluate, find_preset, get_system, load_scenario, sweep, sweep_grid
+from rules_core.cli import main
 from rules_core.scenario import fields_of
 from rules_core.sweeps import field_values
 
@@ -121,3 +124,38 @@ def test_the_function_does_not_shadow_its_module():
     import rules_core.sweeps as module
 
     assert rules_core.sweep is module.sweep and callable(module.field_values)
+
+
+# -- a point the rules refuse still names every headline (null), in the JSON and the records ----
+
+def test_a_refused_point_names_every_headline_with_null_and_keeps_its_reason():
+    names = list(evaluate(GURPS).headline)  # what an evaluated point of this system carries
+    data = sweep(GURPS, "target.hp_left", [10, 11]).to_data()  # full HP is 10
+    made, refused = data["points"]
+    assert "refused" not in made and list(made["headline"]) == names
+    assert refused["value"] == 11 and "at most the full HP (10)" in refused["refused"]
+    assert refused["headline"] == {name: None for name in names}
+    assert list(refused["headline"]) == names
+
+
+def test_a_sweep_refused_at_every_point_still_names_every_headline():
+    names = list(evaluate(GURPS).headline)
+    swept = sweep(GURPS, "target.hp_left", [11, 12])
+    assert all(p.refused for p in swept)
+    assert [list(p["headline"]) for p in swept.to_data()["points"]] == [names, names]
+    assert all(record[name] is None for record in swept.records() for name in names)
+    grid = sweep_grid(GURPS, "target.hp_left", [11], "target.dr", [0, 1]).to_data()
+    assert [p["headline"] for p in grid["points"]] == [dict.fromkeys(names)] * 2
+
+
+def test_the_command_line_sweep_json_gives_a_refused_point_every_headline_as_null():
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["sweep", "-", "--field", "target.hp_left", "--from", "9", "--to", "11"],
+                stdin=io.StringIO(GURPS.to_json()), stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    points = json.loads(out.getvalue())["points"]
+    assert [p["value"] for p in points] == [9, 10, 11]
+    names = list(evaluate(GURPS).headline)
+    assert [sorted(p["headline"]) for p in points] == [sorted(names)] * 3
+    assert all(v is None for v in points[2]["headline"].values()) and points[2]["refused"]
+    assert points[1]["headline"]["p_no_hit"] is not None and "refused" not in points[1]
