@@ -1,0 +1,105 @@
+"""``python -m workbook report`` run as a person runs it: bad input ends with one line on standard
+error naming the problem (no traceback) and a non-zero status; a good run writes the report with
+the core's exact headline in it."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from rules_core import evaluate, find_preset
+
+PRESET = "infinity-n4/zhanshi-vs-fusilier"
+
+
+def report(*argv: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "workbook", *argv], cwd=cwd, input=stdin,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _bad_field(tmp: Path) -> str:
+    data = find_preset(PRESET).scenario.to_data()
+    data["dodger"]["ph"] = 99
+    (tmp / "bad-field.json").write_text(json.dumps(data), encoding="utf-8")
+    return "bad-field.json"
+
+
+def _invalid_json(tmp: Path) -> str:
+    (tmp / "broken.json").write_text('{"system": "infinity-n4", ', encoding="utf-8")
+    return "broken.json"
+
+
+def _a_directory(tmp: Path) -> str:
+    (tmp / "reports").mkdir()
+    return "reports"
+
+
+def _under_a_file(tmp: Path) -> str:
+    (tmp / "plain.txt").write_text("not a folder", encoding="utf-8")
+    return "plain.txt/report.html"
+
+
+# (what is wrong, the arguments given tmp_path, the status, words the one line must hold)
+BAD = [
+    ("unknown system", lambda t: ["report", "--preset", "chess/opening"], 2, ["chess"]),
+    ("unknown preset", lambda t: ["report", "--preset", "infinity-n4/no-such-preset"], 2,
+     ["no-such-preset"]),
+    ("missing file", lambda t: ["report", "nowhere.json"], 2, ["no such file", "nowhere.json"]),
+    ("invalid JSON", lambda t: ["report", _invalid_json(t)], 2, ["broken.json", "not valid JSON"]),
+    ("a bad field", lambda t: ["report", _bad_field(t)], 2,
+     ["dodger.ph", "99", "a whole number from 0 to 30"]),
+    ("-o a directory", lambda t: ["report", "--preset", PRESET, "-o", _a_directory(t)], 1,
+     ["cannot write", "reports"]),
+    ("-o under a file", lambda t: ["report", "--preset", PRESET, "-o", _under_a_file(t)], 1,
+     ["cannot write", "plain.txt/report.html"]),
+    ("-o in a missing folder", lambda t: ["report", "--preset", PRESET, "-o", "gone/report.html"], 1,
+     ["cannot write", "gone/report.html"]),
+    ("no arguments", lambda t: [], 2, ["command"]),
+    ("report without a scenario", lambda t: ["report"], 2, ["FILE", "--preset"]),
+    ("a language the system lacks", lambda t: ["report", "--preset", PRESET, "--lang", "xx"], 2,
+     ["--lang", "xx"]),
+]
+
+
+@pytest.mark.parametrize("argv, status, words", [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_bad_input_gets_one_line_naming_the_problem(tmp_path, argv, status, words):
+    before = {p.name for p in tmp_path.iterdir()}
+    given = argv(tmp_path)
+    made = {p.name for p in tmp_path.iterdir()} - before  # what the case itself set up
+    done = report(*given, cwd=tmp_path)
+    assert done.returncode == status, (done.returncode, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error: ") and "Traceback" not in done.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert done.stdout == ""  # no half report on standard output
+    assert {p.name for p in tmp_path.iterdir()} - before == made  # and no file left behind
+
+
+def test_a_good_run_writes_the_report_with_the_exact_headline(tmp_path):
+    done = report("report", "--preset", PRESET, "-o", "report.html", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "" and done.stdout == "", done.stderr
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    expected = evaluate(find_preset(PRESET).scenario).headline
+    shown = {key: html.unescape(exact) for key, exact in re.findall(
+        r'class="wb-report-card[^"]*" data-key="([a-z_]+)".*?data-exact="([^"]*)"', page, re.S)}
+    assert set(shown) == set(expected)
+    assert {k: Fraction(v) for k, v in shown.items() if v} == {k: v for k, v in expected.items() if v is not None}
+    fraction = expected["p_dodge_succeeds"]
+    assert f"{fraction.numerator}/{fraction.denominator}" in page  # the rulebook example's 47/500
+
+
+def test_a_scenario_from_standard_input_reports_to_standard_output(tmp_path):
+    scenario = find_preset(PRESET).scenario.set("dodger.ph", 13)
+    done = report("report", "-", cwd=tmp_path, stdin=scenario.to_json())
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    exact = evaluate(scenario).headline["p_dodge_succeeds"]
+    assert f'data-exact="{exact.numerator}/{exact.denominator}"' in done.stdout
