@@ -6,16 +6,21 @@ self-contained HTML report that opens offline.
   its float;
 - JSON: :func:`scenario_json` writes the scenario; :func:`read_scenario_file` reads one back,
   strictly (a bad file raises :class:`LoadError` with one line and nothing changes);
-- :func:`report_html`: the headline, interactive charts, tables, the trace with citations and
-  the share link in one file, with plotly's script inside it — it requests nothing from the
-  network and needs no server;
+- :func:`report_html`: the headline, interactive charts, tables, the system's own views, the
+  trace with citations and the share link in one file, with plotly's script inside it — it
+  requests nothing from the network and needs no server; :func:`dashboard_report`: the same for
+  what a dashboard shows (its views as shown, the rulings comparison while that panel is open, a
+  pinned A, a sweep); :func:`report_document` and :func:`figure_div` put any page's parts into
+  such a file (the four-games page's report, :mod:`workbook.four_games`);
 - :class:`ExportPanel`: the dashboard's downloads and the scenario upload (``.widget``,
   ``.update(result, share_link)``).
 
 CSS classes: ``wb-export`` (``wb-export-outcomes``, ``wb-export-scenario``, ``wb-export-report``,
 ``wb-export-report-link``, ``wb-export-upload``, ``wb-export-notice``); in the report,
 ``wb-report-headline`` (one ``div.wb-report-card[data-key]`` per headline quantity, its exact
-value in ``[data-exact]``), ``wb-report-outcomes``, ``wb-report-trace``, ``wb-report-share``.
+value in ``[data-exact]``), ``wb-report-outcomes``, ``wb-report-view`` (one
+``section[data-view=<title>]`` per system view, also classed with the view's ``wb-view-<slug>``),
+``wb-report-rulings``, ``wb-report-trace``, ``wb-report-share``.
 """
 
 from __future__ import annotations
@@ -24,11 +29,11 @@ import base64
 import datetime
 import html
 import json
-from collections.abc import Callable, Sequence
-from fractions import Fraction
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
+import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
@@ -39,11 +44,12 @@ from rules_core.scenario import Scenario, one_line, parse
 from rules_core.tables import comparison_rows, csv_text, outcome_rows, sweep_rows
 
 from .text import headline_label, translator
-from .views import OUTCOME_COLUMNS, at_least_chart, compare_chart, outcome_chart, outcome_table, \
+from .views import OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart, outcome_chart, outcome_table, \
     percent_text, table_html, trace_html
 
 __all__ = ["outcomes_csv", "sweep_csv", "comparison_csv", "scenario_json", "LoadError",
-           "read_scenario_file", "report_html", "download_link", "ExportPanel", "MAX_FILE_BYTES"]
+           "read_scenario_file", "report_html", "dashboard_report", "report_document", "figure_div",
+           "views_html", "download_link", "ExportPanel", "MAX_FILE_BYTES"]
 
 #: Largest scenario file read (a real scenario is a few kilobytes).
 MAX_FILE_BYTES = 200_000
@@ -165,19 +171,117 @@ def _cards(result: Result, text: Callable[[str], str], lang: str) -> str:
     return f'<div class="wb-report-headline">{"".join(cards)}</div>'
 
 
-def _figure_div(fig: go.Figure, css: str) -> str:
+def figure_div(fig: go.Figure, css: str) -> str:
+    """``fig`` as an interactive plotly ``<div>`` (classed ``css``) for a report: drawn by the
+    plotly script :func:`report_document` puts in the file."""
     div = pio.to_html(fig, full_html=False, include_plotlyjs=False, include_mathjax=False,
                       config={"displaylogo": False, "responsive": True})
     return f'<div class="{css}">{div}</div>'
 
 
+def report_document(heading: str, parts: Sequence[str], lang: str = "en") -> str:
+    """One self-contained HTML file titled ``heading`` holding ``parts`` (HTML), the report's
+    style sheet and plotly's script: it opens offline and requests nothing from the network."""
+    return ("<!DOCTYPE html>\n<html lang=\"" + html.escape(lang) + "\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{html.escape(heading)}</title><style>{_REPORT_CSS}</style>"
+            f"<script type=\"text/javascript\">{get_plotlyjs()}</script></head><body>"
+            + "\n".join(parts) + "</body></html>\n")
+
+
+def _rendered_html(thing: Rendered | None, text: Callable[[str], str], css: str) -> str:
+    """A view's output as report HTML: a figure drawn, a table laid out, HTML as it is."""
+    if thing is None:
+        return ""
+    if isinstance(thing, go.Figure):
+        return figure_div(thing, css)
+    if isinstance(thing, pd.DataFrame):
+        return table_html(thing, {c: str(c) for c in thing.columns}, text=text)
+    return str(thing)
+
+
+def _panel_html(panel: Any, text: Callable[[str], str]) -> str:
+    """What an open panel of the page shows: an A/B pair (its words, both sets of cards, the
+    chart, the table, the trace lines that differ) or a chart (a sweep); "" when it shows
+    nothing yet."""
+    compare = getattr(panel, "compare", None)
+    if compare is not None and getattr(compare, "comparison", None) is not None:
+        chart = figure_div(compare.figure, "wb-report-pair-chart") if compare.figure is not None else ""
+        return "".join([f'<div class="wb-report-pair-words">{panel.help.value}</div>', compare.cards.value,
+                        chart, compare.table.value, f'<div class="wb-report-pair-trace">{compare.trace.value}</div>'])
+    figure = getattr(panel, "figure", None)
+    return figure_div(figure, "wb-report-view-chart") if isinstance(figure, go.Figure) else ""
+
+
+def _built_panel(view: View, system: System, text: Callable[[str], str], lang: str, result: Result) -> str:
+    """A panel view's report HTML without a page: the panel built, opened on ``result``, read
+    and closed again."""
+    from .controls import close_tree
+
+    panel = view.panel(system, text, lang, system.evaluate)
+    try:
+        panel.set_open(True)
+        panel.update(result)
+        return _panel_html(panel, text)
+    finally:
+        close_tree(panel.widget)
+
+
+def views_html(result: Result, *, lang: str = "en", system: System | None = None,
+               views: Sequence[View] | None = None, rendered: Mapping[str, Rendered] | None = None,
+               panels: Mapping[str, Any] | None = None, opened: Collection[str] | None = None) -> list[str]:
+    """The system's own views of ``result`` as report sections (``views``: by default those the
+    system declares, :func:`workbook.app.system_views`). A page passes what it shows: its
+    ``rendered`` outputs (used as they are), its ``panels`` (read as they are) and the titles of
+    its collapsed views that are ``opened``. A collapsed view is left out unless opened (the
+    Infinity heatmap is 900 evaluations); any other view is rendered from ``result`` when the
+    page has not (a panel is built for it, opened and read)."""
+    system = system if system is not None else get_system(result.system)
+    text = translator(system, lang)
+    if views is None:
+        from .app import system_views  # the dashboards' own list (app imports this module)
+        views = system_views(system.id)
+    rendered, panels, opened = rendered or {}, panels or {}, set(opened or ())
+    parts = []
+    for view in views:
+        if not view.open and view.title not in opened:
+            continue
+        if view.panel is not None:
+            body = _panel_html(panels[view.title], text) if view.title in panels else \
+                _built_panel(view, system, text, lang, result)
+        else:
+            shown = rendered.get(view.title)
+            body = _rendered_html(shown if shown is not None else view.render(result, lang), text,
+                                  "wb-report-view-chart")
+        if body:
+            parts.append(f'<section class="wb-report-view {view.css}" data-view="{html.escape(view.title, quote=True)}">'
+                         f"<h2>{html.escape(text(view.title))}</h2>{body}</section>")
+    return parts
+
+
+def _rulings_html(panel: Any, text: Callable[[str], str]) -> str:
+    """The rulings panel as shown (the ruling, both readings in their words, the comparison)."""
+    body = _panel_html(panel, text)
+    if not body:
+        return ""
+    spec = next((r for r in panel.rulings if r.name == panel.field.value), None)
+    ruling = f"<p><b>{html.escape(text('Ruling'))}:</b> {html.escape(text(spec.label))}</p>" if spec else ""
+    return (f'<section class="wb-report-rulings"><h2>{html.escape(text("Compare a ruling"))}</h2>'
+            f"{ruling}{body}</section>")
+
+
 def report_html(result: Result, *, lang: str = "en", system: System | None = None, share_link: str = "",
                 comparison: Comparison | None = None, comparison_names: tuple[str, str] = ("A", "B"),
-                sweep: Any = None, figures: Sequence[go.Figure] = (), title: str | None = None) -> str:
+                sweep: Any = None, figures: Sequence[go.Figure] = (), title: str | None = None,
+                views: Sequence[View] | None = None, rendered: Mapping[str, Rendered] | None = None,
+                panels: Mapping[str, Any] | None = None, opened: Collection[str] | None = None,
+                rulings: Any = None) -> str:
     """One HTML file with what the page shows: headline cards, the outcome and hits charts
-    (interactive), the outcome table, an A/B comparison or a sweep when given, any further
-    ``figures``, the trace with citations, the share link and the scenario as JSON. plotly's
-    script is inside the file: it opens offline and requests nothing from the network."""
+    (interactive), the outcome table, the system's own views (see :func:`views_html`; ``views=()``
+    leaves them out), an A/B comparison or a sweep when given, any further ``figures``, the
+    rulings panel's comparison when ``rulings`` (the page's open rulings panel) is given, the
+    trace with citations, the share link and the scenario as JSON. plotly's script is inside
+    the file: it opens offline and requests nothing from the network."""
     system = system if system is not None else get_system(result.system)
     text = translator(system, lang)
     heading = title or f"{text(system.name)}: {text('report')}"
@@ -186,20 +290,24 @@ def report_html(result: Result, *, lang: str = "en", system: System | None = Non
              f"<p>{html.escape(text(system.summary))}</p>",
              f"<h2>{html.escape(text('Headline numbers'))}</h2>", _cards(result, text, lang),
              f"<h2>{html.escape(text('Charts'))}</h2>",
-             *(_figure_div(f, "wb-report-chart") for f in charts),
+             *(figure_div(f, "wb-report-chart") for f in charts),
              f"<h2>{html.escape(text('Outcome table'))}</h2>",
              f'<div class="wb-report-outcomes">'
              f'{table_html(outcome_table(result, lang, system=system), OUTCOME_COLUMNS, "wb-outcome-grid", text)}</div>']
+    parts += views_html(result, lang=lang, system=system, views=views, rendered=rendered, panels=panels,
+                        opened=opened)
     if comparison is not None:
         from .compare import comparison_table_html  # the panel module lays a comparison out once
         parts += [f"<h2>{html.escape(text('A against B'))}</h2>",
-                  _figure_div(compare_chart(comparison.a, comparison.b, lang, names=comparison_names,
-                                            system=system), "wb-report-compare-chart"),
+                  figure_div(compare_chart(comparison.a, comparison.b, lang, names=comparison_names,
+                                           system=system), "wb-report-compare-chart"),
                   comparison_table_html(comparison, text, comparison_names)]
     if sweep is not None:
         from .sweep_panel import sweep_figure
-        parts += [f"<h2>{html.escape(text('Sweep'))}</h2>", _figure_div(sweep_figure(sweep, text), "wb-report-sweep")]
-    parts += [_figure_div(f, "wb-report-figure") for f in figures]
+        parts += [f"<h2>{html.escape(text('Sweep'))}</h2>", figure_div(sweep_figure(sweep, text), "wb-report-sweep")]
+    parts += [figure_div(f, "wb-report-figure") for f in figures]
+    if rulings is not None:
+        parts.append(_rulings_html(rulings, text))
     parts += [f"<h2>{html.escape(text('Trace of the rules applied'))}</h2>",
               f'<div class="wb-report-trace">{trace_html(result, lang, system=system)}</div>']
     if share_link:
@@ -210,11 +318,25 @@ def report_html(result: Result, *, lang: str = "en", system: System | None = Non
               f'<pre class="wb-report-scenario">{html.escape(scenario_json(result.scenario))}</pre>',
               f"<p><small>{html.escape(text('Exact values computed by the Dodge Workbook'))}, "
               f"{datetime.date.today().isoformat()}.</small></p>"]
-    return ("<!DOCTYPE html>\n<html lang=\"" + html.escape(lang) + "\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{html.escape(heading)}</title><style>{_REPORT_CSS}</style>"
-            f"<script type=\"text/javascript\">{get_plotlyjs()}</script></head><body>"
-            + "\n".join(parts) + "</body></html>\n")
+    return report_document(heading, parts, lang)
+
+
+def dashboard_report(dash: Any) -> str:
+    """The report of what a :class:`workbook.app.Dashboard` shows: :func:`report_html` of its
+    result with its views as shown (and its opened collapsed views), the rulings comparison while
+    that panel is open, and the "Compare, sweep, export" extras (a pinned A, a sweep, the hits
+    chart's mode), with the page's share link. Read through the dashboard's public state
+    (``result``, ``views``, ``rendered``, ``panels``, ``view_toggles``, ``rulings_on``,
+    ``rulings``, ``analysis``)."""
+    if dash.result is None:
+        raise ValueError("the dashboard shows no result yet")
+    export = dash.analysis.export
+    opened = {title for title, toggle in dash.view_toggles.items() if toggle.value}
+    rulings_open = dash.rulings_on is not None and dash.rulings_on.value  # checked first: a closed panel may not exist
+    return report_html(dash.result, lang=dash.lang, system=dash.system, share_link=export.share_link,
+                       views=dash.views, rendered=dash.rendered, panels=dash.panels, opened=opened,
+                       rulings=dash.rulings if rulings_open else None,
+                       **(export.report_extra() if export.report_extra else {}))
 
 
 # -- the panel --------------------------------------------------------------------------------
@@ -231,8 +353,14 @@ class ExportPanel:
 
     ``extra_csv`` may return further ``(filename, csv_text, label)`` downloads (a sweep, an
     A/B comparison) for the current result; ``report_extra`` further keywords for
-    :func:`report_html` (``comparison=...``, ``sweep=...``).
+    :func:`report_html` (``comparison=...``, ``sweep=...``). The report holds the system's own
+    views of the result; with ``page`` set to the dashboard that shows this panel, it is
+    :func:`dashboard_report` of that page (its views as shown, the rulings comparison while that
+    panel is open).
     """
+
+    #: The :class:`workbook.app.Dashboard` this panel is on (set by the page), or None.
+    page: Any = None
 
     def __init__(self, system: System, text: Callable[[str], str] = str, lang: str = "en", *,
                  on_load: Callable[[Scenario], None] | None = None,
@@ -275,8 +403,11 @@ class ExportPanel:
         """Build the HTML report of the current result and offer it for download."""
         if self.result is None:
             return None
-        self.report = report_html(self.result, lang=self.lang, system=self.system, share_link=self.share_link,
-                                  **(self.report_extra() if self.report_extra else {}))
+        if self.page is not None and self.page.result is self.result:
+            self.report = dashboard_report(self.page)
+        else:
+            self.report = report_html(self.result, lang=self.lang, system=self.system, share_link=self.share_link,
+                                      **(self.report_extra() if self.report_extra else {}))
         self.report_link.value = download_link(f"{self.system.id}-report.html", self.report, "text/html",
                                                f"{self.text('Download the report')} "
                                                f"({len(self.report) / 1e6:.1f} MB)", "wb-export-report-file")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import html
 import json
 import re
 from fractions import Fraction
@@ -145,3 +146,102 @@ def test_report_with_a_comparison_and_a_sweep():
     assert "wb-report-compare-chart" in page and "wb-report-sweep" in page
     diff = evaluate(b).headline["p_no_hit"] - evaluate(a).headline["p_no_hit"]
     assert f"{diff.numerator}/{diff.denominator}" in page
+
+
+# -- the report holds what the page shows: the system's own views, the rulings comparison --------
+
+def _section(page: str, title: str) -> str:
+    """The report's section of the view ``title`` (its HTML)."""
+    found = re.search(rf'<section class="wb-report-view [^"]*" data-view="{re.escape(html.escape(title, quote=True))}">'
+                      r"(.*?)</section>", page, re.S)
+    assert found, title
+    return found.group(1)
+
+
+def _cells(markup: str, css: str) -> dict[str, dict[str, str]]:
+    """``{row key: {column: exact or shown}}`` of the table classed ``css`` in ``markup``."""
+    table = re.search(rf'<table class="{css}".*?</table>', markup, re.S).group(0)
+    return {html.unescape(key): {col: exact or html.unescape(shown) for col, exact, shown in re.findall(
+        r'<td data-col="([^"]+)"(?: data-exact="([^"]*)")?[^>]*>(.*?)</td>', row, re.S)}
+        for key, row in re.findall(r'<tr data-key="([^"]*)">(.*?)</tr>', table, re.S)}
+
+
+def test_an_infinity_report_holds_its_views_with_their_exact_numbers():
+    mine = find_preset("infinity-n4/zhanshi-mine-and-fusilier").scenario
+    result = evaluate(mine)
+    page = report_html(result)
+    assert re.findall(r'data-view="([^"]+)"', page) == [
+        "The Order, roll by roll", "What happens to the dodger", "Wounds"]  # the heatmap is opened on the page
+    for title in ("The Order, roll by roll", "What happens to the dodger", "Wounds"):
+        assert f"<h2>{title}</h2>" in page
+    order = _cells(_section(page, "The Order, roll by roll"), "wb-infinity-attacks")
+    # the seed's Fusilier alone: 47/500; the mine alone: a Normal PH Roll at SV 4, 4 faces of 20;
+    # the whole Order: the core's headline (299/40000, not the product of the rows)
+    assert Fraction(order["Attacker 1"]["dodge"]) == Fraction(47, 500)
+    assert Fraction(order["Mine"]["dodge"]) == Fraction(4, 20)
+    assert Fraction(order["Whole Order"]["dodge"]) == result.headline["p_dodge_succeeds"] == Fraction(299, 40000)
+    assert Fraction(order["Whole Order"]["wounds"]) == result.headline["expected_wounds"]
+    states = _cells(_section(page, "What happens to the dodger"), "wb-infinity-final")
+    shown = {k: Fraction(v["exact"]) for k, v in states.items()}
+    assert {k: p for k, p in shown.items() if p} == dict(result.distributions["final state"].items())
+    wounds = json.loads(re.search(r'Plotly\.newPlot\(\s*"[^"]+",\s*(\[.*?\]),\s*\{', _section(page, "Wounds"),
+                                  re.S).group(1))
+    drawn = {str(x): Fraction(data[0]) for x, data in zip(wounds[0]["x"], wounds[0]["customdata"])}
+    assert drawn == {str(k): p for k, p in result.distributions["wounds"].items()}
+
+
+@pytest.mark.parametrize("system_id", sorted(all_systems()))
+def test_the_command_line_report_holds_the_systems_views(system_id):
+    from io import StringIO
+
+    from workbook.__main__ import main
+    from workbook.app import system_views
+
+    system = all_systems()[system_id]
+    out, err = StringIO(), StringIO()
+    assert main(["report", "--preset", f"{system_id}/{system.presets[0].name}"], stdout=out, stderr=err) == 0, \
+        err.getvalue()
+    titles = re.findall(r'<section class="wb-report-view [^"]*" data-view="([^"]+)"', out.getvalue())
+    assert [html.unescape(t) for t in titles] == [v.title for v in system_views(system_id) if v.open]
+
+
+def test_the_eldfall_report_holds_the_worth_panel_exactly():
+    from rules_core.compare import without_reaction
+
+    scenario = find_preset("eldfall/dodge-vs-critical").scenario
+    page = report_html(evaluate(scenario))
+    worth = _section(page, "What the Dodge is worth")
+    cards = dict(re.findall(r'<div class="wb-ab-card" data-key="([a-z_]+)".*?data-side="difference" '
+                            r'data-exact="([^"]*)"', worth, re.S))
+    gained = evaluate(scenario).headline["p_no_hit"] - evaluate(without_reaction(scenario)).headline["p_no_hit"]
+    assert Fraction(cards["p_no_hit"]) == gained
+    assert "Without it" in worth and "With the Dodge" in worth
+
+
+def test_a_dashboard_report_is_what_the_page_shows():
+    from workbook.app import Dashboard
+    from workbook.export import dashboard_report
+
+    dash = Dashboard("eldfall", query="")
+    closed = dashboard_report(dash)
+    assert "wb-report-rulings" not in closed and 'data-view="What the Dodge is worth"' in closed
+    dash.rulings_on.value = True
+    dash.rulings.field.value = "dodge_resolution"
+    page = dashboard_report(dash)
+    rulings = re.search(r'<section class="wb-report-rulings">(.*?)</section>', page, re.S).group(1)
+    other = dash.scenario.replace(dodge_resolution="compared")
+    cards = dict(re.findall(r'<div class="wb-ab-card" data-key="([a-z_]+)".*?data-side="difference" '
+                            r'data-exact="([^"]*)"', rulings, re.S))
+    assert Fraction(cards["p_dodge_succeeds"]) == (evaluate(other).headline["p_dodge_succeeds"]
+                                                   - evaluate(dash.scenario).headline["p_dodge_succeeds"])
+    assert "Current reading" in rulings and "Alternative reading" in rulings
+    # the views are the page's own outputs, used as shown
+    assert dash.rendered["After the Dodge"] is not None
+    assert 'data-view="After the Dodge"' in page and 'data-view="Second model (Sweep)"' in page
+    # the export panel makes the same report once the page is set on it
+    export = dash.analysis.export
+    dash.analysis_on.value = True
+    assert "wb-report-rulings" not in export.make_report()  # without the page: the system's views only
+    assert 'data-view="What the Dodge is worth"' in export.report
+    export.page = dash
+    assert "wb-report-rulings" in export.make_report()

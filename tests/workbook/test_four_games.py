@@ -1,15 +1,23 @@
 """The four-games page: every system's worth, exact, side by side; one curve per system; a
-pasted link is used or refused without changing anything; the index links the page."""
+pasted link is used or refused without changing anything, and the controls show what is used;
+the address follows the choices and reopens them; present mode; the CSV and the HTML report
+carry the core's exact values; the index links the page."""
 
 from __future__ import annotations
 
+import base64
+import csv
+import html
+import json
 import re
 from fractions import Fraction
+
+import pytest
 
 from rules_core import all_systems, evaluate, find_preset
 from rules_core.compare import without_reaction
 from workbook.catalog import dashboards, index
-from workbook.four_games import FourGames, default_preset
+from workbook.four_games import ROWS, FourGames, default_preset, table_csv
 from workbook.share import encode_query
 
 
@@ -78,10 +86,155 @@ def test_a_pasted_link_is_used_and_a_bad_one_changes_nothing():
 
 def test_a_scenario_without_a_reaction_to_take_away_is_refused_with_a_notice():
     page = FourGames()
-    before = page.scenarios["gurps-4e"]
+    before, shown = page.scenarios["gurps-4e"], page.sources["gurps-4e"].value
     page.sources["gurps-4e"].value = "dive-into-a-trench"
     assert page.scenarios["gurps-4e"] == before
     assert "no reaction to take away" in page.notice.value
+    # the dropdown shows the preset really used, not the refused one, and the link says so too
+    assert page.sources["gurps-4e"].value == shown == default_preset(all_systems()["gurps-4e"])
+    assert "dive-into-a-trench" not in page.urlbar.query
+    # from a pasted link, a refused preset goes back to the link (and its field shows it)
+    eldfall = all_systems()["eldfall"]
+    mine = find_preset("eldfall/dodge-vs-critical").scenario.set("defender.ag", 15)
+    page.sources["eldfall"].value = ""
+    page.links["eldfall"].value = "?" + encode_query(eldfall, mine)
+    page.links["eldfall"].value = "?defender.ag=99"  # refused: the field shows the link in use again
+    assert page.scenarios["eldfall"] == mine and page.sources["eldfall"].value == ""
+    assert page.links["eldfall"].value == "?" + encode_query(eldfall, mine)
+    assert page.links["eldfall"].layout.display == "flex"
+
+
+def test_a_refused_link_after_a_preset_puts_the_preset_back_in_the_dropdown():
+    page = FourGames()
+    page.sources["eldfall"].value = "no-los"
+    page.sources["eldfall"].value = ""  # the link field opens; nothing changes yet
+    assert page.choices["eldfall"] == "no-los" and page.links["eldfall"].layout.display == "flex"
+    page.links["eldfall"].value = "?defender.ag=99"
+    assert page.sources["eldfall"].value == "no-los" and page.links["eldfall"].layout.display == "none"
+    assert page.scenarios["eldfall"] == all_systems()["eldfall"].preset("no-los").scenario
+    assert "the link was not used" in page.notice.value
+
+
+def test_the_address_follows_the_choices_and_reopens_them():
+    page = FourGames(query="")
+    assert page.urlbar.query == ""  # every game at its default: the shortest link
+    assert page.urlbar.title == "One dodge, four games — Dodge Workbook"
+    eldfall = all_systems()["eldfall"]
+    mine = find_preset("eldfall/dodge-vs-critical").scenario.set("defender.ag", 15)
+    page.sources["infinity-n4"].value = "zhanshi-vs-fusilier"
+    page.sources["eldfall"].value = ""
+    page.links["eldfall"].value = f"http://127.0.0.1:8866/voila/render/eldfall.ipynb?{encode_query(eldfall, mine)}&present=1"
+    page.measure.value = "hits_avoided"
+    page.present_toggle.value = True
+    query = page.urlbar.query
+    assert "infinity-n4=zhanshi-vs-fusilier" in query and "eldfall.defender.ag=15" in query
+    assert "present=1" in query and "measure=hits_avoided" in query
+    assert "gurps-4e" not in query and "d100-homebrew" not in query
+    again = FourGames(query=query)
+    assert again.scenarios == page.scenarios and again.choices == page.choices == {
+        **{s.id: default_preset(s) for s in page.systems}, "infinity-n4": "zhanshi-vs-fusilier", "eldfall": ""}
+    assert {k: w.value for k, w in again.sources.items()} == {k: w.value for k, w in page.sources.items()}
+    assert again.links["eldfall"].value == "?" + encode_query(eldfall, mine)
+    assert again.links["eldfall"].layout.display == "flex"
+    assert again.present and again.present_toggle.value and "wb-present" in again.widget._dom_classes
+    assert again.measure.value == "hits_avoided" and again.urlbar.query == query and not again.notices
+
+
+@pytest.mark.parametrize("query, says", [
+    ("infinity-n4=no-such-preset", "Infinity N4 has no preset 'no-such-preset'"),
+    ("chess=e4", "'chess' is not a game of this page"),
+    ("measure=fun", "measure='fun' is not one of"),
+    ("gurps-4e=dive-into-a-trench", "no reaction to take away"),
+    ("eldfall.defender.ag=99", "the link was not used"),
+])
+def test_a_link_the_page_cannot_use_keeps_the_defaults_and_says_why(query, says):
+    page = FourGames(query=query)
+    assert says in html.unescape(page.notice.value)
+    assert page.scenarios == {s.id: s.preset(default_preset(s)).scenario for s in page.systems}
+    assert {k: w.value for k, w in page.sources.items()} == {s.id: default_preset(s) for s in page.systems}
+
+
+def test_present_mode_enlarges_the_chart_and_goes_into_the_link():
+    page = FourGames(query="")
+    size = json.loads(page.chart.figure)["layout"]["font"]["size"]
+    page.present_toggle.value = True
+    assert "wb-present" in page.widget._dom_classes and page.present
+    assert json.loads(page.chart.figure)["layout"]["font"]["size"] >= 18 > size
+    assert page.urlbar.query == "present=1"
+    page.set_present(False)
+    assert "wb-present" not in page.widget._dom_classes and not page.present_toggle.value
+    assert page.urlbar.query == ""
+
+
+def _without(scenario, system):
+    """The scenario with the defender not reacting, from the system's declared changes (a ``*``
+    is every item of the list)."""
+    changes = {}
+    for path, value in system.evasion.no_reaction.items():
+        head, star, tail = path.partition(".*.")
+        for i in range(len(scenario.get(head))) if star else [None]:
+            changes[path if i is None else f"{head}.{i}.{tail}"] = value
+    return scenario.replace(**changes)
+
+
+def _expected(page: FourGames) -> dict[tuple[str, str], Fraction | None]:
+    """Every cell of the side-by-side table from the core: each game's scenario evaluated as set
+    and without the reaction."""
+    out = {}
+    for system in page.systems:
+        scenario = page.scenarios[system.id]
+        w, wo = evaluate(scenario).headline, evaluate(_without(scenario, system)).headline
+        assert wo["p_dodge_succeeds"] is None  # no roll to evade without the reaction
+        damage = system.evasion.damage
+        values = {"p_no_hit_with": w["p_no_hit"], "p_no_hit_without": wo["p_no_hit"],
+                  "p_no_hit_gained": w["p_no_hit"] - wo["p_no_hit"],
+                  "hits_with": w["expected_hits"], "hits_without": wo["expected_hits"],
+                  "hits_avoided": wo["expected_hits"] - w["expected_hits"],
+                  "damage_with": w[damage] if damage else None, "damage_without": wo[damage] if damage else None,
+                  "damage_avoided": wo[damage] - w[damage] if damage else None,
+                  "p_dodge_succeeds": w["p_dodge_succeeds"]}
+        out.update({(key, system.id): value for key, value in values.items()})
+    return out
+
+
+def test_the_csv_download_is_the_table_with_every_number_exact():
+    page = FourGames(query="infinity-n4=zhanshi-vs-fusilier")
+    payload = re.search(r'download="one-dodge-four-games.csv" href="data:text/csv;charset=utf-8;base64,([^"]+)"',
+                        page.csv_link.value).group(1)
+    text = base64.b64decode(payload).decode()
+    assert text == table_csv(page.worths, page.systems)
+    rows = list(csv.DictReader(text.splitlines()))
+    assert list(rows[0]) == ["row", "name", "system", "headline", "exact", "float"]
+    expected = _expected(page)
+    assert {(r["row"], r["system"]) for r in rows} == set(expected) and len(rows) == len(ROWS) * 4
+    for r in rows:
+        value = expected[(r["row"], r["system"])]
+        assert (Fraction(r["exact"]) if r["exact"] else None) == value, r
+        assert (float(r["float"]) if r["float"] else None) == (None if value is None else float(value))
+    # the seed's Infinity numbers, by hand: no hit 1/64 without the dodge
+    at = {(r["row"], r["system"]): r for r in rows}
+    assert at[("p_no_hit_without", "infinity-n4")]["exact"] == "1/64"
+    assert at[("damage_with", "d100-homebrew")]["exact"] == ""  # hits only: no damage model
+
+
+def test_the_report_holds_the_table_the_chart_and_the_links_offline():
+    page = FourGames(query="eldfall=no-los")
+    assert page.report is None and page.report_link.value == ""
+    page.report_button.click()
+    report = page.report
+    assert 'download="one-dodge-four-games.html"' in page.report_link.value
+    table = report[report.index('class="wb-report-four-table"'):]
+    expected = _expected(page)
+    for (key, system_id), value in expected.items():
+        found = re.search(rf'<tr data-key="{key}".*?<td data-system="{system_id}" data-exact="([^"]*)"', table)
+        assert (Fraction(found.group(1)) if found.group(1) else None) == value, (key, system_id)
+    assert 'class="wb-report-four-chart"' in report and "Plotly.newPlot" in report
+    for system in page.systems:
+        assert encode_query(system, page.scenarios[system.id]) in report  # the link of each game's scenario
+    assert "No line of sight" in report or all_systems()["eldfall"].preset("no-los").title in report
+    assert not re.search(r'<(script|img|link|iframe)[^>]+(src|href)="(https?:)?//', report)
+    page.sources["eldfall"].value = default_preset(all_systems()["eldfall"])
+    assert page.report is None and page.report_link.value == ""  # the report showed the previous choices
 
 
 def test_the_index_links_the_page():
