@@ -26,6 +26,10 @@ Every field widget carries the CSS class ``wb-<dotted path>`` with dots and indi
 ``wb-<path>-<i>-remove``. Each field's help text and citation are its tooltip, and are shown
 in small type under it while ``show_help`` is on (the dashboard's "Show help and sources").
 
+Each widget the browser must build costs the page time to open, so the form builds few: the
+fields share their layouts and styles (:class:`Shared`, one of each kind per form, never changed
+for a single field), and a field's help line is built only when help is first shown.
+
 Sliders, checkboxes and dropdowns cannot leave their declared range; a text field can hold a
 wrong notation. A wrong notation, or a combination refused by a cross-field
 validator, does not raise: the form shows the message in its notice (class ``wb-notice``) and
@@ -35,6 +39,7 @@ keeps its last valid scenario.
 from __future__ import annotations
 
 import html
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -52,20 +57,59 @@ __all__ = ["ScenarioForm", "Section", "close_tree", "css_class", "refusal"]
 Path = tuple[Any, ...]
 
 
+#: Layouts and styles shared by many widgets (:class:`Shared`): closed by their owner alone.
+_SHARED: weakref.WeakSet[widgets.Widget] = weakref.WeakSet()
+
+
 def close_tree(widget: widgets.Widget) -> None:
     """Close ``widget`` and every widget it holds (children, layout, style, …), in the kernel
-    and in the page: what :meth:`Widget.close` alone leaves behind."""
+    and in the page: what :meth:`Widget.close` alone leaves behind. A shared layout or style
+    (:class:`Shared`) is left to its owner."""
     seen: set[int] = set()
     stack = [widget]
     while stack:
         w = stack.pop()
-        if id(w) in seen or not isinstance(w, widgets.Widget):
+        if id(w) in seen or not isinstance(w, widgets.Widget) or w in _SHARED:
             continue
         seen.add(id(w))
         for name in w.keys:
             value = getattr(w, name, None)
             stack.extend(value if isinstance(value, (list, tuple)) else [value])
         w.close()
+
+
+class Shared:
+    """One layout per look and one style per widget class, shared by every widget of a form
+    that asks for them: the page builds one model where it would build one per widget. Nothing
+    may change a shared layout or style for one widget; :meth:`close` closes them all."""
+
+    def __init__(self) -> None:
+        self._layouts: dict[str, widgets.Layout] = {}
+        self._styles: dict[type, widgets.Widget] = {}
+
+    def layout(self, look: str = "plain", **traits: Any) -> widgets.Layout:
+        """The layout named ``look`` (built with ``traits`` the first time it is asked for)."""
+        if look not in self._layouts:
+            self._layouts[look] = widgets.Layout(**traits)
+            _SHARED.add(self._layouts[look])
+        return self._layouts[look]
+
+    def style(self, cls: type[widgets.Widget], **traits: Any) -> widgets.Widget:
+        """The style of widget class ``cls`` (its own style class, built with ``traits``)."""
+        if cls not in self._styles:
+            self._styles[cls] = cls.class_traits()["style"].klass(**traits)
+            _SHARED.add(self._styles[cls])
+        return self._styles[cls]
+
+    def vbox(self, children: Any = ()) -> widgets.VBox:
+        """A plain VBox on the shared plain layout."""
+        return widgets.VBox(list(children), layout=self.layout())
+
+    def close(self) -> None:
+        for w in (*self._layouts.values(), *self._styles.values()):
+            w.close()
+        self._layouts.clear()
+        self._styles.clear()
 
 
 def css_class(path: Path | str, suffix: str = "") -> str:
@@ -90,43 +134,56 @@ def _decimals(step: float) -> int:
 
 
 _DESCRIPTION = {"description_width": "13em"}
+_WIDGETS = {"int": widgets.IntSlider, "float": widgets.FloatSlider, "flag": widgets.Checkbox,
+            "text": widgets.Text}  # any other kind (choice, ruling): a Dropdown
 
 
 class _Field:
-    """One leaf field: a slider, checkbox or dropdown."""
+    """One leaf field: a slider, checkbox or dropdown (in a box that also takes the field's
+    help line, built when help is first shown, and a refused value's reason)."""
 
     def __init__(self, form: ScenarioForm, spec: FieldSpec, path: Path, value: Any):
-        self.spec, self.path = spec, path
+        self.form, self.spec, self.path = form, spec, path
         text = form.text
         label = text(spec.label) + (f" ({spec.unit})" if spec.unit else "")
         tip = text(spec.help) + (f" — {text(spec.citation)}" if spec.citation else "")
-        common = dict(description=label, tooltip=tip, style=_DESCRIPTION,
-                      layout=widgets.Layout(width="100%", max_width="34em"))
+        cls = _WIDGETS.get(spec.kind, widgets.Dropdown)
+        common = dict(description=label, tooltip=tip, style=form.shared.style(cls, **_DESCRIPTION),
+                      layout=form.shared.layout("field", width="100%", max_width="34em"))
         if spec.kind == "int":
-            self.input = widgets.IntSlider(value=value, min=spec.minimum, max=spec.maximum,
-                                           step=spec.step or 1, continuous_update=False, **common)
+            self.input = cls(value=value, min=spec.minimum, max=spec.maximum,
+                             step=spec.step or 1, continuous_update=False, **common)
         elif spec.kind == "float":
             common["readout_format"] = f".{_decimals(float(spec.step))}f"
-            self.input = widgets.FloatSlider(value=float(value), min=float(spec.minimum),
-                                             max=float(spec.maximum), step=float(spec.step),
-                                             continuous_update=False, **common)
+            self.input = cls(value=float(value), min=float(spec.minimum), max=float(spec.maximum),
+                             step=float(spec.step), continuous_update=False, **common)
         elif spec.kind == "flag":
-            self.input = widgets.Checkbox(value=bool(value), indent=False, **common)
+            self.input = cls(value=bool(value), indent=False, **common)
         elif spec.kind == "text":
-            self.input = widgets.Text(value=value, placeholder=text(spec.extra.get("allowed", "")),
-                                      continuous_update=False, **common)
+            self.input = cls(value=value, placeholder=text(spec.extra.get("allowed", "")),
+                             continuous_update=False, **common)
         else:  # choice, ruling
             options = [(text(name), v) for v, name in spec.choices]
-            self.input = widgets.Dropdown(options=options, value=value, **common)
+            self.input = cls(options=options, value=value, **common)
         self.input.add_class(css_class(path))
         self.input.observe(lambda _change: form._changed(), names="value")
-        help_html = html.escape(text(spec.help))
-        if spec.citation:
-            help_html += f' <span class="wb-cite">[{html.escape(text(spec.citation))}]</span>'
-        self.help = widgets.HTML(f'<small class="wb-help" style="line-height:1.2">{help_html}</small>',
-                                 layout=widgets.Layout(margin="-4px 0 6px 13.5em", width="auto",
-                                                       display="" if form.help_shown else "none"))
-        self.widget = widgets.VBox([self.input, self.help])
+        self.help: widgets.HTML | None = None
+        self.widget = form.shared.vbox([self.input])
+        self.show_help(form.help_shown)
+
+    def show_help(self, on: bool) -> None:
+        """Show the help line and citation under the field (built the first time), or hide it."""
+        if self.help is None:
+            if not on:
+                return
+            text, spec = self.form.text, self.spec
+            help_html = html.escape(text(spec.help))
+            if spec.citation:
+                help_html += f' <span class="wb-cite">[{html.escape(text(spec.citation))}]</span>'
+            self.help = widgets.HTML(f'<small class="wb-help" style="line-height:1.2">{help_html}</small>',
+                                     layout=widgets.Layout(margin="-4px 0 6px 13.5em", width="auto"))
+            self.widget.children = (*self.widget.children, self.help)
+        self.help.layout.display = "" if on else "none"
 
     def value(self) -> Any:
         if self.spec.kind == "float":  # the slider's float, snapped to the field's step
@@ -145,8 +202,7 @@ class _Field:
         yield self
 
     def close(self) -> None:
-        for w in (self.input, self.help, self.widget):
-            close_tree(w)
+        close_tree(self.widget)
 
 
 class _Group:
@@ -170,7 +226,7 @@ class _Group:
         self.groups: dict[str, tuple[widgets.VBox, list[widgets.Widget]]] = {}
         for name, boxes in groups.items():
             if path:  # a group inside a part: a plain box in the part's section
-                box = _titled(form.text(name), "", boxes, "wb-group")
+                box = _titled(form, form.text(name), "", boxes, "wb-group")
             else:  # a group of the scenario's own fields ("Rulings"): a section of its own
                 members = tuple(spec.name for spec in specs if spec.group == name)
                 section = Section(form, f"group:{name}", form.text(name), "", boxes, members)
@@ -180,7 +236,7 @@ class _Group:
             self.groups[name] = (box, boxes)
             rows.append(box)
         if title is None:
-            self.widget = widgets.VBox(rows)
+            self.widget = form.shared.vbox(rows)
         else:
             key = dotted(path)
             self.section = Section(form, key, title, form.text(help), rows, (key,))
@@ -216,14 +272,15 @@ class _List:
         self.form, self.spec, self.path = form, spec, path
         self.items: list[_Group] = []
         self.buttons: dict[str, widgets.Button] = {}
-        self.body = widgets.VBox()
+        self.body = form.shared.vbox()
         self.item_label = spec.extra.get("item_label") or spec.label
-        self.add = widgets.Button(description=_add_label(form, self.item_label),
-                                  icon="plus", layout=widgets.Layout(width="auto"))
+        self.add = widgets.Button(description=_add_label(form, self.item_label), icon="plus",
+                                  layout=form.shared.layout("auto", width="auto"),
+                                  style=form.shared.style(widgets.Button))
         self.add.add_class(css_class(path, "add"))
         self.add.on_click(lambda _b: self._resize(self.value() + [spec.part_cls().to_data()]))
         fixed = spec.min_items == spec.max_items  # nothing to add or remove: no buttons
-        self.widget = _titled(form.text(spec.label), form.text(spec.help),
+        self.widget = _titled(form, form.text(spec.label), form.text(spec.help),
                               [self.body] if fixed else [self.body, self.add], "wb-parts")
         self.widget.add_class(css_class(path))
         self._rebuild(data)
@@ -232,7 +289,7 @@ class _List:
         for item in self.items:
             item.close()
         for button in self.buttons.values():
-            button.close()
+            close_tree(button)
         self.items, self.buttons = [], {}
         for item_data in data:
             self._append(item_data)
@@ -243,7 +300,9 @@ class _List:
         form, spec, i = self.form, self.spec, len(self.items)
         path = (*self.path, i)
         item = _Group(form, spec.part_cls, path, item_data, title=f"{form.text(self.item_label)} {i + 1}")
-        remove = widgets.Button(description=form.text("Remove"), icon="minus", layout=widgets.Layout(width="auto"))
+        remove = widgets.Button(description=form.text("Remove"), icon="minus",
+                                layout=form.shared.layout("auto", width="auto"),
+                                style=form.shared.style(widgets.Button))
         remove.add_class(css_class(path, "remove"))
         remove.on_click(lambda _b, i=i: self._resize([d for j, d in enumerate(self.value()) if j != i]))
         self.items.append(item)
@@ -255,7 +314,7 @@ class _List:
         """Close the list's last item and its Remove button."""
         item = self.items.pop()
         item.close()
-        self.buttons.pop(dotted((*item.path, "remove"))).close()
+        close_tree(self.buttons.pop(dotted((*item.path, "remove"))))
 
     def _finish(self) -> None:
         count, spec = len(self.items), self.spec
@@ -324,15 +383,21 @@ def _build(form: ScenarioForm, spec: FieldSpec, path: Path, value: Any):
     return _Field(form, spec, path, value)
 
 
-def _titled(title: str, help: str, children: list[widgets.Widget], css: str) -> widgets.VBox:
+def _titled(form: ScenarioForm, title: str, help: str, children: list[widgets.Widget],
+            css: str) -> widgets.VBox:
     head = f"<b>{html.escape(title)}</b>"
     if help:
         head += f' <small class="wb-help">{html.escape(help)}</small>'
-    box = widgets.VBox([widgets.HTML(head), *children],
-                       layout=widgets.Layout(border="1px solid #ddd", padding="4px 8px",
-                                             margin="4px 0"))
+    box = widgets.VBox([_head(form, head), *children],
+                       layout=form.shared.layout("titled", border="1px solid #ddd", padding="4px 8px",
+                                                 margin="4px 0"))
     box.add_class(css)
     return box
+
+
+def _head(form: ScenarioForm, value: str) -> widgets.HTML:
+    """A heading line of the form (HTML on the shared layout and style)."""
+    return widgets.HTML(value, layout=form.shared.layout(), style=form.shared.style(widgets.HTML))
 
 
 def _slug(name: str) -> str:
@@ -358,20 +423,20 @@ class Section:
                  children: list[widgets.Widget], members: tuple[str, ...]):
         self.form, self.key, self.members = form, key, members
         tip = help or title
-        self.fold = widgets.Button(description=f"▾ {title}", tooltip=tip,
-                                   layout=widgets.Layout(width="100%"))
-        self.unfold = widgets.Button(description=f"▸ {title}", tooltip=tip,
-                                     layout=widgets.Layout(width="100%"))
+        shared = form.shared
+        look = dict(layout=shared.layout("wide", width="100%"), style=shared.style(widgets.Button))
+        self.fold = widgets.Button(description=f"▾ {title}", tooltip=tip, **look)
+        self.unfold = widgets.Button(description=f"▸ {title}", tooltip=tip, **look)
         self.fold.add_class("wb-section-fold")
         self.unfold.add_class("wb-section-unfold")
         self.fold.on_click(lambda _b: self.set_open(False))
         self.unfold.on_click(lambda _b: self.set_open(True))
-        head = [widgets.HTML(f'<small class="wb-help">{html.escape(help)}</small>')] if help else []
-        self.body = widgets.VBox([*head, *children])
+        head = [_head(form, f'<small class="wb-help">{html.escape(help)}</small>')] if help else []
+        self.body = shared.vbox([*head, *children])
         self.body.add_class("wb-section-body")
         self.widget = widgets.VBox([self.fold, self.unfold, self.body],
-                                   layout=widgets.Layout(border="1px solid #ddd", padding="0 8px 4px",
-                                                         margin="4px 0"))
+                                   layout=shared.layout("section", border="1px solid #ddd",
+                                                        padding="0 8px 4px", margin="4px 0"))
         self.widget.add_class("wb-section")
         self.open: bool | None = None
         self.set_open(form._folds.get(key))
@@ -396,7 +461,7 @@ class Section:
         if self.form._sections.get(self.key) is self:
             del self.form._sections[self.key]
         for w in (self.fold, self.unfold, self.body, self.widget):
-            w.close()
+            close_tree(w)
 
 
 class ScenarioForm:
@@ -429,6 +494,7 @@ class ScenarioForm:
         self._quiet_depth = 0
         self._folds: dict[str, bool] = {}  # the reader's open/fold choice of each section, by key
         self._sections: dict[str, Section] = {}
+        self.shared = Shared()
         self.error: str | None = None
         self.notice = widgets.HTML("")
         self.notice.add_class("wb-notice")
@@ -473,7 +539,7 @@ class ScenarioForm:
         field's tooltip."""
         self.help_shown = on
         for field in self._fields():
-            field.help.layout.display = "" if on else "none"
+            field.show_help(on)
 
     @property
     def sections(self) -> dict[str, Section]:
@@ -563,6 +629,7 @@ class ScenarioForm:
         self._root.close()
         close_tree(self.notice)
         close_tree(self.widget)
+        self.shared.close()
 
 
 def refusal(err: ScenarioError) -> str:
