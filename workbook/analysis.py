@@ -1,5 +1,5 @@
 """The dashboard's "compare, sweep, export" panels in one bundle, so that a page adds them with
-a few lines: build an :class:`AnalysisPanels`, put its ``sections`` on the page, call
+a few lines: build an :class:`AnalysisPanels`, put its ``widget`` (or its ``sections``) on the page, call
 ``update(result, share_link)`` once per shown result, and append ``share_query()`` to the share
 link (``restore(query)`` reopens a pinned A from a link).
 
@@ -15,6 +15,7 @@ sweep while its panel is open, the report when asked for.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import Any
 
@@ -61,6 +62,9 @@ class AnalysisPanels:
             (text("Sweep"), self.sweep.widget),
             (text("Export"), self.export.widget),
         ]
+        #: the four panels under their titles, ready to display
+        self.widget = widgets.VBox([widgets.VBox([widgets.HTML(f"<h4 style='margin:8px 0 2px'>{html.escape(title)}</h4>"), w])
+                                    for title, w in self.sections])
 
     def set_present(self, on: bool) -> None:
         """Present mode on or off: every panel's chart redrawn with larger type."""

@@ -75,7 +75,7 @@ import plotly.graph_objects as go
 
 from rules_core import Result, System, get_system
 from rules_core.scenario import Scenario, parse
-from rules_core.variants import house_rules
+from rules_core.variants import VARIANT_FIELD, house_rules
 
 from .analysis import AnalysisPanels
 from .chart import Chart
@@ -361,8 +361,8 @@ class Dashboard:
         if page.get(PIN_KEY):
             self._set_notices(self._restore_pin(page[PIN_KEY]))
         scenario = shared.scenario or self.form.scenario
-        if self.design is not None and house_rules(scenario):
-            self.design.toggle.value = True  # a link to a house rule opens the Design panel
+        if self._design_controls and house_rules(scenario):
+            self.toggles["wb-design-toggle"].value = True  # a link to a house rule opens the Design panel
         if lang != self.lang:
             self.lang = lang
             self._build(scenario)
@@ -374,11 +374,15 @@ class Dashboard:
     # -- building the page ----------------------------------------------------------------
     def _build(self, scenario: Scenario) -> None:
         """(Re)build every widget in the current language, showing ``scenario``."""
-        old = list(self.widget.children)
+        old, old_form = list(self.widget.children), getattr(self, "form", None)
         system, text = self.system, translator(self.system, self.lang)
+        analysis = self._lazy.get("analysis") if hasattr(self, "_lazy") else None
+        keep = analysis.compare.pinned if analysis is not None else None  # a pinned A stays
         self.text = text
         self._syncing = False
         self.toggles = {}
+        self._lazy: dict[str, Any] = {}  # the collapsed panels built so far, by name
+        self._lazy_boxes: dict[str, widgets.Box] = {}
 
         # The page's style; the notebook above the dashboard gives its title and lead.
         header = widgets.HTML(page_css())
@@ -413,9 +417,8 @@ class Dashboard:
 
         self.form = ScenarioForm(system, scenario, self.lang)
         self.form.on_change(self._form_changed)
-        self.design = DesignPanel.for_form(system, self.form, text, self.lang,
-                                           evaluate=lambda s: evaluate_cached(self.system, s),
-                                           open=bool(house_rules(scenario)))
+        # The rule's constants leave the main controls for the Design panel (built when opened).
+        self._design_controls = self.form.take_group(VARIANT_FIELD["group"])
         self._notice = _html("wb-notice")
         self._notice.add_class("wb-top-notice")
         self._stale = _html("wb-stale-banner")
@@ -465,13 +468,15 @@ class Dashboard:
         bar.add_class("wb-toolbar")
         rows = [header, bar, self._notice, row, _section(text("Outcome table"), self._table)]
         rows += [self._view_section(v) for v in self.views]
-        rows.append(self._build_analysis())
+        rows.append(self._build_analysis(keep))
         rows.append(self._build_rulings())
-        rows.append(self._build_design())
+        rows.append(self._build_design(scenario))
         rows += [self._build_classroom(), _section(text("Trace of the rules applied"), self._trace), self._share]
         self.widget.children = [r for r in rows if r is not None]
         for w in old:
             close_tree(w)
+        if old_form is not None:
+            old_form.close()  # its fields the page never showed too (the Design panel's)
         self._present_panels()
         self._show(self.form.scenario)
 
@@ -500,33 +505,98 @@ class Dashboard:
         self.view_toggles[view.title] = section.toggle
         return section.box
 
-    def _build_analysis(self) -> widgets.Widget:
-        """"Compare, sweep, export" (:class:`workbook.analysis.AnalysisPanels`): collapsed, and
-        fed only while open — except that a pinned A (from the button or the link) opens it."""
-        text = self.text
-        keep = self.analysis.compare.pinned if getattr(self, "analysis", None) is not None else None
-        self.analysis = AnalysisPanels(self.system, text, self.lang, on_load=self.form.set_scenario,
-                                       evaluate=lambda s: evaluate_cached(self.system, s))
-        self.analysis.compare.present = self.analysis.sweep.present = self.present
-        self.analysis.compare.pin_button.on_click(lambda _b: self._follow_address())
-        self.analysis.compare.unpin_button.on_click(lambda _b: self._follow_address())
-        body = widgets.VBox([_section(title, w) for title, w in self.analysis.sections])
+    # -- collapsed panels, built when first opened or asked for -------------------------------
+    def _lazy_section(self, name: str, title: str, css: str, *, opened: bool = False,
+                      on_toggle: Callable[[Any, bool], None] | None = None,
+                      box_css: str | None = None) -> Section:
+        """A collapsed part of the page whose panel (``_make_<name>()``) is built the first time
+        the part is opened or the panel asked for (``self.<name>``): a page the reader never
+        opens them on sends the browser none of their widgets. ``on_toggle(panel, on)`` runs
+        after each change of the toggle."""
+        body = widgets.VBox()
+        self._lazy_boxes[name] = body
 
         def toggled(on: bool) -> None:
+            if on or name in self._lazy:
+                panel = self._panel(name)
+                if on_toggle is not None:
+                    on_toggle(panel, on)
+
+        section = self._collapsible(title, css, body, opened=opened, on_toggle=toggled, box_css=box_css)
+        if opened:
+            toggled(True)
+        return section
+
+    def _panel(self, name: str) -> Any:
+        """The collapsed panel ``name``, built (and shown the current result) if it is not yet."""
+        panel = self._lazy.get(name)
+        if panel is None:
+            panel = self._lazy[name] = getattr(self, f"_make_{name}")()
+            self._lazy_boxes[name].children = (panel.widget,)
+            if self.result is not None:
+                self._feed(name, panel, self.result)
+        return panel
+
+    def _feed(self, name: str, panel: Any, result: Result) -> None:
+        """Show ``result`` in a built collapsed panel (each computes only while open)."""
+        if name == "analysis":
+            if self.analysis_on.value:
+                self._show_analysis(result)
+        else:
+            panel.update(result)
+
+    @property
+    def analysis(self) -> AnalysisPanels:
+        """"Compare, sweep, export" (:class:`workbook.analysis.AnalysisPanels`)."""
+        return self._panel("analysis")
+
+    @property
+    def rulings(self) -> ReadingPanel | None:
+        """The rulings panel (:class:`workbook.compare.ReadingPanel`), None without rulings."""
+        return self._panel("rulings") if "rulings" in self._lazy_boxes else None
+
+    @property
+    def design(self) -> DesignPanel | None:
+        """The Design panel (:class:`workbook.design.DesignPanel`), None without rule variants."""
+        return self._panel("design") if "design" in self._lazy_boxes else None
+
+    @property
+    def roll(self) -> RollPanel:
+        """The classroom's Roll panel."""
+        return self._panel("roll")
+
+    @property
+    def simulation(self) -> SimulatePanel:
+        """The classroom's Simulate panel."""
+        return self._panel("simulation")
+
+    def _build_analysis(self, keep: Result | None = None) -> widgets.Widget:
+        """"Compare, sweep, export" (:class:`workbook.analysis.AnalysisPanels`): collapsed, and
+        fed only while open — except that a pinned A (``keep``, from before a rebuild, or from
+        the link) opens it."""
+        def toggled(_panel: AnalysisPanels, on: bool) -> None:
             if on and self.result is not None:
                 self._show_analysis(self.result)
 
-        section = self._collapsible("Compare, sweep, export", "wb-analysis", body, on_toggle=toggled,
-                                    box_css="wb-analysis")
+        section = self._lazy_section("analysis", "Compare, sweep, export", "wb-analysis",
+                                     on_toggle=toggled, box_css="wb-analysis")
         self.analysis_on = section.toggle
         if keep is not None:
             self.analysis.compare.pin(keep)
         if self._pin:
             self._link_notice = self._link_notice or self.analysis.restore(f"{PIN_KEY}={quote(self._pin, safe='')}")
             self._pin = None
-        if self.analysis.compare.pinned is not None:
+        if "analysis" in self._lazy and self.analysis.compare.pinned is not None:
             self.analysis_on.value = True
         return section.box
+
+    def _make_analysis(self) -> AnalysisPanels:
+        analysis = AnalysisPanels(self.system, self.text, self.lang, on_load=self.form.set_scenario,
+                                  evaluate=lambda s: evaluate_cached(self.system, s))
+        analysis.set_present(self.present)
+        analysis.compare.pin_button.on_click(lambda _b: self._follow_address())
+        analysis.compare.unpin_button.on_click(lambda _b: self._follow_address())
+        return analysis
 
     def _restore_pin(self, pin: str) -> str:
         """Pin the A a requested link carries; a notice when it is refused."""
@@ -542,15 +612,20 @@ class Dashboard:
 
     def _build_classroom(self) -> widgets.VBox:
         """The Roll and Simulate panels (workbook.classroom), each opened by its toggle."""
-        text = self.text
-        self.roll = RollPanel(self.system, text, seed=self._roll_seed or 1, on_roll=self._follow_address)
-        self.simulation = SimulatePanel(self.system, text, self.lang)
-        parts = [self._collapsible(title, css, panel.widget, opened=opened).box
-                 for title, panel, css, opened in (("Roll the dice", self.roll, "wb-roll", self._roll_seed is not None),
-                                                   ("Simulate many rolls", self.simulation, "wb-sim", False))]
+        parts = [self._lazy_section(name, title, css, opened=opened).box
+                 for name, title, css, opened in (("roll", "Roll the dice", "wb-roll", self._roll_seed is not None),
+                                                  ("simulation", "Simulate many rolls", "wb-sim", False))]
         box = widgets.VBox(parts, layout=widgets.Layout(margin="8px 0"))
         box.add_class("wb-classroom")
         return box
+
+    def _make_roll(self) -> RollPanel:
+        return RollPanel(self.system, self.text, seed=self._roll_seed or 1, on_roll=self._follow_address)
+
+    def _make_simulation(self) -> SimulatePanel:
+        simulation = SimulatePanel(self.system, self.text, self.lang)
+        simulation.set_present(self.present)
+        return simulation
 
     def _render_view(self, view: View, result: Result) -> None:
         if view.panel:
@@ -563,27 +638,35 @@ class Dashboard:
         """The rulings panel: the A/B panel with B = the scenario shown with another reading of
         one ruling (:class:`workbook.compare.ReadingPanel`); collapsed, and evaluating nothing
         while closed (a comparison costs a second evaluation per change)."""
-        self.rulings = self.rulings_on = None
+        self.rulings_on = None
         if not self.system.rulings():
             return None
-        self.rulings = ReadingPanel(self.system, self.text, self.lang,
-                                    evaluate=lambda s: evaluate_cached(self.system, s))
-        self.rulings.present = self.present
-        section = self._collapsible("Compare a ruling", "wb-rulings", self.rulings.widget,
-                                    on_toggle=self.rulings.set_open, box_css="wb-rulings")
+        section = self._lazy_section("rulings", "Compare a ruling", "wb-rulings",
+                                     on_toggle=lambda panel, on: panel.set_open(on), box_css="wb-rulings")
         self.rulings_on = section.toggle
         return section.box
 
-    def _build_design(self) -> widgets.Widget | None:
+    def _make_rulings(self) -> ReadingPanel:
+        rulings = ReadingPanel(self.system, self.text, self.lang,
+                               evaluate=lambda s: evaluate_cached(self.system, s))
+        rulings.present = self.present
+        return rulings
+
+    def _build_design(self, scenario: Scenario) -> widgets.Widget | None:
         """The Design panel (:class:`workbook.design.DesignPanel`): collapsed unless the page
         opens on a house rule, and evaluating nothing while closed."""
-        if self.design is None:
+        if not self._design_controls:
             return None
-        self.design.present = self.present
-        section = self._collapsible("Design", "wb-design", self.design.widget, opened=self.design.is_open,
-                                    on_toggle=self.design.set_open, box_css="wb-design")
-        self.design.toggle = section.toggle
+        section = self._lazy_section("design", "Design", "wb-design", opened=bool(house_rules(scenario)),
+                                     on_toggle=lambda panel, on: panel.set_open(on), box_css="wb-design")
         return section.box
+
+    def _make_design(self) -> DesignPanel:
+        design = DesignPanel(self.system, self.form, self._design_controls, self.text, self.lang,
+                             evaluate=lambda s: evaluate_cached(self.system, s))
+        design.toggle = self.toggles["wb-design-toggle"]
+        design.present = self.present
+        return design
 
     # -- reacting ---------------------------------------------------------------------------
     @property
@@ -613,17 +696,19 @@ class Dashboard:
 
     def _present_panels(self) -> None:
         """Every panel that draws its own chart follows present mode."""
-        for panel in (*self.panels.values(), self.rulings, self.design):
-            if panel is not None:
+        for panel in self.panels.values():
+            panel.present = self.present
+        for name, panel in self._lazy.items():
+            if name in ("analysis", "simulation"):
+                panel.set_present(self.present)
+            else:
                 panel.present = self.present
-        self.analysis.set_present(self.present)
-        self.simulation.set_present(self.present)
 
     def _follow_address(self) -> None:
         """The address bar: this scenario's link, with ``present=1`` in present mode."""
         query = encode_query(self.system, self.form.scenario, self.lang)
-        pin = self.analysis.share_query() if getattr(self, "analysis", None) is not None else ""
-        rolled = getattr(self, "roll", None)
+        pin = self._lazy["analysis"].share_query() if "analysis" in self._lazy else ""
+        rolled = self._lazy.get("roll")
         seed = f"roll={rolled.last_seed}" if rolled is not None and rolled.last_seed is not None else ""
         self.urlbar.query = "&".join(q for q in (query, pin, "present=1" if self.present else "", seed) if q)
         if not self.urlbar.follow:  # in a notebook: the button copies the dashboard's address
@@ -683,13 +768,13 @@ class Dashboard:
         _show_in(self._at_least_chart, self.figures["at_least"], text, self.present)
         self._trace.value = trace_html(result, lang, system=system)
         # "" in JupyterLab when the notebook's dashboard address is unknown: no link then
-        url = html.escape(self.analysis.link_with_pin(share_url(system, scenario, lang)), quote=True)
+        url = share_url(system, scenario, lang)
+        url = html.escape(self._lazy["analysis"].link_with_pin(url) if "analysis" in self._lazy else url, quote=True)
         self._share.value = url and (f"<b>{html.escape(text('Share this scenario'))}:</b> "
                                      f'<a class="wb-share-anchor" href="{url}">{url}</a>')
         self._sync_preset(scenario)
-        self.roll.update(result)
-        self.simulation.update(result)
-        if self._roll_seed is not None:  # a link that names a roll shows it
+        if self._roll_seed is not None:  # a link that names a roll shows it, opened
+            self.toggles["wb-roll-toggle"].value = True
             self.roll.seed.value, self._roll_seed = self._roll_seed, None
             self.roll.roll()
         self._follow_address()
@@ -698,12 +783,10 @@ class Dashboard:
                 self._render_view(view, result)
             else:
                 self.rendered.pop(view.title, None)
-        if self.analysis_on.value:
-            self._show_analysis(result)
-        if self.rulings is not None:
-            self.rulings.update(result)  # computes only while open
-        if self.design is not None:
-            self.design.update(result)
+        if self._design_controls and house_rules(scenario):
+            self._panel("design")  # its toggle marks a house rule in force, even while closed
+        for name, panel in self._lazy.items():  # the collapsed panels built so far
+            self._feed(name, panel, result)
 
     def _sync_preset(self, scenario: Scenario) -> None:
         match = next((p for p in self.system.presets if p.scenario == scenario), None)

@@ -36,10 +36,15 @@ def test_the_constants_leave_the_main_controls_for_the_closed_panel(system_id):
     dash = Dashboard(system_id, query="")
     names = [spec.name for spec in variant_fields(dash.system.scenario_cls)]
     main = _all_classes(dash.form.widget)
+    page = _all_classes(dash.widget)
+    for name in names:  # closed and never opened: not on the page at all, nor in the form
+        assert f"wb-variant-{name}" not in main and f"wb-variant-{name}" not in page
     panel = _all_classes(dash.design.body)
     for name in names:
-        assert f"wb-variant-{name}" not in main and f"wb-variant-{name}" in panel
-    assert not dash.design.toggle.value and dash.design.body.layout.display == "none"
+        assert f"wb-variant-{name}" in panel
+    holder = dash.toggles["wb-design-toggle"]
+    assert not holder.value and not dash.design.toggle.value
+    assert _all_classes(dash.widget) >= panel  # asked for, it is built into its closed section
     # the controls are still the form's: moving one changes the scenario shown
     assert [p for p in dash.form.paths() if p.startswith("variant.")] == [f"variant.{n}" for n in names]
 
