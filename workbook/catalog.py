@@ -18,9 +18,10 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from rules_core import System, all_systems, evaluate
+from rules_core import ScenarioError, System, all_systems, evaluate
 
-__all__ = ["Entry", "notebooks_folder", "dashboards", "index", "lead", "picture"]
+__all__ = ["Entry", "notebooks_folder", "dashboards", "index", "lead", "picture", "card_picture", "PICTURES",
+           "systems_with_evasion", "default_preset", "CURVE_COLOURS"]
 
 INDEX = "index.ipynb"
 #: Titles of the pages that belong to no one system.
@@ -98,22 +99,187 @@ def lead(folder: Path | str, notebook: str) -> str:
     return sentence.group(1) if sentence else first
 
 
-def picture(system: System, width: int = 132, height: int = 56) -> str:
+#: Okabe–Ito colours, safe for colour-blind readers, one per system in registry order: the
+#: four-games chart's curves (workbook.four_games) and its card's picture.
+CURVE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9")
+
+
+def systems_with_evasion() -> tuple[System, ...]:
+    """Every registered system that declares its evasion, in registry order."""
+    return tuple(s for s in all_systems().values() if s.evasion is not None)
+
+
+def default_preset(system: System) -> str:
+    """The first preset where the defender reacts and the reaction can be taken away (what the
+    four-games page shows of the system first)."""
+    from rules_core.compare import worth
+
+    for preset in system.presets:
+        try:
+            made = worth(preset.scenario).with_.headline["p_dodge_succeeds"] is not None
+        except ScenarioError:
+            continue
+        if made:
+            return preset.name
+    return system.presets[0].name
+
+
+_W, _H = 132, 56  # a card picture's size, in pixels
+_BLUE, _ORANGE, _GREEN, _PURPLE, _VERMILLION = "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00"  # Okabe–Ito
+
+
+def _svg(label: str, body: str, width: int = _W, height: int = _H) -> str:
+    """A card picture: ``body`` (SVG shapes) on the cards' pale ground, named ``label``."""
+    return (f'<svg class="wb-index-picture" role="img" aria-label="{html.escape(label, quote=True)}" '
+            f'width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+            f'<rect width="{width}" height="{height}" fill="#f7faff"/>{body}</svg>')
+
+
+def _exact(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def _bars(values: list[tuple[str, Fraction]], colours: tuple[str, ...] = (_BLUE,), width: int = _W,
+          height: int = _H) -> str:
+    """Bars of ``values`` (label, exact value) side by side, the tallest filling the height; the
+    colours taken in turn (two colours: pairs of bars); exact values in each bar's tooltip."""
+    most = max((p for _, p in values), default=Fraction(1)) or Fraction(1)
+    gap, n = 3, max(len(values), 1)
+    bar = (width - gap * (n + 1)) / n
+    out = []
+    for i, (label, p) in enumerate(values):
+        h = max(1.0, float(p / most) * (height - 4))
+        out.append(f'<rect x="{gap + i * (bar + gap):.1f}" y="{height - h:.1f}" width="{bar:.1f}" '
+                   f'height="{h:.1f}" fill="{colours[i % len(colours)]}"><title>{html.escape(str(label))}: '
+                   f"{_exact(p)}</title></rect>")
+    return "".join(out)
+
+
+def _line(points: list[tuple[float, float]], colour: str, title: str, dash: str = "") -> str:
+    """A polyline through ``points`` (x and y from 0 to 1, y upwards) inside the picture."""
+    pad = 4
+    xy = " ".join(f"{pad + x * (_W - 2 * pad):.1f},{_H - pad - y * (_H - 2 * pad):.1f}" for x, y in points)
+    dashed = f' stroke-dasharray="{dash}"' if dash else ""
+    return (f'<polyline points="{xy}" fill="none" stroke="{colour}" stroke-width="2"{dashed}>'
+            f"<title>{html.escape(title)}</title></polyline>")
+
+
+def picture(system: System, width: int = _W, height: int = _H) -> str:
     """A small inline SVG of the system's default scenario: its outcome probabilities as bars
     (Okabe–Ito blue), exact values in each bar's tooltip."""
     rows = evaluate(system.default_scenario()).outcome_rows()
-    most = max((p for _, p in rows), default=Fraction(1)) or Fraction(1)
-    gap, n = 3, max(len(rows), 1)
-    bar = (width - gap * (n + 1)) / n
+    return _svg(f"{system.name}: outcome chart", _bars([(str(label), p) for label, p in rows], width=width,
+                                                       height=height), width, height)
+
+
+def _four_games_picture() -> str:
+    """The four-games chart in small: each game's worth of its reaction (P(no hit) gained)
+    against the chance of one unopposed evasion roll, at a few values of its attribute."""
+    from rules_core.compare import worth_curve
+    from rules_core.sweeps import allowed_values
+
+
+    lines = []
+    for i, system in enumerate(systems_with_evasion()):
+        scenario = system.preset(default_preset(system)).scenario
+        values = allowed_values(scenario, system.evasion.attribute)
+        chosen = values[::max(1, len(values) // 8)] + (values[-1:] if (len(values) - 1) % max(1, len(values) // 8) else ())
+        curve = worth_curve(scenario, chosen)
+        best = max(p.worth.gained["p_no_hit"] for p in curve)
+        lines.append(_line([(float(p.unopposed), float(p.worth.gained["p_no_hit"])) for p in curve],
+                           CURVE_COLOURS[i % len(CURVE_COLOURS)],
+                           f"{system.name}: the dodge gains up to {_exact(best)} of P(no hit)"))
+    return _svg("One dodge, four games: what the reaction is worth in each game", "".join(lines))
+
+
+def _bell_and_flat_picture() -> str:
+    """Chance of an unopposed success by score: 3d6 under the score (GURPS) against a d20 under
+    the attribute (Eldfall), each from the system's own roll."""
+    from rules_core.systems.eldfall.dice import attribute_roll
+    from rules_core.systems.gurps_4e.dice import success_roll
+
+    scores = range(3, 21)
+    bell = [Fraction(sum(success_roll(a + b + c, s).success for a in range(1, 7) for b in range(1, 7)
+                         for c in range(1, 7)), 216) for s in scores]
+    flat = [Fraction(sum(attribute_roll(face, s) != "failure" for face in range(1, 21)), 20) for s in scores]
+    x = [(s - 3) / 17 for s in scores]
+    return _svg("A bell against a flat line: 3d6 and d20", _line(list(zip(x, map(float, bell))), _BLUE,
+                "GURPS: 3d6 under the score, 3 to 20: " + ", ".join(map(_exact, bell)))
+                + _line(list(zip(x, map(float, flat))), _VERMILLION,
+                        "Eldfall: d20 under the attribute, 3 to 20: " + ", ".join(map(_exact, flat)), "4 2"))
+
+
+def _three_attackers_picture() -> str:
+    """One dodge die against one, two and three Fusiliers (blue) beside the product of separate
+    dodges (orange): the exact chance that the dodge beats them all."""
+    base = all_systems()["infinity-n4"].preset("zhanshi-vs-fusilier").scenario
+    data = base.to_data()
+    single = evaluate(base).headline["p_dodge_succeeds"]
     bars = []
-    for i, (label, p) in enumerate(rows):
-        h = max(1.0, float(p / most) * (height - 4))
-        bars.append(f'<rect x="{gap + i * (bar + gap):.1f}" y="{height - h:.1f}" width="{bar:.1f}" '
-                    f'height="{h:.1f}" fill="#0072B2"><title>{html.escape(str(label))}: '
-                    f"{p.numerator}/{p.denominator}</title></rect>")
-    return (f'<svg class="wb-index-picture" role="img" aria-label="{html.escape(system.name)}: '
-            f'outcome chart" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
-            f'<rect width="{width}" height="{height}" fill="#f7faff"/>{"".join(bars)}</svg>')
+    for k in (1, 2, 3):
+        shots = evaluate({**data, "attackers": [dict(data["attackers"][0]) for _ in range(k)]})
+        bars += [(f"{k} Fusilier(s), one die against all", shots.headline["p_dodge_succeeds"]),
+                 (f"{k} Fusilier(s), as separate dodges", single ** k)]
+    return _svg("One die against three attackers", _bars(bars, (_BLUE, _ORANGE)))
+
+
+def _leftover_picture() -> str:
+    """The d100 preset of two attacks: its outcome probabilities."""
+    result = evaluate(all_systems()["d100-homebrew"].preset("two-attacks-leftovers").scenario)
+    return _svg("Leftover Successes: the outcomes of two attacks",
+                _bars([(str(label), p) for label, p in result.outcome_rows()], (_GREEN,)))
+
+
+def _sampling_picture() -> str:
+    """A seeded simulation's running estimate of P(no hit) settling on the exact value (dashed)."""
+    from rules_core.simulate import simulate_steps
+
+    system = all_systems()["d100-homebrew"]
+    scenario = system.presets[0].scenario
+    result = evaluate(scenario)
+    exact = result.headline["p_no_hit"]
+    steps = list(simulate_steps(system, scenario, 600, seed=1, chunk=20))
+    estimates = [step.estimates(system, result)["p_no_hit"].simulated for step in steps]
+    x = [i / (len(estimates) - 1) for i in range(len(estimates))]
+    spread = max(abs(e - float(exact)) for e in estimates) or 0.1  # the picture's height either side
+
+    def y(value: float) -> float:
+        return 0.5 + (value - float(exact)) / (2 * spread)
+
+    return _svg("Sampling converges on the exact value",
+                _line([(0, 0.5), (1, 0.5)], _VERMILLION, f"exact P(no hit): {_exact(exact)}", "4 2")
+                + _line([(a, y(e)) for a, e in zip(x, estimates)], _BLUE,
+                        f"simulated P(no hit), seed 1, after 20 to 600 rolls: {estimates[-1]:.3f}"))
+
+
+def _code_picture(label: str = "Exploring in code") -> str:
+    """Lines of code beside a small bar chart: a notebook to work in."""
+    widths = (46, 30, 58, 38, 24)
+    code = "".join(f'<rect x="{6 + (i % 2) * 8}" y="{7 + i * 9}" width="{w}" height="4" rx="2" '
+                   f'fill="{(_PURPLE, _BLUE, _GREEN)[i % 3]}"/>' for i, w in enumerate(widths))
+    chart = "".join(f'<rect x="{82 + i * 12}" y="{50 - h}" width="9" height="{h}" fill="{_BLUE}"/>'
+                    for i, h in enumerate((14, 30, 40, 22)))
+    return _svg(label, '<text x="6" y="53" font-family="monospace" font-size="9" fill="#555">&gt;&gt;&gt;</text>'
+                + code + chart)
+
+
+#: The pictures of the notebooks that belong to no one system, by file name (any other gets the
+#: picture of a notebook, :func:`card_picture`).
+PICTURES = {"compare-systems.ipynb": _four_games_picture,
+            "lesson-bell-and-flat.ipynb": _bell_and_flat_picture,
+            "lesson-one-die-three-attackers.ipynb": _three_attackers_picture,
+            "lesson-leftover-successes.ipynb": _leftover_picture,
+            "lesson-sampling.ipynb": _sampling_picture,
+            "explore-in-code.ipynb": _code_picture}
+
+
+def card_picture(entry: Entry) -> str:
+    """The picture on an index card: a system's outcome chart (:func:`picture`), the page's own
+    in small (:data:`PICTURES`), or that of a notebook."""
+    if entry.system is not None:
+        return picture(entry.system)
+    make = PICTURES.get(entry.notebook)
+    return make() if make is not None else _code_picture(f"{entry.title}: a notebook")
 
 
 _INDEX_CSS = """<style>
@@ -123,6 +289,7 @@ _INDEX_CSS = """<style>
   border: 1px solid #c8d3e0; border-radius: 8px; background: #fff; text-decoration: none;
   color: #1a1a1a; }
 .wb-index-card:hover, .wb-index-card:focus { border-color: #0072B2; box-shadow: 0 0 0 2px #0072B233; }
+.wb-index-card .wb-index-picture { flex: 0 0 auto; }
 .wb-index-card .wb-index-name { color: #0057a0; text-decoration: underline; font-weight: 700;
   font-size: 1.15rem; }
 .wb-index-card .wb-index-summary { margin: 4px 0 0; line-height: 1.35; }
@@ -132,18 +299,19 @@ _INDEX_CSS = """<style>
 
 def index(folder: Path | str | None = None) -> widgets.HTML:
     """The dashboards as cards (class ``wb-index``): each a link (``a.wb-index-link``) with a
-    picture of its outcome chart, its title and a one-line summary (the system's summary in
-    the tooltip)."""
+    picture (``svg.wb-index-picture``, :func:`card_picture`: a dashboard's outcome chart, the
+    four-games chart, each lesson's own), its title and a one-line summary (the system's summary
+    in the tooltip)."""
     folder = Path(folder) if folder is not None else notebooks_folder()
     items = []
     for entry in dashboards(folder):
         summary = lead(folder, entry.notebook) or (entry.system.summary.split(";")[0] if entry.system else "")
         tip = html.escape(entry.system.summary, quote=True) if entry.system else ""
         title = entry.title if entry.system else (heading(folder, entry.notebook) or entry.title)
-        more = ("Open the dashboard" if entry.system else
+        more = ("Open the dashboard" if entry.system or entry.notebook in PAGE_TITLES else
                 "Open the lesson" if entry.notebook.startswith("lesson-") else "Open the notebook")
         items.append(f'<a class="wb-index-link wb-index-card" href="{html.escape(entry.notebook, quote=True)}"'
-                     f' title="{tip}">' + (picture(entry.system) if entry.system else "")
+                     f' title="{tip}">' + card_picture(entry)
                      + f'<span><span class="wb-index-name">{html.escape(title)}</span>'
                      f'<p class="wb-index-summary">{html.escape(summary)}</p>'
                      f'<span class="wb-index-more">{more} →</span></span></a>')

@@ -44,14 +44,14 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from rules_core import ScenarioError, System, all_systems
+from rules_core import System, all_systems
 from rules_core.compare import Worth, WorthPoint, worth, worth_curve
 from rules_core.result import fraction_text
 from rules_core.scenario import Scenario, one_line
 from rules_core.tables import csv_text
 
 from .app import _preheating, _request_query  # the dashboards' own reading of the page's address
-from .catalog import dashboards
+from .catalog import CURVE_COLOURS, dashboards, default_preset, systems_with_evasion
 from .chart import chart
 from .export import download_link, figure_div, report_document
 from .layout import page_css
@@ -68,26 +68,9 @@ TITLE = "One dodge, four games"
 
 #: What the chart's curves can show: key → English name.
 MEASURES = {"p_no_hit": "P(no hit) gained (percentage points)", "hits_avoided": "Expected hits avoided"}
-#: Okabe–Ito colours, safe for colour-blind readers, one per system.
-_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9")
+#: Okabe–Ito colours, safe for colour-blind readers, one per system (the index card's too).
+_COLOURS = CURVE_COLOURS
 _LINK = "(a pasted share link)"
-
-
-def systems_with_evasion() -> tuple[System, ...]:
-    """Every registered system that declares its evasion, in registry order."""
-    return tuple(s for s in all_systems().values() if s.evasion is not None)
-
-
-def default_preset(system: System) -> str:
-    """The first preset where the defender reacts and the reaction can be taken away."""
-    for preset in system.presets:
-        try:
-            made = worth(preset.scenario).with_.headline["p_dodge_succeeds"] is not None
-        except ScenarioError:
-            continue
-        if made:
-            return preset.name
-    return system.presets[0].name
 
 
 @dataclass(frozen=True)
