@@ -16,7 +16,7 @@ plain data: :meth:`Sweep.records` and :meth:`Sweep.to_data`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 import numbers
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -25,9 +25,9 @@ from itertools import product
 from types import MappingProxyType
 from typing import Any
 
-from .registry import get_system
+from .registry import evaluate, get_system
 from .result import COMMON_HEADLINES, fraction_text
-from .scenario import SNAP, FieldSpec, Problem, Scenario, ScenarioError, _plain, parse, spec_at
+from .scenario import SNAP, FieldSpec, Problem, Scenario, ScenarioError, spec_at
 
 __all__ = ["SweepPoint", "Sweep", "sweep", "sweep_grid", "field_values", "allowed_values"]
 
@@ -172,45 +172,15 @@ def _axis(scenario: Scenario, path: str, values: Iterable[Any] | None) -> tuple[
 
 def _points(scenario: Scenario, fields: tuple[str, ...],
             combos: Iterable[tuple[Any, ...]]) -> tuple[SweepPoint, ...]:
-    system = get_system(scenario.system)
-    headline_of = system.headline or (lambda s: system.evaluate(s).headline)
-    build = _builder(scenario, fields)
     points = []
     for values in combos:
         try:
-            headline = headline_of(build(values))
+            result = evaluate(scenario.replace(**dict(zip(fields, values))))
         except ValueError as err:  # a ScenarioError, or a combination the rules refuse
             points.append(SweepPoint(values, refused=str(err)))
             continue
-        points.append(SweepPoint(values, headline))
+        points.append(SweepPoint(values, result.headline))
     return tuple(points)
-
-
-def _builder(scenario: Scenario, fields: tuple[str, ...]) -> Callable[[tuple[Any, ...]], Scenario]:
-    """``values -> scenario.replace(**dict(zip(fields, values)))`` for many points: the
-    scenario is made plain data once, and each point validates that data with only the swept
-    fields changed (a refused point raises what ``replace`` raises)."""
-    model, data = type(scenario), scenario.to_data()
-    paths = [[int(s) if s.isdigit() else s for s in path.split(".")] for path in fields]
-
-    def build(values: tuple[Any, ...]) -> Scenario:
-        changed = data
-        for path, value in zip(paths, values):
-            changed = _with(changed, path, _plain(value))
-        try:
-            return parse(model, changed)
-        except ScenarioError:
-            return scenario.replace(**dict(zip(fields, values)))  # raises, naming the field
-    return build
-
-
-def _with(node: Any, path: list[Any], value: Any) -> Any:
-    """A copy of plain data ``node`` with the item at ``path`` set to ``value``; only the dicts
-    and lists along the path are copied, the rest is shared."""
-    copy = list(node) if isinstance(node, list) else dict(node)
-    head, rest = path[0], path[1:]
-    copy[head] = _with(node[head], rest, value) if rest else value
-    return copy
 
 
 def _check_size(scenario: Scenario, fields: tuple[str, ...], count: int) -> None:
