@@ -22,7 +22,8 @@ GRID = range(-9, 31)  # 40 Success Values a side
 
 def clear_caches() -> None:
     for fn in (exact.rank_weights, exact._at_most, exact.best_rank_weights, exact.face_to_face,
-               exact._multinomials, exact._rank_table, exact._f2f_by_rank, binomial, plan_order):
+               exact._multinomials, exact._rank_table, exact._f2f_by_rank, exact._given,
+               exact._packed, exact._scalars, exact._rank_groups, binomial, plan_order):
         fn.cache_clear()
 
 

@@ -90,6 +90,9 @@ class System:
     translate: Callable[[str, str], str] | None = None
     #: How the defender evades (attribute, "no reaction", an unopposed roll), or None.
     evasion: Evasion | None = None
+    #: ``headline(scenario)``: exactly ``evaluate(scenario).headline``, without the rest of the
+    #: result (what a sweep needs at each point); None: sweeps take it from ``evaluate``.
+    headline: Callable[[Any], Mapping[str, Fraction | None]] | None = None
 
     def text(self, text: str, lang: str) -> str:
         """``text`` in ``lang`` (unchanged for the first language or without a translator)."""

@@ -16,7 +16,7 @@ plain data: :meth:`Sweep.records` and :meth:`Sweep.to_data`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 import numbers
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -25,9 +25,9 @@ from itertools import product
 from types import MappingProxyType
 from typing import Any
 
-from .registry import evaluate, get_system
+from .registry import get_system
 from .result import COMMON_HEADLINES, fraction_text
-from .scenario import SNAP, FieldSpec, Problem, Scenario, ScenarioError, spec_at
+from .scenario import SNAP, FieldSpec, Part, Problem, Scenario, ScenarioError, _plain, spec_at
 
 __all__ = ["SweepPoint", "Sweep", "sweep", "sweep_grid", "field_values", "allowed_values"]
 
@@ -172,15 +172,64 @@ def _axis(scenario: Scenario, path: str, values: Iterable[Any] | None) -> tuple[
 
 def _points(scenario: Scenario, fields: tuple[str, ...],
             combos: Iterable[tuple[Any, ...]]) -> tuple[SweepPoint, ...]:
+    system = get_system(scenario.system)
+    headline_of = system.headline or (lambda s: system.evaluate(s).headline)
+    build = _builder(scenario, fields)
     points = []
     for values in combos:
         try:
-            result = evaluate(scenario.replace(**dict(zip(fields, values))))
+            headline = headline_of(build(values))
         except ValueError as err:  # a ScenarioError, or a combination the rules refuse
             points.append(SweepPoint(values, refused=str(err)))
             continue
-        points.append(SweepPoint(values, result.headline))
+        points.append(SweepPoint(values, headline))
     return tuple(points)
+
+
+def _builder(scenario: Scenario, fields: tuple[str, ...]) -> Callable[[tuple[Any, ...]], Scenario]:
+    """``values -> scenario.replace(**dict(zip(fields, values)))``, for many points: only the
+    blocks holding a swept field are validated again (from plain data, as ``replace`` does); the
+    others are the scenario's own, already valid, and the scenario's checks across blocks run
+    at every point. A point the rules refuse raises what ``replace`` raises."""
+    model = type(scenario)
+    paths = [[int(s) if s.isdigit() else s for s in path.split(".")] for path in fields]
+    base: dict[str, Any] = dict(scenario)  # each field's value, the blocks as they are
+    for path in paths:
+        base = _opened(base, path)
+
+    def build(values: tuple[Any, ...]) -> Scenario:
+        changed = base
+        for path, value in zip(paths, values):
+            changed = _with(changed, path, _plain(value))
+        try:
+            return model.model_validate(changed)
+        except ValueError:
+            return scenario.replace(**dict(zip(fields, values)))  # raises, naming the field
+    return build
+
+
+def _copy(node: Any) -> Any:
+    """A shallow copy of a dict or a list (a tuple becomes a list, a block its plain data)."""
+    if isinstance(node, Part):
+        return node.to_data()
+    return list(node) if isinstance(node, (list, tuple)) else dict(node)
+
+
+def _opened(node: Any, path: list[Any]) -> Any:
+    """``node`` with every block along ``path`` (down to the field's own) as plain data."""
+    node = _copy(node)
+    if len(path) > 1:
+        node[path[0]] = _opened(node[path[0]], path[1:])
+    return node
+
+
+def _with(node: Any, path: list[Any], value: Any) -> Any:
+    """A copy of ``node`` with the item at ``path`` set to ``value``; only the dicts and lists
+    along the path are copied, the rest is shared."""
+    node = _copy(node)
+    head, rest = path[0], path[1:]
+    node[head] = _with(node[head], rest, value) if rest else value
+    return node
 
 
 def _check_size(scenario: Scenario, fields: tuple[str, ...], count: int) -> None:

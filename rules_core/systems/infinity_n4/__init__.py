@@ -30,6 +30,7 @@ SYSTEM = System(
             "each attacker's Burst, a Normal Roll against templates; saves, Null and the Guts Roll.",
     scenario_cls=scenario.InfinityScenario,
     evaluate=exact.evaluate,
+    headline=exact.headline,
     play=play.play,
     sources=(
         Source("Infinity N4 Core Rules", "Dodge; Face to Face Rolls; Modifiers; Critical Rolls; "

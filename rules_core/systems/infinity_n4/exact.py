@@ -1,6 +1,7 @@
 """Infinity N4: the fast exact paths — one Face to Face Roll (:func:`face_to_face`,
-:func:`f2f_headline`, :func:`dodge_headline`), the whole Order (:func:`evaluate`) and the
-heatmap grid (:func:`dodge_grid`) — proven equal to enumerating :func:`.play.play` in the tests.
+:func:`f2f_headline`, :func:`dodge_headline`), the whole Order (:func:`evaluate`), its headline
+alone (:func:`headline`, what a sweep needs at each point) and the heatmap grid
+(:func:`dodge_grid`) — proven equal to enumerating :func:`.play.play` in the tests.
 
 One dodge die faces every attack of the Order, each with its own SV for the dodger. Given that
 die's face, the attacks are independent of each other (each depends only on its own dice and
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from math import factorial
 from typing import NamedTuple
 
@@ -30,7 +31,7 @@ from .scenario import CITE_DODGE, SYSTEM_ID, InfinityScenario
 
 __all__ = ["rank_weights", "best_rank_weights", "F2F", "face_to_face", "F2FHeadline", "f2f_headline",
            "DodgeHeadline", "dodge_headline", "OrderNumbers", "order_numbers", "final_states",
-           "GridCells", "dodge_grid", "DodgeGrid", "dodge_grid_weights", "evaluate"]
+           "GridCells", "dodge_grid", "DodgeGrid", "dodge_grid_weights", "headline", "evaluate"]
 
 # -- one Face to Face Roll ---------------------------------------------------------------------
 
@@ -41,6 +42,12 @@ def rank_weights(sv: int) -> tuple[int, ...]:
     for face in range(1, FACES + 1):
         weights[roll_rank(face, sv)] += 1
     return tuple(weights)
+
+
+@cache
+def _rank_table(sv: int) -> tuple[int, ...]:
+    """The rank of each face 1..20 against SV."""
+    return tuple(roll_rank(face, sv) for face in range(1, FACES + 1))
 
 
 @cache
@@ -211,13 +218,17 @@ def _denominators(roll: OrderRoll) -> _Denominators:
     return _Denominators(1, FACES ** roll.saves)
 
 
-def _given_rank(roll: OrderRoll, r: int) -> _GivenRank:
-    t, s = roll.threshold, roll.saves
-    if roll.kind == "normal":
-        hit = 0 if r > 0 else roll.hits_on_fail
+@lru_cache(maxsize=4096)
+def _given(kind: str, n: int, sv_attack: int, hits_on_fail: int, s: int, t: int, r: int) -> _GivenRank:
+    """One roll's weights given the dodge die's rank ``r`` against it, from only the fields of
+    the roll they depend on (its kind, ``n`` dice at ``sv_attack``, ``hits_on_fail``, ``s``
+    Saving Rolls per hit wounding at ``t`` or less), so that the Orders of a sweep, most of
+    their rolls unchanged from point to point, share them. Read only."""
+    if kind == "normal":
+        hit = 0 if r > 0 else hits_on_fail
         wounds = list(binomial(s, t)) if hit and s else [FACES ** s]
         return _GivenRank(1 if r > 0 else 0, {(hit, 0): 1}, [1] if not hit else [0, 1], [1], wounds)
-    n, w, cum = roll.dice, rank_weights(roll.sv_attack), _at_most(roll.sv_attack)
+    w, cum = rank_weights(sv_attack), _at_most(sv_attack)
     if r == CRIT:  # the dodger's Critical: nothing of the attacker's survives; its Criticals cancel it
         lose, plain, crit = FACES, 0, 0
         ok = (FACES - w[CRIT]) ** n
@@ -251,6 +262,15 @@ class _Packed(NamedTuple):
     wounds: int
 
 
+@lru_cache(maxsize=4096)
+def _packed(kind: str, n: int, sv_attack: int, hits_on_fail: int, s: int, t: int, r: int,
+            h_bits: int, w_bits: int) -> _Packed:
+    """:func:`_given` with its hits and Criticals packed in slots of ``h_bits``, its wounds in
+    slots of ``w_bits`` (shared by the points of a sweep, as :func:`_given` is)."""
+    g = _given(kind, n, sv_attack, hits_on_fail, s, t, r)
+    return _Packed(g, pack(g.hits, h_bits), pack(g.crits, h_bits), pack(g.wounds, w_bits))
+
+
 @dataclass(frozen=True)
 class OrderNumbers:
     """Exact integer weights of an Order, summed over the dodge die's faces.
@@ -272,19 +292,31 @@ class OrderNumbers:
     roll_wounds: list[list[int]]
 
 
+def _face_groups(plan: OrderPlan) -> tuple[tuple[tuple[tuple[int, ...], int], ...], int]:
+    """The dodge die's faces gathered by what they mean here, the die's rank against each roll
+    (``(ranks, faces giving them)`` pairs), and the number of faces (1 without a dodge die)."""
+    if not plan.dodges:  # no dodge die: as if every comparison failed
+        return ((tuple(0 for _ in plan.rolls), 1),), 1
+    return _rank_groups(tuple(r.sv_dodge for r in plan.rolls)), FACES
+
+
+@lru_cache(maxsize=1024)
+def _rank_groups(svs: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The faces 1..20 gathered by their ranks against each of ``svs``."""
+    tables = [_rank_table(sv) for sv in svs]
+    groups: dict[tuple[int, ...], int] = {}
+    for face in range(FACES):
+        ranks = tuple(table[face] for table in tables)
+        groups[ranks] = groups.get(ranks, 0) + 1
+    return tuple(groups.items())
+
+
 def order_numbers(plan: OrderPlan) -> OrderNumbers:
     """Sum over the dodge die's faces of the Order given that face: given the face, each roll
     depends only on its own dice and saves, so the rolls combine by products and convolutions."""
     rolls = plan.rolls
     dens = [_denominators(r) for r in rolls]
-    if plan.dodges:
-        groups: dict[tuple[int, ...], int] = {}
-        for face in range(1, FACES + 1):
-            ranks = tuple(roll_rank(face, r.sv_dodge) for r in rolls)
-            groups[ranks] = groups.get(ranks, 0) + 1
-        faces = FACES
-    else:  # no dodge die: as if every comparison failed
-        groups, faces = {tuple(0 for _ in rolls): 1}, 1
+    groups, faces = _face_groups(plan)
     den = wden = faces
     for d in dens:
         den, wden = den * d.hits, wden * d.wounds
@@ -297,14 +329,13 @@ def order_numbers(plan: OrderPlan) -> OrderNumbers:
     faces_at: dict[tuple[int, int], int] = {}  # (roll, dodge rank) -> faces giving it
     ok_sum, no_guts_sum = 0, 0
     hits_sum = crits_sum = wounds_sum = 0   # packed
-    for ranks, count in groups.items():
+    for ranks, count in groups:
         ok, no_guts, hits, crits, wounds = 1, 1, 1, 1, 1
         for j, (roll, r) in enumerate(zip(rolls, ranks)):
             entry = given.get((j, r))
             if entry is None:
-                g = _given_rank(roll, r)
-                entry = given[(j, r)] = _Packed(g, pack(g.hits, h_bits), pack(g.crits, h_bits),
-                                                pack(g.wounds, w_bits))
+                entry = given[(j, r)] = _packed(roll.kind, roll.dice, roll.sv_attack, roll.hits_on_fail,
+                                                roll.saves, roll.threshold, r, h_bits, w_bits)
             faces_at[(j, r)] = faces_at.get((j, r), 0) + count
             ok *= entry.given.ok
             no_guts *= entry.given.hits[0] if roll.guts else dens[j].hits
@@ -341,10 +372,15 @@ def final_states(plan: OrderPlan, numbers: OrderNumbers, wounds: Dist) -> Dist:
     so the trooper did not move and keeps its starting States (Engaged, IMM); a Guts Roll follows
     only a hit of an attack with Damage or a State; Null needs a wound, so it implies such a hit."""
     den = numbers.den
-    p_dodged = Fraction(numbers.ok, den)
-    p_no_hit = Fraction(numbers.hits[0], den)
-    p_no_guts_hit = Fraction(numbers.no_guts_hit, den)
-    p_null = wounds.at_least(plan.wounds)
+    return Dist.from_fractions(_final_probabilities(
+        plan, Fraction(numbers.ok, den), Fraction(numbers.hits[0], den),
+        Fraction(numbers.no_guts_hit, den), wounds.at_least(plan.wounds)))
+
+
+def _final_probabilities(plan: OrderPlan, p_dodged: Fraction, p_no_hit: Fraction,
+                         p_no_guts_hit: Fraction, p_null: Fraction) -> dict[str, Fraction]:
+    """The probability of each final state (see :func:`final_states`) from P(dodged), P(no hit),
+    P(no hit bringing a Guts Roll) and P(Null)."""
     p_guts_case = 1 - p_no_guts_hit - p_null
     if plan.engaged or plan.immobilized != "no":
         blocked, passes, fails = p_guts_case, Fraction(0), Fraction(0)
@@ -352,18 +388,13 @@ def final_states(plan: OrderPlan, numbers: OrderNumbers, wounds: Dist) -> Dist:
         p_pass = Fraction(0) if plan.guts_decision == "fail" else \
             Fraction(sum(rank_weights(plan.guts_sv)[1:]), FACES)
         blocked, passes, fails = Fraction(0), p_guts_case * p_pass, p_guts_case * (1 - p_pass)
-    return Dist.from_fractions({
+    return {
         plan.dodged_label: p_dodged, UNHARMED_STAYS: p_no_hit - p_dodged,
         HIT_NO_EFFECT: p_no_guts_hit - p_no_hit, HIT_NO_GUTS: blocked, HIT_PASSES: passes,
-        plan.guts_failed_label: fails, NULL_STATE: p_null})
+        plan.guts_failed_label: fails, NULL_STATE: p_null}
 
 
 # -- a grid of headline numbers, for heatmaps ----------------------------------------------------
-
-@cache
-def _rank_table(sv: int) -> tuple[int, ...]:
-    return tuple(roll_rank(face, sv) for face in range(1, FACES + 1))
-
 
 class _ByRank(NamedTuple):
     """For each dodge rank r = 0..20: weights of the dodge surviving, and of no hit."""
@@ -473,6 +504,89 @@ def dodge_grid_weights(scenario: InfinityScenario, phs: Sequence[int], svs: Sequ
         p_dodge.append(row_dodge)
         p_no_hit.append(row_no_hit)
     return DodgeGrid(den_fixed, p_dodge if plan.dodges else None, p_no_hit)
+
+
+# -- the headline alone, for sweeps ----------------------------------------------------------
+
+class _Scalars(NamedTuple):
+    """What the headline needs of one roll given the dodge die's rank against it: the weights of
+    the dodge surviving and of no hit, the sums of hits and of wounds times their weights, and
+    the wound weights of 0 up to ``keep`` − 1 wounds packed (slots of ``w_bits``)."""
+
+    ok: int
+    no_hit: int
+    hits: int
+    wounds: int
+    low: int
+
+
+@lru_cache(maxsize=1024)
+def _scalars(kind: str, n: int, sv_attack: int, hits_on_fail: int, s: int, t: int,
+             keep: int, w_bits: int) -> tuple[_Scalars, ...]:
+    """:class:`_Scalars` of one roll (its fields as for :func:`_given`) for each dodge rank 0..20."""
+    out = []
+    for r in range(CRIT + 1):
+        g = _given(kind, n, sv_attack, hits_on_fail, s, t, r)
+        out.append(_Scalars(g.ok, g.hits[0], sum(k * w for k, w in enumerate(g.hits)),
+                            sum(k * w for k, w in enumerate(g.wounds)), pack(g.wounds[:keep], w_bits)))
+    return tuple(out)
+
+
+def headline(scenario: InfinityScenario) -> dict[str, Fraction | None]:
+    """``evaluate(scenario).headline`` without the rest of the result (the distributions, the
+    per-roll tables, the trace): what a sweep needs at each of its points.
+
+    Per dodge face, as :func:`order_numbers`: P(dodged) and P(no hit) are products over the
+    rolls; the expected hits and wounds are sums over the rolls (each roll's own mean, weighted
+    by the others' denominators); P(Null) needs only the chance of fewer wounds than W, so only
+    the first W coefficients of the wounds' convolution are kept.
+
+    >>> headline(InfinityScenario()) == evaluate(InfinityScenario()).headline
+    True
+    """
+    plan = plan_order(scenario)
+    rolls = plan.rolls
+    dens = [_denominators(r) for r in rolls]
+    groups, faces = _face_groups(plan)
+    den = wden = faces
+    for d in dens:
+        den, wden = den * d.hits, wden * d.wounds
+    keep = max(plan.wounds, 0)
+    w_bits = wden.bit_length() + 1  # every coefficient, summed over the faces, is at most wden
+    mask = (1 << keep * w_bits) - 1
+    tables = [_scalars(r.kind, r.dice, r.sv_attack, r.hits_on_fail, r.saves, r.threshold, keep, w_bits)
+              for r in rolls]
+    ok_sum = no_hit_sum = no_guts_sum = low_sum = 0
+    hits_sum, wounds_sum = [0] * len(rolls), [0] * len(rolls)
+    for ranks, count in groups:
+        ok = no_hit = no_guts = 1
+        low = mask & 1  # the polynomial 1, kept to its first ``keep`` coefficients
+        for j, r in enumerate(ranks):
+            e = tables[j][r]
+            ok *= e.ok
+            no_hit *= e.no_hit
+            no_guts *= e.no_hit if rolls[j].guts else dens[j].hits
+            low = (low * e.low) & mask
+            hits_sum[j] += count * e.hits
+            wounds_sum[j] += count * e.wounds
+        ok_sum += count * ok
+        no_hit_sum += count * no_hit
+        no_guts_sum += count * no_guts
+        low_sum += count * low
+    expected_hits = sum(den // (faces * d.hits) * h for d, h in zip(dens, hits_sum))
+    expected_wounds = sum(wden // (faces * d.wounds) * w for d, w in zip(dens, wounds_sum))
+    p_dodged = Fraction(ok_sum, den) if plan.dodges else Fraction(0)
+    p_null = Fraction(wden - sum(unpack(low_sum, w_bits, keep)), wden)
+    p_no_hit = Fraction(no_hit_sum, den)
+    final = _final_probabilities(plan, p_dodged, p_no_hit, Fraction(no_guts_sum, den), p_null)
+    return {
+        "p_dodge_succeeds": p_dodged if plan.dodges else None,
+        "p_no_hit": p_no_hit,
+        "expected_hits": Fraction(expected_hits, den),
+        "expected_wounds": Fraction(expected_wounds, wden),
+        "p_null": final[NULL_STATE],
+        "p_guts_fails": final[plan.guts_failed_label],
+    }
 
 
 # -- evaluation -----------------------------------------------------------------------------
