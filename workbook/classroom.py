@@ -352,7 +352,7 @@ class SimulatePanel:
         self._show_table()
         stopped = done < n
         self.status.value = (f"<p>{html.escape(count_text(done, '{n} rolls', self.text))} "
-                             f"({html.escape(self.text('seed'))} {seed}), {self.elapsed:.1f} s"
+                             f"({html.escape(self.text('seed'))} {seed}), {self.elapsed:.1f} {html.escape(self.text('s'))}"
                              + (f" — {html.escape(self.text('stopped'))}" if stopped else "") + "</p>")
 
     def _draw_chart(self) -> None:

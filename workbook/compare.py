@@ -85,11 +85,11 @@ def _value_text(key: str, value: Fraction | None) -> str:
     return percent_text(value) if key.startswith("p_") else f"{float(value):.4g}"
 
 
-def _difference_text(key: str, diff: Fraction | None) -> str:
+def _difference_text(key: str, diff: Fraction | None, text: Text = str) -> str:
     if diff is None:
         return "—"
     if key.startswith("p_"):
-        return f"{float(diff) * 100:+.2f} pp"
+        return f"{float(diff) * 100:+.2f} {text('pp')}"
     return f"{float(diff):+.4g}"
 
 
@@ -109,7 +109,7 @@ def cards_html(comparison: Comparison, text: Text = str, names: tuple[str, str] 
             f'<div data-side="b" data-exact="{"" if d.b is None else exact_text(d.b)}">'
             f'<b>{html.escape(names[1])}</b> {html.escape(_value_text(d.key, d.b))}</div>'
             f'<div data-side="difference" data-exact="{exact}" style="font-weight:600">'
-            f'{html.escape(_difference_text(d.key, diff))}'
+            f'{html.escape(_difference_text(d.key, diff, text))}'
             f'<div style="font-size:.75em;font-weight:400;color:#555;overflow-wrap:anywhere">{html.escape(exact)}</div>'
             f'</div></div>')
     return f'<div style="display:flex;flex-wrap:wrap;gap:8px">{"".join(cards)}</div>'
@@ -125,7 +125,7 @@ def comparison_table_html(comparison: Comparison, text: Text = str, names: tuple
             cells = [text(name), "—" if d.a is None else exact_text(d.a), "—" if d.b is None else exact_text(d.b),
                      "—" if d.difference is None else exact_text(d.difference),
                      "—" if d.difference is None or (kind == "headline" and not d.is_probability)
-                     else f"{float(d.difference) * 100:+.2f} pp"]
+                     else f"{float(d.difference) * 100:+.2f} {text('pp')}"]
             tds = "".join(f'<td data-col="{c}" style="padding:2px 10px">{html.escape(v)}</td>'
                           for c, v in zip(("name", "a", "b", "difference", "points"), cells))
             out.append(f'<tr data-kind="{kind}" data-key="{html.escape(d.key, quote=True)}">{tds}</tr>')

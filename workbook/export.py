@@ -410,7 +410,7 @@ class ExportPanel:
                                       **(self.report_extra() if self.report_extra else {}))
         self.report_link.value = download_link(f"{self.system.id}-report.html", self.report, "text/html",
                                                f"{self.text('Download the report')} "
-                                               f"({len(self.report) / 1e6:.1f} MB)", "wb-export-report-file")
+                                               f"({len(self.report) / 1e6:.1f} {self.text('MB')})", "wb-export-report-file")
         return self.report
 
     def load(self, content: bytes | str, name: str = "the file") -> Scenario | None:

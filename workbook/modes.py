@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from rules_core import Result, System
 
 from .chart import chart
+from .layout import OKABE_ITO
 from .views import _figure, exact_bar
 
 __all__ = ["MODES", "hits_rows", "hits_chart", "ModePanel"]
@@ -48,7 +49,7 @@ def hits_chart(result: Result, mode: str = "distribution", lang: str = "en", *,
     """Bars of the hits landing in ``mode``, the exact ``n/d`` on hover."""
     rows = hits_rows(result, mode)
     ks, probs = zip(*rows)
-    return _figure([exact_bar(ks, probs, text("Probability"), "#3366aa")], text(MODES[mode]),
+    return _figure([exact_bar(ks, probs, text("Probability"), OKABE_ITO["blue"])], text(MODES[mode]),
                    text("Hits landing (k)"), text("Probability"), xaxis=dict(dtick=1),
                    yaxis=dict(tickformat=".0%", rangemode="tozero"), showlegend=False)
 

@@ -32,8 +32,9 @@ from rules_core import Result, Sweep, System
 from rules_core.scenario import Scenario, spec_at
 from rules_core.sweeps import allowed_values
 
-from .text import headline_label
+from .text import count_text, field_label, headline_label
 from .chart import chart
+from .layout import OKABE_ITO
 from .views import _LAYOUT, exact_text, percent_text
 
 __all__ = ["number_paths", "window", "sweep_around", "clear_sweep_cache", "sweep_figure", "SweepPanel", "LINE_POINTS", "GRID_SIDE", "EVERY"]
@@ -44,7 +45,8 @@ GRID_SIDE = 30
 #: The quantity choice that draws every probability as a line.
 EVERY = "(every probability)"
 _NONE = ""
-_PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+#: The lines' colours, in order: the workbook's palette (Okabe–Ito, :data:`workbook.layout.OKABE_ITO`).
+_PALETTE = tuple(OKABE_ITO.values())
 
 Text = Callable[[str], str]
 
@@ -111,7 +113,7 @@ def sweep_figure(swept: Sweep, text: Text = str, quantity: str = EVERY, mark: Se
             yaxis=dict(title=dict(text=text("Probability") if probability else text(headline_label(keys[0]))),
                        **({"tickformat": ".0%"} if probability else {})),
             legend=dict(orientation="h", y=-0.25), **_LAYOUT))
-        fig.add_vline(x=_x(mark[0]), line_dash="dot", line_color="#555",
+        fig.add_vline(x=_x(mark[0]), line_dash="dot", line_color=OKABE_ITO["black"],
                       annotation_text=text("this scenario"), annotation_position="top")
         return fig
     key = "p_no_hit" if quantity == EVERY else quantity
@@ -130,7 +132,9 @@ def sweep_figure(swept: Sweep, text: Text = str, quantity: str = EVERY, mark: Se
                       hovertemplate=f"{html.escape(labels[1])} = %{{x}}, {html.escape(labels[0])} = %{{y}}<br>"
                                     "%{customdata[0]} = %{customdata[1]}<extra></extra>")
     here = go.Scatter(x=[_x(mark[1])], y=[_x(mark[0])], mode="markers", name=text("this scenario"),
-                      marker=dict(symbol="x", size=14, color="#ff3333", line=dict(width=2, color="white")),
+                      # vermillion with a white edge: seen on every colour of Viridis
+                      marker=dict(symbol="x", size=14, color=OKABE_ITO["vermillion"],
+                                  line=dict(width=2, color="white")),
                       hoverinfo="skip")
     return go.Figure([heat, here], layout=dict(
         title=dict(text=f"{text(headline_label(key))}: {labels[0]} × {labels[1]}"),
@@ -239,14 +243,9 @@ class SweepPanel:
         self._refresh()
 
     def _label(self, path: str) -> str:
-        spec = spec_at(self.system.scenario_cls, tuple(int(s) if s.isdigit() else s for s in path.split(".")))
-        label = self.text(spec.label) if spec is not None else path
-        head = path.split(".")[0]
-        if "." in path and head != path:
-            index = path.split(".")[1]
-            head = f"{head} {int(index) + 1}" if index.isdigit() else head
-            return f"{label} ({head})"
-        return label
+        """The field's label as the form shows it, with the title of the part holding it as
+        the form titles it ("Hits (Attack 1)", "Agility (A) (Defender)")."""
+        return field_label(self.system.scenario_cls, path, self.text)
 
     def _options(self, result: Result) -> None:
         paths = number_paths(result.scenario)
@@ -282,9 +281,11 @@ class SweepPanel:
         self.sweep = swept
         self.figure = sweep_figure(swept, self.text, self.quantity.value, labels=labels)
         refused = sum(1 for p in swept.points if p.refused)
-        self.status.value = (f"<small>{len(swept.points)} {self.text('points')}"
-                             + (f"; {refused} {self.text('refused by the rules (left blank)')}" if refused else "")
-                             + f". {self.text('Hover for the exact value.')}"
+        text = self.text
+        self.status.value = (f"<small>{html.escape(count_text(len(swept.points), '{n} points', text))}"
+                             + (f"; {html.escape(count_text(refused, '{n} refused by the rules (left blank)', text))}"
+                                if refused else "")
+                             + f". {html.escape(text('Hover for the exact value.'))}"
                              + (f" {self.text(self.note)}" if self.note else "") + "</small>")
         self.chart.show(self.figure, self.present)
         if self.on_compute is not None:

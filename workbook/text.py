@@ -15,8 +15,10 @@ from fractions import Fraction
 
 from rules_core import System
 from rules_core.result import one_in
+from rules_core.scenario import Part, fields_of
 
-__all__ = ["translator", "headline_label", "one_in_text", "count_text", "LANGUAGE_NAMES", "WORKBOOK_TEXT"]
+__all__ = ["translator", "headline_label", "one_in_text", "count_text", "field_label", "LANGUAGE_NAMES",
+           "WORKBOOK_TEXT"]
 
 #: Names of languages in their own words, for the language switch.
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "de": "Deutsch", "fr": "Français",
@@ -122,6 +124,10 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "is one of": "— одно из",
         "is on or off": "— да или нет",
         "there are at most": "их не больше",
+        "takes": "принимает",
+        "with the rest of the scenario it must be": "при остальных полях сценария здесь должно быть:",
+        "on": "да",
+        "off": "нет",
         # the Design panel (workbook.design) and the rule variants block (rules_core.variants)
         "Design": "Правила: свои варианты",
         "Rule variants": "Варианты правил",
@@ -138,6 +144,52 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "with the official rule.":
             "Все постоянные правила имеют официальные значения: измените одну, чтобы сравнить "
             "домашнее правило с официальным.",
+        # "Compare, sweep, export" (workbook.analysis): the hits chart's modes (workbook.modes)
+        "Compare, sweep, export": "Сравнение, перебор значений, экспорт",
+        "Hits landing": "Сколько попаданий проходит",
+        "Distribution": "Распределение",
+        "At least": "Не меньше",
+        "At most": "Не больше",
+        "P(exactly k hits land)": "P(попало ровно k попаданий)",
+        "P(at most k hits land)": "P(попало не больше k попаданий)",
+        # A against B (workbook.compare)
+        "A against B": "A против B",
+        "Pin as A": "Закрепить как A",
+        "Unpin A": "Открепить A",
+        "Pin the scenario shown as A, then change anything: B is what the page shows.":
+            "Закрепите показанный сценарий как A, затем измените что угодно: B — то, что показывает "
+            "страница.",
+        "pp": "п. п.",
+        # the sweep (workbook.sweep_panel)
+        "Sweep": "Перебор значений",
+        "Sweep a field": "Перебрать значения поля",
+        "Field": "Поле",
+        "Heatmap with": "Тепловая карта с полем",
+        "(every probability)": "(все вероятности)",
+        "(none: lines)": "(нет: линии)",
+        "Headline along": "Главные числа в зависимости от поля",
+        "this scenario": "этот сценарий",
+        "{n} points": "{n} точка|{n} точки|{n} точек",
+        "{n} refused by the rules (left blank)": "правила не допускают из них {n} (оставлены пустыми)",
+        "Hover for the exact value.": "Точное значение — при наведении указателя.",
+        # the downloads and the report (workbook.export)
+        "Export": "Экспорт",
+        "Outcome table (CSV)": "Таблица исходов (CSV)",
+        "Scenario (JSON)": "Сценарий (JSON)",
+        "Sweep (CSV)": "Перебор значений (CSV)",
+        "A against B (CSV)": "A против B (CSV)",
+        "Make an HTML report": "Сделать отчёт (HTML)",
+        "Download the report": "Скачать отчёт",
+        "MB": "МБ",
+        "Load a scenario (JSON)": "Загрузить сценарий (JSON)",
+        "Loaded": "Загружен файл",
+        "Not loaded": "Не загружено",
+        "report": "отчёт",
+        "Charts": "Графики",
+        "Scenario": "Сценарий",
+        "Exact values computed by the Dodge Workbook": "Точные значения вычислены «Тетрадью уклонений»",
+        # the classroom (workbook.classroom)
+        "s": "с",
     },
 }
 
@@ -158,7 +210,7 @@ def translator(system: System | None, lang: str | None) -> Callable[[str], str]:
 
 
 #: English phrases with a number whose singular differs: ``{n} rolls`` → ``1 roll``.
-_ENGLISH_ONE = {"{n} rolls": "{n} roll"}
+_ENGLISH_ONE = {"{n} rolls": "{n} roll", "{n} points": "{n} point"}
 
 
 def _russian_form(n: int) -> int:
@@ -189,6 +241,34 @@ def count_text(n: int, phrase: str, text: Callable[[str], str] = str) -> str:
     if said == phrase and n == 1:
         said = _ENGLISH_ONE.get(phrase, phrase)
     return said.format(n=shown)
+
+
+def field_label(cls: type[Part], path: str, text: Callable[[str], str] = str) -> str:
+    """A dotted field's label in the page's language (``text``), with the title of each part
+    holding it as the form titles it: a block by its label, a list item by its item's name and
+    number from 1. A path the scenario does not declare is returned as it is.
+
+    >>> from rules_core import get_system
+    >>> d100 = get_system("d100-homebrew").scenario_cls
+    >>> field_label(d100, "attacks.0.hits"), field_label(d100, "defender.agility")
+    ('Hits (Attack 1)', 'Agility (A) (Defender)')
+    """
+    where, current, label = [], cls, None
+    steps = path.split(".")
+    i = 0
+    while i < len(steps):
+        spec = {s.name: s for s in fields_of(current)}.get(steps[i]) if current is not None else None
+        if spec is None:
+            return path
+        if spec.kind == "parts" and i + 1 < len(steps) and steps[i + 1].isdigit():
+            item = spec.extra.get("item_label") or spec.label
+            where.append(f"{text(item)} {int(steps[i + 1]) + 1}")
+            i += 1
+        elif spec.kind == "part" and i + 1 < len(steps):
+            where.append(text(spec.label))
+        label, current = text(spec.label), spec.part_cls
+        i += 1
+    return f"{label} ({' — '.join(where)})" if where else label
 
 
 _COMMON_LABELS = {

@@ -99,7 +99,8 @@ def check_ab_against_core(panel, a, b) -> None:
         row = table[("headline", key)]
         assert [None if row[c] == "—" else Fraction(row[c]) for c in ("a", "b", "difference")] == [va, vb, diff]
         if key.startswith("p_") and diff is not None:
-            assert row["points"] == f"{float(diff) * 100:+.2f} pp"
+            # percentage points: "pp" in English, "п. п." in Russian
+            assert row["points"] in (f"{float(diff) * 100:+.2f} pp", f"{float(diff) * 100:+.2f} п. п.")
     for label in dict.fromkeys([*ra.outcome_order, *rb.outcome_order]):
         row = table[("outcome", label)]
         assert Fraction(row["a"]) == ra.outcomes[label] and Fraction(row["b"]) == rb.outcomes[label]

@@ -3,6 +3,7 @@ follow the source (seeds' «Избегание»), and nothing stays in English.
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -66,3 +67,152 @@ def test_the_roll_counts_take_the_right_russian_plural():
     assert "Счёт</b>: 1 бросок</p>" in dash.roll.tally_box.value
     dash.roll.roll()
     assert "Счёт</b>: 2 броска</p>" in dash.roll.tally_box.value
+
+
+# -- the whole page in Russian ----------------------------------------------------------------
+# Every panel of the d100 dashboard opened (toggles, views, rulings, Design, classroom,
+# "Compare, sweep, export"), a sweep drawn as lines and as a heatmap, A pinned and B changed, a
+# house rule set, every preset shown: no word of the page may be in Latin script except these.
+ALLOWED_LATIN = {
+    # the source's own notation, in Latin in the Russian original (seeds: «бросает на Dodge(A)+0»,
+    # «Parry(WS)+0», «Навык Parry», «до SPD м», «шаблона Blast или Spray»)
+    "Dodge": "the source's skill name, Dodge(A)", "Parry": "the source's skill name, Parry(WS)",
+    "A": "Agility in Dodge(A); also the A of an A/B comparison", "WS": "Weapon Skill in Parry(WS)",
+    "SPD": "the source's speed, «до SPD м»", "Blast": "a template the source names in Latin",
+    "Spray": "a template the source names in Latin",
+    "B": "the B of an A/B comparison (A against B)",
+    "d100": "the dice", "P": "probability notation, P(...)", "k": "the count in P(... k ...)",
+    "N": "the N of «1 из N»", "n/d": "an exact fraction's notation",
+    # titles of published rulebooks cited for the rulings, proper names
+    "Dark": "Dark Heresy (a rulebook's title)", "Heresy": "Dark Heresy (a rulebook's title)",
+    "Only": "Only War (a rulebook's title)", "War": "Only War (a rulebook's title)",
+    "Black": "Black Crusade (a rulebook's title)", "Crusade": "Black Crusade (a rulebook's title)",
+    "I": "a chapter's Roman numeral in a citation (гл. I)",
+    "English": "the language switch names each language in its own words",
+    "CSV": "a file format, named so in Russian too", "JSON": "a file format, named so in Russian too",
+    "HTML": "a file format, named so in Russian too",
+}
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’]*(?:/[A-Za-z]+)?")
+# a link or a file the reader can open is not prose: a URL, a share query, a rulings file
+_NOT_PROSE = re.compile(r"https?://\S+|\?\S*=\S*|\b[\w.-]+=[\w%.+-]*|\bdocs/[\w./-]+|%\{[^}]*\}")
+
+
+def _prose(markup: str) -> str:
+    """What a reader sees of an HTML value: its text and its tooltips (``title``), without tags,
+    styles, scripts, links' addresses or the plain data a download carries."""
+    markup = re.sub(r"<(style|script)\b.*?</\1>", " ", markup, flags=re.S)
+    titles = " ".join(re.findall(r'\btitle="([^"]*)"', markup))
+    markup = re.sub(r"<[^>]+>", " ", markup)
+    return html.unescape(f"{markup} {titles}")
+
+
+def _figure_texts(figure: dict) -> list[str]:
+    """A plotly figure's words: titles (chart, axes, colour bar), legend names, annotations,
+    category ticks and hover texts (without their %{...} placeholders)."""
+    layout, found = figure.get("layout", {}), []
+    found.append(((layout.get("title") or {}).get("text")) or "")
+    for name, axis in layout.items():
+        if name.startswith(("xaxis", "yaxis")) and isinstance(axis, dict):
+            found.append(((axis.get("title") or {}).get("text")) or "")
+    found += [note.get("text", "") for note in layout.get("annotations", ())]
+    for trace in figure.get("data", ()):
+        if trace.get("showlegend", True) is not False:
+            found.append(trace.get("name") or "")
+        found.append(re.sub(r"<extra>|</extra>", " ", trace.get("hovertemplate") or ""))
+        found += [v for v in (trace.get("x") or ()) if isinstance(v, str)]
+        found += [v for v in (trace.get("y") or ()) if isinstance(v, str)]
+        found.append((((trace.get("colorbar") or {}).get("title")) or {}).get("text", ""))
+    return [re.sub(r"<br>", " ", t) for t in found if t]
+
+
+def _page_texts(widget, seen=None):
+    """``(where, text)`` for every text the widget tree shows: descriptions, tooltips,
+    placeholders, option labels, HTML values and every chart's words."""
+    import json
+
+    import ipywidgets as widgets
+
+    from workbook.chart import Chart
+
+    seen = set() if seen is None else seen
+    if id(widget) in seen:
+        return
+    seen.add(id(widget))
+    kind = type(widget).__name__
+    for attr in ("description", "tooltip", "placeholder"):
+        value = getattr(widget, attr, None)
+        if isinstance(value, str) and value:
+            yield f"{kind}.{attr}", value
+    if isinstance(widget, (widgets.HTML, widgets.HTMLMath, widgets.Label)):
+        yield kind, _prose(widget.value)
+    for label in getattr(widget, "_options_labels", ()) or ():
+        yield f"{kind} option", label
+    if isinstance(widget, Chart) and widget.figure:
+        for said in _figure_texts(json.loads(widget.figure)):
+            yield "chart", _prose(said)
+    for child in getattr(widget, "children", ()) or ():
+        yield from _page_texts(child, seen)
+
+
+def _latin_words(widget) -> dict[str, str]:
+    """Each Latin-script word the page shows that is not allowed, with where it was seen."""
+    found: dict[str, str] = {}
+    for where, said in _page_texts(widget):
+        for word in _LATIN_WORD.findall(_NOT_PROSE.sub(" ", said)):
+            if word not in ALLOWED_LATIN and not re.fullmatch(r"d\d+", word):
+                found.setdefault(word, f"{where}: {said[:120]!r}")
+    return found
+
+
+def _every_panel_opened(dash) -> None:
+    for toggle in (*dash.toggles.values(), *dash.view_toggles.values()):
+        toggle.value = True
+    dash.help_toggle.value = True
+    for section in dash.form.sections.values():
+        section.set_open(True)
+    analysis = dash.analysis
+    analysis.sweep.set_open(True)
+    analysis.compare.pin_button.click()
+    dash.form.set_scenario(dash.scenario.set("defender.agility", 50))  # B differs from A
+    dash.roll.roll()
+    dash.simulation.n.value = 1000
+    dash.simulation.start()
+    # each panel shows something (else the walk below would find nothing to read)
+    assert analysis.compare.comparison is not None and analysis.sweep.figure is not None
+    assert analysis.modes.figure is not None and dash.rulings.compare.comparison is not None
+    assert dash.simulation.figure is not None and dash.roll.tally_box.value
+
+
+def test_the_whole_russian_page_is_in_russian():
+    """Every text on the Russian d100 page, with every panel open, is Russian: only the source's
+    own Latin notation (:data:`ALLOWED_LATIN`, each with its reason), numbers, units and links
+    stay as they are."""
+    from workbook.app import Dashboard
+    from workbook.modes import MODES
+
+    dash = Dashboard("d100-homebrew", query="lang=ru")
+    _every_panel_opened(dash)
+    found = _latin_words(dash.widget)
+    sweep = dash.analysis.sweep
+    sweep.second.value = "attacks.0.hits"  # a heatmap
+    found.update(_latin_words(sweep.widget))
+    sweep.second.value = ""
+    for mode in MODES:
+        dash.analysis.modes.switch.value = mode
+        found.update(_latin_words(dash.analysis.modes.widget))
+    report = dash.analysis.export.make_report()
+    found.update(_latin_words(dash.analysis.export.widget))
+    # the report: its text, without the scenario's JSON (data, not prose) and the charts' script
+    import ipywidgets as widgets
+    read = re.sub(r'<pre class="wb-report-scenario">.*?</pre>', " ", report, flags=re.S)
+    found.update({w: f"report: {where}" for w, where in _latin_words(widgets.HTML(read)).items()})
+    for ruling in [value for _, value in dash.rulings.field.options]:
+        dash.rulings.field.value = ruling
+        found.update(_latin_words(dash.rulings.widget))
+    dash.form.set_scenario(dash.scenario.set("variant.points_per_success", 5))  # a house rule
+    found.update(_latin_words(dash.widget))
+    for preset in dash.system.presets:
+        dash.preset.value = preset.name
+        dash.roll.roll()
+        found.update(_latin_words(dash.widget))
+    assert found == {}, "Latin words on the Russian page:\n" + "\n".join(f"{w} — {where}" for w, where in sorted(found.items()))

@@ -132,7 +132,7 @@ PHRASES: dict[str, str] = {
     "(Russian original; English working translation)":
         "«Уклонение», «Парирование», «Избегание множественных попаданий и атак», «Отскок» (русский "
         "оригинал; рабочий перевод на английский)",
-    "Dark Heresy 2nd ed. Core Rulebook": "Dark Heresy 2nd ed., основная книга правил",
+    "Dark Heresy 2nd ed. Core Rulebook": "Dark Heresy, 2-е изд., основная книга правил",
     "ch. I Playing the Game: Tests, Degrees of Success": "гл. I: проверки, степени успеха",
     "Only War Core Rulebook": "Only War, основная книга правил",
     "ch. I Playing the Game: Degrees of Success": "гл. I: степени успеха",
@@ -222,18 +222,18 @@ PHRASES: dict[str, str] = {
     "How many Successes a passed test scores.": "Сколько Успехов даёт пройденная проверка.",
     "1 + one per full 10 the roll is under the target: 1 + floor((target − roll)/10) (Only War / Black "
     "Crusade degrees of success)":
-        "1 + по одному за каждые полные 10, на которые бросок ниже порога: 1 + floor((порог − бросок)/10) "
+        "1 + по одному за каждые полные 10, на которые бросок ниже порога: 1 + ⌊(порог − бросок)/10⌋ "
         "(степени успеха Only War / Black Crusade)",
     "1 + tens digit of the target − tens digit of the roll (Dark Heresy 2nd ed.)":
-        "1 + десятки порога − десятки броска (Dark Heresy 2nd ed.)",
+        "1 + десятки порога − десятки броска (Dark Heresy, 2-е изд.)",
     "A roll of 01": "Бросок 01",
     "Whether 01 passes whatever the target.": "Проходит ли 01 при любом пороге.",
     "01 always passes, with at least 1 Success (Dark Heresy 2nd ed.)":
-        "01 всегда проходит, минимум с 1 Успехом (Dark Heresy 2nd ed.)",
+        "01 всегда проходит, минимум с 1 Успехом (Dark Heresy, 2-е изд.)",
     "01 passes only if the target is 1 or more": "01 проходит, только если порог 1 или больше",
     "A roll of 100": "Бросок 100",
     "Whether 100 fails whatever the target.": "Проваливается ли 100 при любом пороге.",
-    "100 always fails (Dark Heresy 2nd ed.)": "100 всегда провал (Dark Heresy 2nd ed.)",
+    "100 always fails (Dark Heresy 2nd ed.)": "100 всегда провал (Dark Heresy, 2-е изд.)",
     "100 passes when the target is 100 or more": "100 проходит, если порог 100 или больше",
     "Spending leftover Successes": "Трата оставшихся Успехов",
     "Which later attacks' hits leftover Successes pay for.":
@@ -311,6 +311,10 @@ PHRASES: dict[str, str] = {
         "но оставшиеся Успехи всё равно тратятся).",
     "No roll": "Без броска",
     "Covers the whole Base": "Накрывает всю Базу",
+    "false for a melee attack (only a shooting attack, kind 'shooting' or 'shot_in_melee', can cover the "
+    "whole Base)":
+        "нет для атаки в ближнем бою (накрыть всю Базу может только стрелковая атака — вида «Стрелковая "
+        "(дистанционная)» или «Выстрел в рукопашной»)",
     "An area attack (Blast or Spray template) covering the whole Base: only a Leap can dodge it.":
         "Атака по площади (шаблон Blast или Spray), полностью накрывающая Базу: Уклониться можно только "
         "Отскоком.",
@@ -384,9 +388,9 @@ PHRASES: dict[str, str] = {
     "d100 homebrew, Evasion › Leap [Отскок], ¶1": "Домашние правила d100, «Избегание» › «Отскок», абз. 1",
     "d100 homebrew, Evasion › Leap [Отскок], ¶2": "Домашние правила d100, «Избегание» › «Отскок», абз. 2",
     "Dodge Workbook rulings for the d100 homebrew (docs/rulings/d100-homebrew.md)":
-        "Трактовки Dodge Workbook для домашних правил d100 (docs/rulings/d100-homebrew.md)",
+        "Трактовки «Тетради уклонений» для домашних правил d100 (docs/rulings/d100-homebrew.md)",
     "Dark Heresy 2nd ed. Core Rulebook, ch. I Playing the Game: Tests, Degrees of Success":
-        "Dark Heresy 2nd ed., основная книга правил, гл. I: проверки, степени успеха",
+        "Dark Heresy, 2-е изд., основная книга правил, гл. I: проверки, степени успеха",
     "Only War Core Rulebook, ch. I Playing the Game: Degrees of Success":
         "Only War, основная книга правил, гл. I: степени успеха",
 }
@@ -471,10 +475,10 @@ TEMPLATES: dict[str, str] = {
         "того же противника в этом Ходу: по {cost} за попадание, +1 за каждые полные −{step}, на которые штраф "
         "той атаки больше штрафа первой",
     "1 + one per full {n} points the roll is under the target: 1 + floor((target − roll)/{n}) (house rule)":
-        "1 + по одному за каждые полные {n}, на которые бросок ниже порога: 1 + floor((порог − бросок)/{n}) "
+        "1 + по одному за каждые полные {n}, на которые бросок ниже порога: 1 + ⌊(порог − бросок)/{n}⌋ "
         "(вариант правила)",
     "1 + floor(target/{n}) − floor(roll/{n}): digits {n} points wide (house rule)":
-        "1 + floor(порог/{n}) − floor(бросок/{n}): «разряды» по {n} (вариант правила)",
+        "1 + ⌊порог/{n}⌋ − ⌊бросок/{n}⌋: «разряды» по {n} (вариант правила)",
     # house rules (rules_core.variants): one template per rule constant
     "House rule": "Вариант правила",
     "Points per further Success {value} (official {official})":
