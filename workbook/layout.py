@@ -64,7 +64,8 @@ def headline_cards(frame: pd.DataFrame, text: Callable[[str], str] = str) -> str
     for row in frame.to_dict("records"):
         key, name = html.escape(str(row["key"]), quote=True), html.escape(str(row["name"]))
         if row["exact"] is None:
-            note = html.escape(row["note"] or text("not in this scenario"))
+            # one sentence of clauses: each note's own full stop gives way to the "; " between them
+            note = html.escape((row["note"] or text("not in this scenario")).rstrip(". "))
             absent.append(f'<span class="wb-card-absent" data-key="{key}">'
                           f'<span data-col="exact" data-value=""></span><b>{name}</b>: {note}</span>')
             continue
@@ -84,7 +85,7 @@ def headline_cards(frame: pd.DataFrame, text: Callable[[str], str] = str) -> str
                      f' <span class="wb-card-one-in">{html.escape(beside)}</span></div>'
                      f'{exact_html}</div>')
     more = (f'<div class="wb-card-absents"><small>{text("Not in this scenario")}: '
-            + "; ".join(absent) + "</small></div>") if absent else ""
+            + "; ".join(absent) + ".</small></div>") if absent else ""
     return f'<div class="wb-cards">{"".join(cards)}</div>{more}'
 
 

@@ -7,6 +7,7 @@ import re
 from fractions import Fraction
 
 import plotly.graph_objects as go
+import pytest
 
 from rules_core import evaluate, get_system
 from workbook.app import Dashboard
@@ -95,3 +96,143 @@ def test_long_outcome_names_are_wrapped_for_display_only():
     assert "No hit lands, no successful dodge" in fig.data[0].x  # the figure itself is unchanged
     assert "No hit lands,<br>no successful<br>dodge" in shown.data[0].x
     assert [x.replace("<br>", " ") for x in shown.data[0].x] == list(fig.data[0].x)
+
+
+# -- a quantity without a value: one readable sentence ------------------------------------------
+
+@pytest.mark.parametrize("system_id", ["infinity-n4", "gurps-4e", "eldfall", "d100-homebrew"])
+def test_the_line_of_quantities_without_a_value_reads_as_one_sentence(system_id):
+    """Under the cards, each quantity the scenario has no value for and why, joined by "; " and
+    ended by one full stop (no ".;" where a reason's own stop met the join), every reason in a
+    reader's words: no choice's internal id quoted ("the situation 'attacks'")."""
+    system = get_system(system_id)
+    ids = _choice_ids(system.scenario_cls)
+    for scenario in (system.default_scenario(), *(p.scenario for p in system.presets)):
+        html = headline_cards(headline_table(evaluate(scenario)))
+        line = re.search(r'<div class="wb-card-absents"><small>(.*?)</small></div>', html)
+        if line is None:
+            continue
+        words = re.sub(r"<[^>]+>", "", line.group(1))
+        assert ".;" not in words and not words.endswith("..") and words.endswith("."), words
+        assert not [i for i in re.findall(r"'([A-Za-z0-9_]+)'", words) if i in ids], words
+
+
+def test_the_gurps_opening_page_says_who_a_friend_is_for_without_an_internal_id():
+    dash = Dashboard("gurps-4e", query="")
+    assert dash.scenario.situation == "attacks"
+    line = re.sub(r"<[^>]+>", "", dash._headline.value.split('class="wb-card-absents"')[1])
+    assert "'attacks'" not in line and "situation '" not in line
+    assert "P(friend hit): Only a sacrificial dodge for a friend or throwing yourself on an explosive " \
+           "puts a friend in danger;" in line
+
+
+def _choice_ids(cls) -> set[str]:
+    from rules_core.scenario import fields_of
+
+    found, stack = set(), [cls]
+    while stack:
+        for spec in fields_of(stack.pop()):
+            found |= {str(v) for v, _ in spec.choices or ()}
+            if spec.part_cls is not None:
+                stack.append(spec.part_cls)
+    return found
+
+
+# -- every chart in the palette ------------------------------------------------------------------
+
+def _charts(widget, seen=None):
+    """The figures (plotly JSON) of every chart in a widget tree."""
+    import json
+
+    from workbook.chart import Chart
+
+    seen = set() if seen is None else seen
+    if id(widget) in seen:
+        return
+    seen.add(id(widget))
+    if isinstance(widget, Chart) and widget.figure:
+        yield json.loads(widget.figure)
+    for child in getattr(widget, "children", ()) or ():
+        yield from _charts(child, seen)
+
+
+def _rgb(colour: str) -> tuple[int, int, int] | str:
+    """A colour as (r, g, b) for ``#rrggbb`` and ``rgb(a)(...)``; a name as it is."""
+    colour = colour.strip().lower()
+    if re.fullmatch(r"#[0-9a-f]{6}", colour):
+        return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    found = re.fullmatch(r"rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*[0-9.]+)?\)", colour)
+    return tuple(int(v) for v in found.groups()) if found else colour
+
+
+def _off_palette(figure: dict) -> list[str]:
+    """Every series colour of a figure (markers, lines, fills, marked lines, annotations' text)
+    not in the Okabe–Ito palette, and every heatmap not in Viridis; a white edge around a marker
+    (a halo, the page's own colour) is allowed."""
+    import plotly.colors
+
+    palette = {_rgb(c) for c in OKABE_ITO.values()}
+    viridis = [_rgb(c) for c in plotly.colors.sequential.Viridis]
+    bad = []
+
+    def check(where: str, value, halo: bool = False) -> None:
+        for colour in value if isinstance(value, (list, tuple)) else [value]:
+            if colour is None or (halo and _rgb(colour) in ("white", (255, 255, 255))):
+                continue
+            if _rgb(colour) not in palette:
+                bad.append(f"{where}: {colour}")
+
+    title = ((figure.get("layout", {}).get("title") or {}).get("text")) or ""
+    for trace in figure.get("data", ()):
+        where = f"{title!r} {trace.get('type')} {trace.get('name')!r}"
+        marker = trace.get("marker") or {}
+        check(f"{where} marker", marker.get("color"))
+        check(f"{where} marker edge", (marker.get("line") or {}).get("color"), halo=True)
+        check(f"{where} line", (trace.get("line") or {}).get("color"))
+        check(f"{where} fill", trace.get("fillcolor"))
+        if trace.get("type") == "heatmap":
+            scale = [_rgb(c) for _, c in trace.get("colorscale") or ()]
+            if scale != viridis:
+                bad.append(f"{where}: colour scale {trace.get('colorscale')!r} is not Viridis")
+    layout = figure.get("layout", {})
+    for shape in layout.get("shapes", ()):
+        check(f"{title!r} marked line", (shape.get("line") or {}).get("color"))
+    for note in layout.get("annotations", ()):
+        check(f"{title!r} annotation {note.get('text')!r}", (note.get("font") or {}).get("color"))
+    return bad
+
+
+@pytest.mark.parametrize("system_id", ["infinity-n4", "gurps-4e", "eldfall", "d100-homebrew"])
+def test_every_chart_a_dashboard_draws_is_in_the_okabe_ito_palette(system_id):
+    """Every figure the dashboard draws, with every panel open: the outcome and at-least charts,
+    the hits chart in each mode, A against B, the sweep as lines and as a heatmap, the Design
+    panel on a house rule, the rulings comparison, the simulation and the system's own views —
+    each series in the Okabe–Ito palette (README: "Every chart uses the Okabe–Ito palette"),
+    each heatmap in Viridis."""
+    from rules_core.sweeps import allowed_values
+    from workbook.modes import MODES
+    from workbook.sweep_panel import number_paths
+
+    dash = Dashboard(system_id, query="")
+    for toggle in (*dash.toggles.values(), *dash.view_toggles.values()):
+        toggle.value = True
+    analysis = dash.analysis
+    analysis.sweep.set_open(True)
+    analysis.compare.pin_button.click()
+    paths = number_paths(dash.scenario)
+    for path in (paths[0], next(p for p in paths if p.startswith("variant."))):  # B, and a house rule
+        dash.form.set_scenario(dash.scenario.set(path, next(
+            v for v in allowed_values(dash.scenario, path) if v != dash.scenario.get(path))))
+    dash.simulation.n.value = 500
+    dash.simulation.start()
+    figures = list(_charts(dash.widget))
+    for mode in MODES:
+        analysis.modes.switch.value = mode
+        figures += _charts(analysis.modes.widget)
+    analysis.sweep.second.value = paths[1]  # a heatmap
+    figures += _charts(analysis.sweep.widget)
+    kinds = {t.get("type") for f in figures for t in f.get("data", ())}
+    assert {"bar", "scatter", "heatmap"} <= kinds
+    assert analysis.compare.comparison is not None and dash.design.compare.comparison is not None
+    assert len(figures) >= 10
+    assert [bad for f in figures for bad in _off_palette(f)] == []

@@ -71,7 +71,8 @@ def _wounds_apply(scenario: GurpsScenario) -> str | None:
 def _friend_applies(scenario: GurpsScenario) -> str | None:
     if scenario.situation in ("sacrificial", "smother"):
         return None
-    return f"No friend is involved in the situation '{scenario.situation}'."
+    return ("Only a sacrificial dodge for a friend or throwing yourself on an explosive puts a friend "
+            "in danger.")
 
 
 #: GURPS's own headline quantities (docs/rulings/gurps-4e.md), each defined on one play.
