@@ -28,6 +28,9 @@ handlers, kernels and pages) with these changes, each a setting (``--help-all`` 
   JupyterLab extensions a dashboard needs are loaded; the charts' plotly.js is served here
   (``workbook/static/plotly.min.js``, compressed, cached by the browser) instead of plotly's
   JupyterLab renderer, which only notebooks that use plotly themselves load.
+- **Quiet on a closed tab**: a message still being written to a tab that has just closed is
+  dropped without a traceback in the log (:func:`quiet_closed_connections`); every other
+  error is logged as before.
 - **Patient, never silent**: a kernel may take ``--startup-timeout`` seconds to start and a cell
   ``--iopub-timeout`` seconds to deliver its output on a busy machine; past that the page shows
   an error with a retry button instead of an empty dashboard.
@@ -708,11 +711,24 @@ class WorkbookVoila(Voila):
         if self.compress:
             self._warm_static()
         self.app.add_handlers(".*$", self.init_handlers())
+        asyncio.get_event_loop().set_exception_handler(quiet_closed_connections)
         self.log.info("Workbook server: pool %d per notebook, at most %d kernels in all, "
                       "hosts %s, idle pages culled after %d s",
                       self.voila_configuration.default_pool_size if self.voila_configuration.preheat_kernel
                       else 0, self.max_kernels, ", ".join(self.allowed_hosts), self.idle_timeout)
         self.listen()
+
+
+def quiet_closed_connections(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+    """The event loop's handler of errors nobody awaited: a message still being written to a tab
+    that has just closed (a websocket or stream closed under it) is what closing a tab does, not
+    an error; anything else goes to the loop's default handler (the log)."""
+    from tornado.iostream import StreamClosedError
+    from tornado.websocket import WebSocketClosedError
+
+    if isinstance(context.get("exception"), (WebSocketClosedError, StreamClosedError)):
+        return
+    loop.default_exception_handler(context)
 
 
 def _static_files(folders) -> list[str]:
