@@ -14,6 +14,7 @@ dimmed under a "not updated" line) until the value is valid again.
 from __future__ import annotations
 
 import html
+import re
 from fractions import Fraction
 from collections.abc import Callable
 from typing import Any
@@ -22,15 +23,16 @@ from urllib.parse import parse_qsl
 import ipywidgets as widgets
 
 from rules_core import ScenarioError, System
-from rules_core.scenario import FieldSpec, fields_of, parse, spec_at
+from rules_core.scenario import FieldSpec, Part, fields_of, parse, spec_at
 
 from .present import PAGE_KEYS
 
 __all__ = ["link_notice", "FieldMarks"]
 
 
-def _spec(system: System, key: str) -> tuple[FieldSpec | None, str]:
-    """The field a dotted link key names, and how to call it (list items numbered from 1)."""
+def _spec(system: System, key: str, text: Callable[[str], str] = str) -> tuple[FieldSpec | None, str]:
+    """The field a dotted link key names, and where it is in the page's language (list items
+    numbered from 1)."""
     cls, spec, where = system.scenario_cls, None, []
     steps = key.split(".")
     i = 0
@@ -41,7 +43,7 @@ def _spec(system: System, key: str) -> tuple[FieldSpec | None, str]:
         if spec is None:
             return None, ""
         if spec.kind == "parts" and i + 1 < len(steps) and steps[i + 1].isdigit():
-            where.append(f"{spec.label} {int(steps[i + 1]) + 1}")
+            where.append(f"{text(spec.label)} {int(steps[i + 1]) + 1}")
             i += 1
         cls = spec.part_cls
         i += 1
@@ -59,8 +61,113 @@ def _range(spec: FieldSpec, text: Callable[[str], str]) -> str:
     if spec.kind == "flag":
         return f"{label} {text('is on or off')}"
     if spec.kind == "text":
-        return f"{label}: {text(spec.extra.get('allowed', ''))}"
+        return f"{label} {text('takes')} {text(spec.extra.get('allowed', ''))}"
     return label
+
+
+def _value_words(spec: FieldSpec, value: Any, text: Callable[[str], str]) -> str:
+    """A value as the page shows it: a choice by its label, a flag as on or off."""
+    if spec.kind in ("choice", "ruling"):
+        return text(dict(spec.choices).get(value, str(value)))
+    if spec.kind == "flag" and isinstance(value, bool):
+        return text("on" if value else "off")
+    shown = str(value)
+    return shown if len(shown) <= 30 else shown[:30] + "…"
+
+
+def _choice_words(cls: type[Part], deep: bool = True) -> dict[str, str]:
+    """Every choice's id in ``cls``'s fields (and, ``deep``, its parts') and its label; an id
+    two fields label differently is left out: a message quoting it cannot say which it means."""
+    labels: dict[str, set[str]] = {}
+    stack = [cls]
+    while stack:
+        for spec in fields_of(stack.pop()):
+            if spec.kind in ("choice", "ruling"):
+                for value, label in spec.choices:
+                    labels.setdefault(str(value), set()).add(label)
+            if deep and spec.part_cls is not None:
+                stack.append(spec.part_cls)
+    return {value: next(iter(found)) for value, found in labels.items() if len(found) == 1}
+
+
+def _owner(cls: type[Part], path: str) -> type[Part]:
+    """The part holding the dotted field ``path`` (the scenario for a field of its own)."""
+    owner, current = cls, cls
+    for step in path.split(".")[:-1]:
+        if step.isdigit() or current is None:
+            continue
+        spec = {s.name: s for s in fields_of(current)}.get(step)
+        if spec is None or spec.part_cls is None:
+            return owner
+        owner = current = spec.part_cls
+    return owner
+
+
+def _rule_words(system: System, field: str, spec: FieldSpec, allowed: str, text: Callable[[str], str]) -> str:
+    """What a scenario's own check allows, in the reader's words: the system's translation when
+    it has one, else the check's words with each quoted choice id ('shot_in_melee') as its label
+    ("Shot fired in melee": the choices of the field's own part first) and a flag's true or
+    false as on or off."""
+    translated = text(allowed)
+    if translated != allowed:
+        return translated
+    owner = _owner(system.scenario_cls, field)
+    words = {**_choice_words(system.scenario_cls), **_choice_words(owner, deep=False)}
+    named = {spec.name: dict(spec.choices) for spec in fields_of(owner) if spec.kind in ("choice", "ruling")}
+
+    def label(match: re.Match) -> str:
+        value, before = match.group(1), allowed[:match.start()].split()
+        # "the defense is 'none'": the choice of the field named just before it
+        for word in reversed(before[-3:]):
+            if value in named.get(word, {}):
+                return f"“{text(named[word][value])}”"
+        return f"“{text(words[value])}”" if value in words else match.group(0)
+
+    said = re.sub(r"'([A-Za-z0-9_]+)'", label, allowed)
+    if spec.kind == "flag":
+        said = re.sub(r"^(true|false)\b", lambda m: text("on" if m.group(1) == "true" else "off"), said)
+    return said
+
+
+def _scenario_refusals(system: System, pairs: list[tuple[str, str]], text: Callable[[str], str]) -> list[str]:
+    """Why the scenario a link spells out is refused although each number and choice in it is
+    in range: a text field the rules cannot read ("Damage 4d8") or a value the other fields rule
+    out (a cross-field check), each said with the field's label and what it takes."""
+    from .share import _apply, _place  # the link's own reading, so the same scenario is checked
+
+    fields = {k: v for k, v in pairs if k not in ("lang", "system", "preset", *PAGE_KEYS)}
+    preset = dict(pairs).get("preset")
+    start = (system.preset(preset).scenario if preset in [p.name for p in system.presets]
+             else system.default_scenario())
+    tree: dict[Any, Any] = {}
+    try:
+        for key, raw in fields.items():
+            _place(system.scenario_cls, key.split("."), raw, tree)
+        parse(system.scenario_cls, _apply(system.scenario_cls, start.to_data(), tree))
+    except ScenarioError as err:
+        problems = err.problems
+    except ValueError:  # a key the link cannot place: said by the fallback
+        return []
+    else:
+        return []
+    said = []
+    for problem in problems:
+        spec, where = _spec(system, problem.field, text)
+        if spec is None:
+            return []  # not a field of the scenario: the fallback says what it is
+        place = f" ({where})" if where else ""
+        label = text(spec.label)
+        asked = fields.get(problem.field)
+        value = asked if asked is not None and spec.kind in ("text", "int", "float") else \
+            _value_words(spec, problem.given, text)
+        value = value if len(value) <= 30 else value[:30] + "…"
+        if spec.kind == "text":
+            said.append(f"{text('The link asked for')} {label}{place} {value}; {_range(spec, text)}.")
+        else:
+            said.append(f"{text('The link asked for')} {label}{place} {value}; "
+                        f"{text('with the rest of the scenario it must be')} "
+                        f"{_rule_words(system, problem.field, spec, problem.allowed, text)}.")
+    return said
 
 
 def _fits(spec: FieldSpec, raw: str) -> bool:
@@ -98,7 +205,7 @@ def link_notice(system: System, query: str, text: Callable[[str], str] = str,
                 said.append(f"{text('The link asked for the example')} “{shown}”, "
                             f"{text('which this page does not have')}.")
             continue
-        spec, where = _spec(system, key)
+        spec, where = _spec(system, key, text)
         item = _item_beyond(system, key, text)
         if item:
             said.append(item)
@@ -108,6 +215,8 @@ def link_notice(system: System, query: str, text: Callable[[str], str] = str,
             place = f" ({where})" if where else ""
             said.append(f"{text('The link asked for')} {text(spec.label)}{place} {shown}; "
                         f"{_range(spec, text)}.")
+    if not said:
+        said = _scenario_refusals(system, pairs, text)
     if not said:
         reason = fallback.split(": ", 1)[-1] if fallback else ""
         return f"{text('This link could not be used')}" + (f" ({reason})" if reason else "") + f". {end}"
@@ -142,7 +251,10 @@ def _problems(form: Any) -> list[tuple[str, str, str]]:
             steps = tuple(int(s) if s.isdigit() else s for s in problem.field.split("."))
             spec = spec_at(form.system.scenario_cls, steps)
             label = form.text(spec.label) if spec is not None else problem.field
-            out.append((problem.field, label, problem.allowed))
+            allowed = problem.allowed
+            if spec is not None and spec.kind != "text":  # a text field's notation says why itself
+                allowed = _rule_words(form.system, problem.field, spec, allowed, form.text)
+            out.append((problem.field, label, allowed))
         return out
     return []
 

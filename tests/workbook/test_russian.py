@@ -216,3 +216,40 @@ def test_the_whole_russian_page_is_in_russian():
         dash.roll.roll()
         found.update(_latin_words(dash.widget))
     assert found == {}, "Latin words on the Russian page:\n" + "\n".join(f"{w} — {where}" for w, where in sorted(found.items()))
+
+
+@pytest.mark.parametrize("query", [
+    "lang=ru&defender.agility=999",                               # out of range
+    "lang=ru&defender.dodge_modifier=-7",                         # between the steps
+    "lang=ru&attacks.0.evasion_modifier=-23",                     # in a list item
+    "lang=ru&attacks.0.kind=melee&attacks.0.covers_whole_base=yes",  # a cross-field check
+    "lang=ru&attacks.0.leap=sideways",                            # not one of the choices
+    "lang=ru&attacks.9.hits=2",                                   # past the list's end
+    "lang=ru&preset=nope",                                        # no such example
+    "lang=ru&defender.agilty=40",                                 # no such field
+])
+def test_a_refused_link_on_the_russian_page_is_said_in_russian(query):
+    """The notice at the top of a refused link is Russian: only what the link itself says (a
+    value it asks for, a name quoted in «» or “”) may stay as it was typed."""
+    from workbook.app import Dashboard
+
+    dash = Dashboard("d100-homebrew", query=query)
+    assert dash.lang == "ru" and dash.notices
+    unquoted = re.sub(r"“[^”]*”|«[^»]*»", " ", dash._notice.value)
+    for asked in (pair.split("=", 1)[1] for pair in query.split("&")):
+        unquoted = unquoted.replace(f" {asked};", " ;")
+    import ipywidgets as widgets
+    assert _latin_words(widgets.HTML(unquoted)) == {}, dash.notices
+
+
+def test_a_typed_value_the_rules_refuse_is_marked_in_russian():
+    """A melee attack set to cover the whole Base: the banner over the numbers and the reason at
+    the field are Russian, the attack's kinds by their Russian labels."""
+    from workbook.app import Dashboard
+
+    dash = Dashboard("d100-homebrew", query="lang=ru")
+    dash.form.control("attacks.0.kind").value = "melee"
+    dash.form.control("attacks.0.covers_whole_base").value = True
+    reason = dash._marks.reasons["attacks.0.covers_whole_base"][1].value
+    assert "«Выстрел в рукопашной»" in reason and "Не обновлено" in dash._stale.value
+    assert _latin_words(dash._stale) == {} and _latin_words(dash._marks.reasons["attacks.0.covers_whole_base"][1]) == {}
