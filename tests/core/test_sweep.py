@@ -159,3 +159,66 @@ def test_the_command_line_sweep_json_gives_a_refused_point_every_headline_as_nul
     assert [sorted(p["headline"]) for p in points] == [sorted(names)] * 3
     assert all(v is None for v in points[2]["headline"].values()) and points[2]["refused"]
     assert points[1]["headline"]["p_no_hit"] is not None and "refused" not in points[1]
+
+
+# -- a system's headline alone (what a sweep evaluates at each point) is evaluate's headline -----
+
+def _edges(scenario):
+    """``scenario`` with each single-valued field in turn at its lowest, highest and a middle
+    value (made on its plain data by hand), where the rules allow it."""
+    for path in scenario.paths():
+        steps = [int(s) if s.isdigit() else s for s in path.split(".")]
+        try:
+            values = field_values(next(s for s in fields_of(type(_block(scenario, steps[:-1])))
+                                       if s.name == steps[-1]))
+        except (StopIteration, ValueError, TypeError):  # a block, a list or free text
+            continue
+        for value in {values[0], values[len(values) // 3], values[-1]}:
+            data = copy.deepcopy(scenario.to_data())
+            target = data
+            for step in steps[:-1]:
+                target = target[step]
+            target[steps[-1]] = float(value) if isinstance(value, Decimal) else value
+            try:
+                yield load_scenario(data)
+            except ScenarioError:
+                continue
+
+
+def _block(scenario, steps):
+    block = scenario
+    for step in steps:
+        block = block[step] if isinstance(step, int) else getattr(block, step)
+    return block
+
+
+@pytest.mark.parametrize("system_id", [s for s in ("d100-homebrew", "eldfall", "gurps-4e", "infinity-n4")
+                                       if get_system(s).headline is not None])
+def test_a_systems_headline_alone_is_evaluates_headline(system_id):
+    system = get_system(system_id)
+    checked = 0
+    for preset in system.presets:
+        for scenario in (preset.scenario, *_edges(preset.scenario)):
+            want = evaluate(scenario).headline
+            got = system.headline(scenario)
+            assert list(got) == list(want) and got == want, (preset.name, scenario.to_data())
+            assert all(type(got[k]) is type(want[k]) for k in want)
+            checked += 1
+    assert checked > 100 * len(system.presets) // 10
+
+
+def test_the_whole_infinity_order_headline_alone_is_evaluates_headline():
+    # three attackers of Burst 3 and a mine, DA saves (2 Saving Rolls a hit, 3 on a Critical),
+    # W 1 to 3: the wounds' convolution cut to its first W coefficients for P(Null)
+    base = load_scenario({"system": "infinity-n4", "dodger": {"ph": 12, "arm": 2, "wounds": 2, "wip": 13},
+                          "attackers": [{"value": v, "mod": 3, "burst": 3, "ammo": "DA"} for v in (11, 12, 13)],
+                          "template": {"kind": "deployable", "lof": False, "ammo": "DA"},
+                          "minus_three": "stacking"})
+    headline = get_system("infinity-n4").headline
+    for ph in (0, 5, 12, 19, 20, 25):
+        for wounds in (1, 2, 3):
+            data = copy.deepcopy(base.to_data())
+            data["dodger"].update(ph=ph, wounds=wounds)
+            scenario = load_scenario(data)
+            assert headline(scenario) == evaluate(scenario).headline
+    assert 0 < evaluate(base).headline["p_null"] < 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import html
 import re
 from decimal import Decimal
@@ -9,11 +10,13 @@ from fractions import Fraction
 
 import pytest
 
-from rules_core import all_systems, evaluate, find_preset
+from rules_core import all_systems, evaluate, find_preset, load_scenario
+from rules_core.sweeps import allowed_values
 from workbook.compare import ComparePanel, pin_query, read_pin
 from workbook.modes import ModePanel, hits_rows
 from workbook.share import encode_query
-from workbook.sweep_panel import SweepPanel, number_paths, window
+from workbook.sweep_panel import (GRID_SIDE, SweepPanel, clear_sweep_cache, number_paths, sweep_around,
+                                  sweep_figure, window)
 
 
 def card_values(html: str) -> dict[str, dict[str, str]]:
@@ -143,6 +146,55 @@ def test_sweep_follows_an_added_attacker():
     panel.update(evaluate(bigger))
     assert "attackers.1.burst" in [v for _, v in panel.field.options]
     assert panel.field.value == "dodger.ph"
+
+
+def by_hand(scenario, changes):
+    """``scenario`` with ``{dotted path: value}`` set on its plain data by hand."""
+    data = copy.deepcopy(scenario.to_data())
+    for path, value in changes.items():
+        *blocks, name = [int(s) if s.isdigit() else s for s in path.split(".")]
+        target = data
+        for block in blocks:
+            target = target[block]
+        target[name] = float(value) if isinstance(value, Decimal) else value
+    return load_scenario(data)
+
+
+#: Each system's heatmap as the benchmarks time it: the evasion attribute against a number of
+#: the first attack; Infinity's is its page's, over a whole Order (three attackers of Burst 3
+#: with DA ammunition and a mine without LoF, against a W 2 trooper).
+HEATMAPS = {
+    "infinity-n4": (load_scenario({
+        "system": "infinity-n4", "dodger": {"ph": 12, "arm": 2, "wounds": 2, "wip": 13},
+        "attackers": [{"value": v, "mod": 3, "burst": 3, "ammo": "DA"} for v in (11, 12, 13)],
+        "template": {"kind": "deployable", "lof": False, "ammo": "DA"}, "minus_three": "stacking"}),
+        "attackers.0.value"),
+    "eldfall": (all_systems()["eldfall"].presets[0].scenario, "attackers.0.value"),
+    "gurps-4e": (all_systems()["gurps-4e"].presets[0].scenario, "attacks.0.skill"),
+    "d100-homebrew": (all_systems()["d100-homebrew"].presets[0].scenario, "attacks.0.evasion_modifier"),
+}
+
+
+@pytest.mark.parametrize("system_id", sorted(HEATMAPS))
+def test_every_heatmap_cell_is_evaluate_at_that_point(system_id):
+    scenario, other = HEATMAPS[system_id]
+    path = all_systems()[system_id].evasion.attribute
+    clear_sweep_cache()
+    swept = sweep_around(scenario, path, other)
+    sides = [len(window(allowed_values(scenario, p), scenario.get(p), GRID_SIDE)) for p in (path, other)]
+    assert len(swept.points) == sides[0] * sides[1] and sides[0] == GRID_SIDE
+    figure = sweep_figure(swept)  # P(no hit) by default, each cell's exact value in its hover
+    heat = figure.data[0]
+    for point in swept.points:
+        try:
+            want = evaluate(by_hand(scenario, dict(zip(swept.fields, point.values))))
+        except ValueError as err:
+            assert point.refused == str(err)
+            continue
+        assert point.refused == "" and list(point.headline) == list(want.headline)
+        assert dict(point.headline) == dict(want.headline), point.values
+        row, col = list(heat.y).index(float(point.values[0])), list(heat.x).index(float(point.values[1]))
+        assert Fraction(heat.customdata[row][col][0]) == want.headline["p_no_hit"]
 
 
 # -- chart modes ------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from ...registry import Evasion, Source, System
 from .dice import unopposed_dodge
-from .exact import evaluate
+from .exact import evaluate, headline
 from .outcomes import HEADLINES
 from .play import play
 from .presets import PRESETS
@@ -45,6 +45,7 @@ SYSTEM = System(
             "evade later attacks' hits at 2 or more, and a Dodge against a shot can become a Leap.",
     scenario_cls=D100Scenario,
     evaluate=evaluate,
+    headline=headline,
     play=play,
     sources=(
         Source("d100 homebrew rules, Evasion [Избегание]",

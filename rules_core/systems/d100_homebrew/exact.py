@@ -1,4 +1,5 @@
-"""The exact result of a d100 Evasion, fast: :func:`evaluate`.
+"""The exact result of a d100 Evasion, fast: :func:`evaluate` (and its headline alone,
+:func:`headline`, for sweeps).
 
 :func:`analyse` walks the rule of :mod:`.play` (:func:`~.play.decide`, :func:`~.play.no_roll`,
 :func:`~.play.after_roll`) over every situation before each attack at once: a roll branches on
@@ -26,7 +27,7 @@ from .scenario import (CITE_DODGE, CITE_LEAP, CITE_LEAP_BUDGET, CITE_LEFTOVERS, 
                        D100Scenario)
 from .text import say
 
-__all__ = ["evaluate", "analyse", "Analysis", "Tally", "trace_of", "number"]
+__all__ = ["evaluate", "headline", "analyse", "Analysis", "Tally", "trace_of", "number"]
 
 KIND_LABELS = dict(next(s for s in fields_of(Attack) if s.name == "kind").choices)
 LEAP_LABELS = dict(next(s for s in fields_of(Attack) if s.name == "leap").choices)
@@ -327,6 +328,40 @@ def _no_roll_note(plan: Plan) -> str:
     return say("No Evasion roll can be made") + "; " + "; ".join(reasons)
 
 
+def _headline(scenario: D100Scenario, analysis: Analysis, hits: Dist
+              ) -> tuple[dict[str, Fraction | None], dict[str, str]]:
+    """Every headline quantity (``hits``: the distribution of hits landing), and the notes on
+    those that are null."""
+    final, den = analysis.final, analysis.denominator
+    rolled = sum(w for s, w in final.items() if s.rolled)
+    passed = sum(w for s, w in final.items() if s.rolled and s.all_passed)
+    notes = {}
+    headline: dict[str, Fraction | None] = {
+        "p_dodge_succeeds": Fraction(passed, rolled) if rolled else None,
+        "p_no_hit": hits[0],
+        "expected_hits": hits.mean(),
+        "expected_successes": sum((t.expected_successes for t in analysis.tallies), Fraction(0)),
+        "expected_hits_in_cover": Fraction(sum(w * s.in_cover for s, w in final.items()), den),
+        "p_stray_shot": Fraction(sum(w for s, w in final.items() if s.stray), den),
+        "p_disengage": Fraction(sum(w for s, w in final.items() if s.disengage), den),
+    }
+    if not rolled:
+        notes["p_dodge_succeeds"] = _no_roll_note(analysis.plan)
+    for name, definition in HEADLINES.items():
+        reason = definition.applies(scenario) if definition.applies else None
+        if reason is not None:
+            headline[name] = None
+            notes[name] = reason
+    return headline, notes
+
+
+def headline(scenario: D100Scenario) -> dict[str, Fraction | None]:
+    """``evaluate(scenario).headline`` without the outcomes' labels, the distributions and the
+    trace: what a sweep needs at each of its points."""
+    analysis = analyse(scenario)
+    return _headline(scenario, analysis, Dist((s.ending.hits, w) for s, w in analysis.final.items()))[0]
+
+
 def evaluate(scenario: D100Scenario) -> Result:
     """The exact result over every d100 roll of every Evasion roll made."""
     analysis = analyse(scenario)
@@ -343,26 +378,7 @@ def evaluate(scenario: D100Scenario) -> Result:
     outcome_order = tuple(names[key] for key in sorted(names))
     outcomes = Dist((labels[s], w) for s, w in final.items())
     hits = Dist((s.ending.hits, w) for s, w in final.items())
-    den = analysis.denominator
-    rolled = sum(w for s, w in final.items() if s.rolled)
-    passed = sum(w for s, w in final.items() if s.rolled and s.all_passed)
-    notes = {}
-    headline: dict[str, Fraction | None] = {
-        "p_dodge_succeeds": Fraction(passed, rolled) if rolled else None,
-        "p_no_hit": hits[0],
-        "expected_hits": hits.mean(),
-        "expected_successes": sum((t.expected_successes for t in analysis.tallies), Fraction(0)),
-        "expected_hits_in_cover": Fraction(sum(w * s.in_cover for s, w in final.items()), den),
-        "p_stray_shot": Fraction(sum(w for s, w in final.items() if s.stray), den),
-        "p_disengage": Fraction(sum(w for s, w in final.items() if s.disengage), den),
-    }
-    if not rolled:
-        notes["p_dodge_succeeds"] = _no_roll_note(plan)
-    for name, definition in HEADLINES.items():
-        reason = definition.applies(scenario) if definition.applies else None
-        if reason is not None:
-            headline[name] = None
-            notes[name] = reason
+    headline, notes = _headline(scenario, analysis, hits)
     distributions = {"hits_in_cover": Dist((s.in_cover, w) for s, w in final.items())}
     if shape.stray:
         distributions["stray_shots"] = Dist((s.stray, w) for s, w in final.items())
