@@ -15,7 +15,7 @@ from rules_core.systems.infinity_n4 import exact
 from rules_core.systems.infinity_n4.play import plan_order
 from rules_core.systems.infinity_n4.exact import f2f_headline
 from rules_core.systems.infinity_n4.scenario import Attacker, Dodger, InfinityScenario, Template
-from workbook.sweep_panel import clear_sweep_cache, sweep_around
+from workbook.sweep_panel import clear_sweep_cache, sweep_around, sweep_figure
 
 GRID = range(-9, 31)  # 40 Success Values a side
 
@@ -90,9 +90,12 @@ def ours_full_order():
 
 
 def ours_heatmap():
+    """The sweep and its figure, as the page's heatmap panel makes them (P(dodge succeeds))."""
     clear_caches()
     clear_sweep_cache()
-    return sweep_around(FULL_ORDER, *HEAT_FIELDS)
+    swept = sweep_around(FULL_ORDER, *HEAT_FIELDS)
+    sweep_figure(swept, quantity="p_dodge_succeeds")
+    return swept
 
 
 def heatmap_cells_by_evaluate():
@@ -123,7 +126,7 @@ CASES = [
          check=lambda ours, ref: all(ours[a + 9][b + 9] == r for (a, b), r in zip(SAMPLE, ref))),
     Case(system="infinity-n4", name="Full Order: 3 attackers B3 + a mine, DA saves, whole evaluate()",
          run=ours_full_order, target_ms=5.0),
-    Case(system="infinity-n4", name="The page's heatmap of that Order: sweep panel, PH × first attacker's value, 30×30",
+    Case(system="infinity-n4", name="The page's heatmap of that Order: sweep panel (sweep and figure), PH × first attacker's value, 30×30",
          run=ours_heatmap, target_ms=1000.0,
          reference=heatmap_cells_by_evaluate, reference_name="evaluate() per cell, 10-cell sample",
          reference_scale=900 / len(HEAT_SAMPLE), check=heatmap_agrees),

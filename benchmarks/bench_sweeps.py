@@ -1,8 +1,10 @@
 """Sweeps (issue: compare, sweep, export): a 20-point sweep of any preset along its system's
 evasion attribute in ≤ 50 ms, and a 30×30 heatmap (the evasion attribute against the first
 attack's number field) in ≤ 1 s. Every preset of every system is swept; one heatmap per system.
-Each point is a full validated scenario and an exact evaluation (:func:`rules_core.sweep`); the
-heatmaps are computed as the dashboard's sweep panel does (:func:`workbook.sweep_panel.sweep_around`)."""
+Each point is a validated scenario and its exact headline (:func:`rules_core.sweep`: the system's
+headline alone where it has one, ``System.headline``, else the headline of a whole evaluation);
+the heatmaps are computed as the dashboard's sweep panel does
+(:func:`workbook.sweep_panel.sweep_around`)."""
 
 from __future__ import annotations
 
