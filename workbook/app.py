@@ -380,6 +380,8 @@ class Dashboard:
         keep = analysis.compare.pinned if analysis is not None else None  # a pinned A stays
         self.text = text
         self._syncing = False
+        # the parts the reader had open stay open on the rebuilt page (another language)
+        self._was_open = {css for css, toggle in getattr(self, "toggles", {}).items() if toggle.value}
         self.toggles = {}
         self._lazy: dict[str, Any] = {}  # the collapsed panels built so far, by name
         self._lazy_boxes: dict[str, widgets.Box] = {}
@@ -515,6 +517,7 @@ class Dashboard:
         after each change of the toggle."""
         body = widgets.VBox()
         self._lazy_boxes[name] = body
+        opened = opened or f"{css}-toggle" in self._was_open
 
         def toggled(on: bool) -> None:
             if on or name in self._lazy:

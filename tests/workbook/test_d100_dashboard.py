@@ -182,6 +182,7 @@ def test_a_language_switch_closes_the_page_it_replaces():
     dash.language.value = "ru"
     dash.language.value = "en"
     assert len(_instances) == opened  # every widget of the old page closed, none left over
+    assert dash.toggles["wb-analysis-toggle"].value  # what was open stays open
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
