@@ -57,6 +57,7 @@ from .export import download_link, figure_div, report_document
 from .layout import page_css
 from .present import split_page_keys
 from .share import decode_query, encode_query, in_voila, page_url
+from .text import headline_label
 from .urlbar import UrlBar
 from .views import _LAYOUT, exact_text, percent_text
 
@@ -68,9 +69,25 @@ TITLE = "One dodge, four games"
 
 #: What the chart's curves can show: key → English name.
 MEASURES = {"p_no_hit": "P(no hit) gained (percentage points)", "hits_avoided": "Expected hits avoided"}
+#: The chart's axis titles where the measure's name is too long for a phone's chart.
+_AXIS_TITLES = {"p_no_hit": "P(no hit) gained (pp)"}
 #: Okabe–Ito colours, safe for colour-blind readers, one per system (the index card's too).
 _COLOURS = CURVE_COLOURS
 _LINK = "(a pasted share link)"
+#: The page's own styles, beside the workbook's (workbook.layout.page_css): the games' pickers
+#: side by side where there is room, the table's row names kept in view while it scrolls
+#: sideways on a phone, its exact values readable at a projector.
+_CSS = """<style>
+.wb-four-pickers { display: grid !important; grid-template-columns: repeat(auto-fill, minmax(min(100%, 31em), 1fr));
+  column-gap: 16px; }
+.wb-four-grid th:first-child, .wb-four-grid td:first-child { position: sticky; left: 0; background: #fff; z-index: 1; }
+@container wb-page (max-width: 760px) {
+  .wb-four-grid td:first-child { min-width: 8em; max-width: 9em; padding-left: 2px !important; }
+  .wb-four-pickers .widget-label { width: 8.5em !important; min-width: 8.5em; }
+}
+.wb-present .wb-four-grid { font-size: 22px !important; }
+.wb-present .wb-four-grid td div, .wb-present .wb-four-grid small { font-size: 18px !important; }
+</style>"""
 
 
 @dataclass(frozen=True)
@@ -166,7 +183,8 @@ def _table_html(worths: Mapping[str, Worth], systems: Sequence[System]) -> str:
             note = (f'<div style="font-size:.75em;color:#555;overflow-wrap:anywhere">{html.escape(exact)}</div>'
                     if exact else (f'<div style="font-size:.75em;color:#555">{html.escape("no damage model: hits only")}</div>'
                                    if line["key"].startswith("damage") and not cell["of"] else ""))
-            label = f" <small>({html.escape(cell['of'])})</small>" if line["key"] == "damage_with" and cell["of"] else ""
+            label = (f" <small>({html.escape(headline_label(cell['of']).lower())})</small>"
+                     if line["key"] == "damage_with" and cell["of"] else "")
             cells.append(f'<td data-system="{s.id}" data-exact="{exact}" style="padding:4px 10px;vertical-align:top">'
                          f'{html.escape(cell["shown"])}{label}{note}</td>')
         weight = "font-weight:600;" if line["key"].endswith(("gained", "avoided")) else ""
@@ -200,9 +218,9 @@ def worth_figure(curves: Mapping[str, Sequence[WorthPoint]], measure: str = "p_n
                 x=[float(mark.unopposed)], y=[float(mark.worth.gained[measure]) * scale], mode="markers",
                 name=f"{system.name}: this scenario", showlegend=False, hoverinfo="skip",
                 marker=dict(size=14, symbol="diamond", color=colour, line=dict(width=2, color="black"))))
-    ytitle = MEASURES[measure]
+    ytitle = _AXIS_TITLES.get(measure, MEASURES[measure])
     return go.Figure(traces, layout=dict(
-        title=dict(text="What the reaction is worth, by the chance of one unopposed evasion roll"),
+        title=dict(text="What the reaction is worth in each game"),
         xaxis=dict(title=dict(text="Chance of passing one unopposed evasion roll"), tickformat=".0%",
                    range=[-0.02, 1.02]),
         yaxis=dict(title=dict(text=ytitle), rangemode="tozero"),
@@ -271,7 +289,7 @@ class FourGames:
             source.observe(lambda _ch, s=system: self._source_changed(s), names="value")
             link.observe(lambda _ch, s=system: self._link_changed(s), names="value")
             self.sources[system.id], self.links[system.id] = source, link
-            pickers.append(widgets.VBox([source, link], layout=widgets.Layout(max_width="100%")))
+            pickers.append(widgets.VBox([source, link], layout=widgets.Layout(max_width="100%", min_width="0")))
             self.choices[system.id] = source.value
             self.scenarios[system.id] = system.preset(source.value).scenario
         self.urlbar = UrlBar(label="Copy link", copied="Copied", follow=in_voila(), title=f"{TITLE} — Dodge Workbook")
@@ -283,7 +301,8 @@ class FourGames:
         toolbar = widgets.HBox([self.urlbar, self.present_toggle],
                                layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         toolbar.add_class("wb-toolbar")
-        self.measure = widgets.ToggleButtons(options=[(v, k) for k, v in MEASURES.items()], value=measure)
+        self.measure = widgets.ToggleButtons(options=[(v, k) for k, v in MEASURES.items()], value=measure,
+                                             style={"button_width": "auto"})
         self.measure.add_class("wb-four-measure")
         self.measure.observe(lambda _ch: self._measure_changed(), names="value")
         self.notice = widgets.HTML()
@@ -303,8 +322,10 @@ class FourGames:
         export.add_class("wb-four-export")
         self.assumptions = widgets.HTML(self._assumptions_html())
         self.assumptions.add_class("wb-four-assumptions")
-        style = widgets.HTML(page_css())  # the workbook's style sheet: the chart keeps its height
-        self.widget = widgets.VBox([style, toolbar, widgets.VBox(pickers), self.notice, self.table, self.measure,
+        style = widgets.HTML(page_css() + _CSS)  # the workbook's style sheet: the chart keeps its height
+        choose = widgets.VBox(pickers)
+        choose.add_class("wb-four-pickers")
+        self.widget = widgets.VBox([style, toolbar, choose, self.notice, self.table, self.measure,
                                     self.chart, export, self.assumptions],
                                    layout=widgets.Layout(max_width="1200px"))
         self.widget.add_class("wb-dashboard")  # the dashboards' page styles: phone, laptop, projector

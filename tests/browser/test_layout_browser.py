@@ -194,8 +194,11 @@ def test_the_server_root_opens_the_index_of_cards(open_dashboard, voila_server):
     assert cards.count() == len(entries)
     for i, entry in enumerate(entries):
         card = cards.nth(i)
-        if entry.system is not None:  # a system's dashboard shows a picture of its outcome chart
-            assert card.locator("svg.wb-index-picture rect").count() > 1
+        # every card has its picture (a dashboard's outcome chart, each lesson's own), drawn
+        picture = card.locator("svg.wb-index-picture")
+        assert picture.count() == 1, entry.notebook
+        assert card.locator("svg.wb-index-picture rect, svg.wb-index-picture polyline").count() > 2, entry.notebook
+        assert picture.bounding_box()["width"] >= 100, entry.notebook
         assert card.locator(".wb-index-summary").inner_text().strip()
     decoration = dash.page.evaluate(
         "getComputedStyle(document.querySelector('.wb-index-name')).textDecorationLine")
