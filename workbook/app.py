@@ -85,7 +85,8 @@ from .controls import ScenarioForm, close_tree
 from .design import DesignPanel
 from .layout import headline_cards, house_rule_banner, page_css, style_figure
 from .notices import FieldMarks, link_notice
-from .share import decode_query, encode_query, in_voila, page_url, read_query, share_url
+from .share import (decode_query, encode_query, in_voila, page_url, preheating, request_query,
+                    share_url)
 from .present import asked_lang, split_page_keys
 from .text import LANGUAGE_NAMES, translator
 from .urlbar import UrlBar
@@ -136,43 +137,6 @@ def system_views(system_id: str) -> tuple[View, ...]:
         if getattr(module, "SYSTEM_ID", None) == system_id:
             found.extend(getattr(module, "VIEWS", ()))
     return tuple(found)
-
-
-def _preheating() -> bool:
-    """True inside a kernel Voilà runs ahead of any request (``--preheat_kernel``): the page's URL
-    query is not known until someone asks for the page."""
-    return os.environ.get("VOILA_PREHEAT") == "True"
-
-
-def _wait_for_request(timeout: float | None = None) -> dict[str, str]:
-    """In a kernel Voilà preheated: wait until the page is requested and return the request's
-    details (``QUERY_STRING``, ``SERVER_NAME``, ...), also put into ``os.environ`` as Voilà's
-    own ``voila.utils.wait_for_request`` does — without importing Voilà into the kernel (that
-    import alone costs ~45 MB per kernel)."""
-    import json
-
-    from websockets.sync.client import connect
-
-    env = os.environ
-    base = env.get("VOILA_WS_BASE_URL") or env.get("VOILA_SERVER_URL") or "/"
-    url = (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
-           f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env.get('VOILA_KERNEL_ID', '')}")
-    try:
-        with connect(url, open_timeout=10, max_size=2**20) as socket:
-            info = json.loads(socket.recv(timeout=timeout))
-    except Exception as err:  # no server to ask: the page shows the default scenario
-        logging.getLogger(__name__).warning("could not read the page request from %s: %s", url, err)
-        return {}
-    info = {str(k): str(v) for k, v in info.items()}
-    os.environ.update(info)
-    return info
-
-
-def _request_query() -> str:
-    """The page's URL query: waited for in a preheated kernel, else :func:`read_query`."""
-    if _preheating():
-        return _wait_for_request().get("QUERY_STRING", "")
-    return read_query()
 
 
 def _handling_browser_message() -> bool:
@@ -317,8 +281,8 @@ class Dashboard:
                  else self.system.default_scenario())
         self._start, self._forced_lang = start, lang
         # Preheated by Voilà: build now, read the query once the page is requested (below).
-        later = query is None and _preheating()
-        query, page = split_page_keys("" if later else _request_query() if query is None else query)
+        later = query is None and preheating()
+        query, page = split_page_keys("" if later else request_query() if query is None else query)
         shared = decode_query(self.system, query)
         asked = shared.lang or asked_lang(query)
         self.lang = lang or (asked if asked in self.system.languages else self.system.languages[0])
@@ -344,7 +308,7 @@ class Dashboard:
             self.widget.add_class("wb-present")
         self._build(shared.scenario or start)
         if later:
-            self.apply_query(_request_query())  # waits until the page is requested
+            self.apply_query(request_query())  # waits until the page is requested
 
     def apply_query(self, query: str) -> None:
         """Show what a page URL's ``query`` asks for (scenario and language), as the page would
@@ -599,6 +563,7 @@ class Dashboard:
         analysis.set_present(self.present)
         analysis.compare.pin_button.on_click(lambda _b: self._follow_address())
         analysis.compare.unpin_button.on_click(lambda _b: self._follow_address())
+        analysis.export.page = self  # its report holds what the page shows (views, rulings)
         return analysis
 
     def _restore_pin(self, pin: str) -> str:

@@ -50,7 +50,7 @@ from rules_core.result import fraction_text
 from rules_core.scenario import Scenario, one_line
 from rules_core.tables import csv_text
 
-from .app import _preheating, _request_query  # the dashboards' own reading of the page's address
+from .share import preheating, request_query
 from .catalog import CURVE_COLOURS, dashboards, default_preset, systems_with_evasion
 from .chart import chart
 from .export import download_link, figure_div, report_document
@@ -333,10 +333,10 @@ class FourGames:
         for system in self.systems:
             self.worths[system.id], self.curves[system.id] = self._compute(self.scenarios[system.id])
         self._building = False
-        later = query is None and _preheating()  # built ahead of the request: read it once asked
-        self.apply_query("" if later else (_request_query() if query is None else query))
+        later = query is None and preheating()  # built ahead of the request: read it once asked
+        self.apply_query("" if later else (request_query() if query is None else query))
         if later:
-            self.apply_query(_request_query())
+            self.apply_query(request_query())
 
     # -- the address ------------------------------------------------------------------------
     def apply_query(self, query: str) -> None:

@@ -30,6 +30,7 @@ notice=...)``, and the dashboard then shows its default scenario with the notice
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from dataclasses import dataclass
@@ -42,7 +43,8 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 from rules_core import ScenarioError, System
 from rules_core.scenario import FieldSpec, Part, Scenario, fields_of, parse, shown
 
-__all__ = ["Shared", "encode_query", "decode_query", "read_query", "page_url", "share_url", "in_voila",
+__all__ = ["Shared", "encode_query", "decode_query", "read_query", "request_query", "preheating",
+           "wait_for_request", "page_url", "share_url", "in_voila",
            "in_jupyter", "jupyter_dashboard_url", "MAX_QUERY_LENGTH"]
 
 #: Longer queries are refused whole (a real scenario needs a few hundred characters).
@@ -271,6 +273,43 @@ def decode_query(system: System, query: str | None, base: Scenario | None = None
         return Shared(notice="This link could not be used, so the default scenario is shown: "
                              + "; ".join(problems[:5]) + ("; …" if len(problems) > 5 else ""))
     return Shared(scenario=scenario, lang=lang)
+
+
+def preheating() -> bool:
+    """True inside a kernel Voilà runs ahead of any request (``--preheat_kernel``): the page's URL
+    query is not known until someone asks for the page."""
+    return os.environ.get("VOILA_PREHEAT") == "True"
+
+
+def wait_for_request(timeout: float | None = None) -> dict[str, str]:
+    """In a kernel Voilà preheated: wait until the page is requested and return the request's
+    details (``QUERY_STRING``, ``SERVER_NAME``, ...), also put into ``os.environ`` as Voilà's
+    own ``voila.utils.wait_for_request`` does — without importing Voilà into the kernel (that
+    import alone costs ~45 MB per kernel)."""
+    import json
+
+    from websockets.sync.client import connect
+
+    env = os.environ
+    base = env.get("VOILA_WS_BASE_URL") or env.get("VOILA_SERVER_URL") or "/"
+    url = (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
+           f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env.get('VOILA_KERNEL_ID', '')}")
+    try:
+        with connect(url, open_timeout=10, max_size=2**20) as socket:
+            info = json.loads(socket.recv(timeout=timeout))
+    except Exception as err:  # no server to ask: the page shows the default scenario
+        logging.getLogger(__name__).warning("could not read the page request from %s: %s", url, err)
+        return {}
+    info = {str(k): str(v) for k, v in info.items()}
+    os.environ.update(info)
+    return info
+
+
+def request_query() -> str:
+    """The page's URL query: waited for in a preheated kernel, else :func:`read_query`."""
+    if preheating():
+        return wait_for_request().get("QUERY_STRING", "")
+    return read_query()
 
 
 def in_voila() -> bool:

@@ -13,7 +13,7 @@ import pytest
 
 import workbook.app as app
 from rules_core import get_system
-from workbook import views
+from workbook import share, views
 from workbook.app import Dashboard, View
 from workbook.views import distribution_chart
 from workbook_fake import FAKE
@@ -150,7 +150,7 @@ def test_a_preheated_page_is_built_before_its_query_is_read(monkeypatch):
         dash_holder[:] = [self]
 
     monkeypatch.setattr(Dashboard, "_build", build)
-    monkeypatch.setattr(app, "_wait_for_request", lambda: {"QUERY_STRING": read_query()})
+    monkeypatch.setattr(share, "wait_for_request", lambda: {"QUERY_STRING": read_query()})
     dash = Dashboard(FAKE)
     assert built_when_asked and built_when_asked[0] is dash  # the page existed when the query was read
     assert dash.lang == "xx" and dash.scenario.defender.agility == 5
@@ -162,7 +162,7 @@ def test_a_preheated_page_is_built_before_its_query_is_read(monkeypatch):
 
 def test_a_preheated_page_shows_a_refused_query_as_a_notice(monkeypatch):
     monkeypatch.setenv("VOILA_PREHEAT", "True")
-    monkeypatch.setattr(app, "_wait_for_request", lambda: {"QUERY_STRING": "defender.agility=99"})
+    monkeypatch.setattr(share, "wait_for_request", lambda: {"QUERY_STRING": "defender.agility=99"})
     dash = Dashboard(FAKE)
     assert dash.scenario == FAKE.default_scenario()
     assert dash.notices and dash.notices == Dashboard(FAKE, query="defender.agility=99").notices

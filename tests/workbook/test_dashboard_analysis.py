@@ -55,3 +55,16 @@ def test_a_language_switch_keeps_the_pin():
     pinned = d.analysis.compare.pinned
     d.set_lang("ru")
     assert d.analysis.compare.pinned == pinned and Fraction(1, 4) == pinned.headline["p_no_hit"]
+
+
+def test_the_report_button_holds_what_the_page_shows_its_rulings_comparison_included():
+    from workbook.app import Dashboard
+    dash = Dashboard("infinity-n4", query="")
+    dash.toggles["wb-analysis-toggle"].value = True
+    closed = dash.analysis.export.make_report()
+    assert "wb-report-rulings" not in closed  # the rulings panel is closed: not on the page
+    dash.toggles["wb-rulings-toggle"].value = True
+    report = dash.analysis.export.make_report()
+    assert "wb-report-rulings" in report
+    comparison = dash.rulings.compare.comparison
+    assert str(comparison.b.headline["p_dodge_succeeds"]) in report  # B's exact number, as shown
