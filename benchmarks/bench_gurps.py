@@ -10,7 +10,7 @@ import icepool
 
 from benchmarks.common import Case
 from rules_core import evaluate, find_preset
-from rules_core.systems.gurps_4e import damage
+from rules_core.systems.gurps_4e import damage, exact
 
 BURST = find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario  # skill 12 (+2 RoF), Recoil 2, Dodge 9 + 3
 COVER = find_preset("gurps-4e/drop-behind-cover").scenario
@@ -18,8 +18,8 @@ SACRIFICE = find_preset("gurps-4e/sacrificial-dodge-and-drop").scenario
 
 
 def clear_caches() -> None:
-    damage.hit_injury.cache_clear()
-    damage.dice_total.cache_clear()
+    for fn in (damage.hit_injury, damage.dice_total, exact._rolled_hits, exact._evasion_rolls):
+        fn.cache_clear()
 
 
 def ours(scenario):

@@ -4,14 +4,20 @@ attack's number field) in ≤ 1 s. Every preset of every system is swept; one he
 Each point is a validated scenario and its exact headline (:func:`rules_core.sweep`: the system's
 headline alone where it has one, ``System.headline``, else the headline of a whole evaluation);
 the heatmaps are computed as the dashboard's sweep panel does
-(:func:`workbook.sweep_panel.sweep_around`)."""
+(:func:`workbook.sweep_panel.sweep_around`). Every timed call starts with the system's result
+caches cleared (:data:`CLEAR`)."""
 
 from __future__ import annotations
 
+from benchmarks import bench_d100, bench_eldfall, bench_gurps, bench_infinity
 from benchmarks.common import Case
 from rules_core import all_systems, sweep
 from rules_core.sweeps import allowed_values
 from workbook.sweep_panel import GRID_SIDE, clear_sweep_cache, sweep_around
+
+#: Each system's result caches, cleared inside every timed call: each sweep is computed cold.
+CLEAR = {"d100-homebrew": bench_d100.clear_caches, "eldfall": bench_eldfall.clear_caches,
+         "gurps-4e": bench_gurps.clear_caches, "infinity-n4": bench_infinity.clear_caches}
 
 #: For each system, the second field of its heatmap: a number of the first attack or attacker.
 SECOND = {"infinity-n4": "attackers.0.value", "eldfall": "attackers.0.value",
@@ -28,13 +34,18 @@ def _around(scenario, path, count):
 
 def line(scenario, path):
     values = _around(scenario, path, 20)
-    return lambda: len(sweep(scenario, path, values))
+
+    def run():
+        CLEAR[scenario.system]()
+        return len(sweep(scenario, path, values))
+    return run
 
 
 def grid(scenario, path, other):
     """The heatmap as the page's sweep panel computes it (30 values a side around the scenario's
     own), its cache of earlier sweeps cleared."""
     def run():
+        CLEAR[scenario.system]()
         clear_sweep_cache()
         return len(sweep_around(scenario, path, other))
     return run

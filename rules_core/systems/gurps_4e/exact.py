@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from fractions import Fraction
+from functools import lru_cache
 from math import prod
 from typing import NamedTuple
 
@@ -37,7 +38,7 @@ from .outcomes import (ALL_DODGED, BOTH_HIT, CAUGHT, DODGER_HIT, DR_COVER, FARTH
                        TOO_SLOW, ladder_label, outcome_order)
 from .play import (AttackContext, AttackHits, attack_context, base_dodge, blast_hit, blast_reaches, defense_option,
                    dodge_score, ends_prone, sacrificial_context)
-from .scenario import SYSTEM_ID, GurpsScenario
+from .scenario import SYSTEM_ID, GurpsScenario, GurpsVariant
 
 __all__ = ["evaluate", "attack_outcomes", "evasion_rolls", "attack_steps", "sum_of_hits", "Step",
            "EvasionRoll"]
@@ -48,17 +49,23 @@ ROLL = WAYS  # ways 3d6 can fall
 # -- rolls as weights ------------------------------------------------------------------------
 
 def attack_outcomes(ctx: AttackContext, scenario: GurpsScenario) -> dict[AttackHits, int]:
-    """Hits and critical hit → weight over 216 for the attack in ``ctx``."""
+    """Hits and critical hit → weight over 216 for the attack in ``ctx`` (read only)."""
     attack = scenario.attacks[ctx.index]
     if ctx.blocked or (attack.hits_by == "roll" and ctx.skill.value < 3):
         return {AttackHits(0, False): ROLL}
     if attack.hits_by == "fixed":
         return {AttackHits(attack.hits, False): ROLL}
+    return _rolled_hits(ctx.skill.value, attack.rof, attack.recoil, scenario.variant)
+
+
+@lru_cache(maxsize=1024)
+def _rolled_hits(skill: int, rof: int, recoil: int, rules: GurpsVariant) -> dict[AttackHits, int]:
+    """:func:`attack_outcomes` of an attack roll against ``skill`` (shared by the scenarios of a
+    sweep, most of which roll the same attack)."""
     out: Counter = Counter()
     for total in TOTALS:
-        roll = success_roll(total, ctx.skill.value, scenario.variant)
-        out[AttackHits(hits_scored(roll, attack.rof, attack.recoil), roll.success and roll.critical)] += \
-            ROLL_3D6.weight(total)
+        roll = success_roll(total, skill, rules)
+        out[AttackHits(hits_scored(roll, rof, recoil), roll.success and roll.critical)] += ROLL_3D6.weight(total)
     return dict(out)
 
 
@@ -69,17 +76,23 @@ class EvasionRoll(NamedTuple):
     weight: int
 
 
-def evasion_rolls(score: int, scenario: GurpsScenario) -> list[EvasionRoll]:
+def evasion_rolls(score: int, scenario: GurpsScenario) -> tuple[EvasionRoll, ...]:
     """Every Dodge roll against ``score`` with its weight over 216² (an acrobatic dodge's
     Acrobatics roll first moves the score by ±2; otherwise the weight is scaled by 216)."""
     dodger = scenario.dodger
-    if dodger.acrobatic:
-        made = sum(ROLL_3D6.weight(t) for t in TOTALS if success_roll(t, dodger.acrobatics, scenario.variant).success)
+    return _evasion_rolls(score, dodger.acrobatics if dodger.acrobatic else None, scenario.variant)
+
+
+@lru_cache(maxsize=1024)
+def _evasion_rolls(score: int, acrobatics: int | None, rules: GurpsVariant) -> tuple[EvasionRoll, ...]:
+    """:func:`evasion_rolls` (``acrobatics``: the skill of an acrobatic dodge, else None)."""
+    if acrobatics is not None:
+        made = sum(ROLL_3D6.weight(t) for t in TOTALS if success_roll(t, acrobatics, rules).success)
         branches = ((score + 2, made), (score - 2, ROLL - made))
     else:
         branches = ((score, ROLL),)
-    return [EvasionRoll(success_roll(total, value, scenario.variant), weight * ROLL_3D6.weight(total))
-            for value, weight in branches if weight for total in TOTALS]
+    return tuple(EvasionRoll(success_roll(total, value, rules), weight * ROLL_3D6.weight(total))
+                 for value, weight in branches if weight for total in TOTALS)
 
 
 class Step(NamedTuple):
