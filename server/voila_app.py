@@ -31,9 +31,10 @@ handlers, kernels and pages) with these changes, each a setting (``--help-all`` 
 - **Quiet on a closed tab**: a message still being written to a tab that has just closed is
   dropped without a traceback in the log (:func:`quiet_closed_connections`); every other
   error is logged as before.
-- **Patient, never silent**: a kernel may take ``--startup-timeout`` seconds to start and a cell
-  ``--iopub-timeout`` seconds to deliver its output on a busy machine; past that the page shows
-  an error with a retry button instead of an empty dashboard.
+- **Patient, never silent**: a kernel may take ``--startup-timeout`` seconds to start, a cell 300 s
+  to run and ``--iopub-timeout`` seconds to deliver its output on a busy machine; past that the
+  page shows an error with a retry button instead of an empty dashboard. A preheated kernel's
+  cells have no time limit: its dashboard waits for its visitor, however long that takes.
 """
 
 from __future__ import annotations
@@ -660,7 +661,9 @@ class WorkbookVoila(Voila):
         executor.setdefault("startup_timeout", 180)
         executor.setdefault("iopub_timeout", 60)
         executor.setdefault("raise_on_iopub_timeout", True)
-        executor.setdefault("timeout", 300)
+        # A cell may run 300 s; but in a preheated kernel the dashboard's cell waits for its page
+        # to be requested, which may take hours in a class's pool: there no cell time limit.
+        executor.setdefault("timeout", None if pool > 0 else 300)
         conf.http_keep_alive_timeout = min(conf.http_keep_alive_timeout, 10)
         # A preheated kernel asks this server for its page request: on the address it listens on.
         os.environ.setdefault("VOILA_APP_IP", self.ip if self.ip not in ("", "0.0.0.0", "::") else "127.0.0.1")

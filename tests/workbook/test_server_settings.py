@@ -1,5 +1,6 @@
-"""The server's event-loop error handler (``server/voila_app.py``): a tab that closes while a
-message is written to it leaves no traceback in the log; any other unawaited error still does."""
+"""Settings of the server (``server/voila_app.py``) that need no running server: its event-loop
+error handler (a tab that closes while a message is written to it leaves no traceback in the
+log; any other unawaited error still does) and its cell time limits."""
 
 from __future__ import annotations
 
@@ -49,3 +50,16 @@ def test_a_write_to_a_closed_tab_is_not_logged(server_module, error):
         assert len(logged) == 2
     finally:
         loop.close()
+
+
+@pytest.mark.parametrize("pool, limit", [(1, None), (0, 300)])
+def test_a_preheated_kernel_waits_for_its_visitor_without_a_cell_time_limit(server_module, pool, limit):
+    """A preheated kernel's dashboard cell waits for the page request (maybe hours, in a class's
+    pool): a cell time limit would turn every pooled page into an error page after it."""
+    app = server_module.WorkbookVoila()
+    try:
+        app.initialize([str(SERVER.parents[1] / "notebooks"), f"--pool={pool}", "--port=0"])
+        assert app.voila_configuration.preheat_kernel is (pool > 0)
+        assert app.config.VoilaExecutor.timeout == limit
+    finally:
+        server_module.WorkbookVoila.clear_instance()
