@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from ...registry import Evasion, System
 from . import play, sources as cite
-from .exact import evaluate
+from .exact import evaluate, headline
 from .outcomes import HEADLINES
 from .presets import PRESETS
 from .scenario import SYSTEM_ID, Attack, Blast, Cover, Dodger, Friend, GurpsScenario, Target
@@ -46,6 +46,7 @@ SYSTEM = System(
             "landing hit goes through DR and wounding modifiers to injury.",
     scenario_cls=GurpsScenario,
     evaluate=evaluate,
+    headline=headline,
     play=play.play,  # the module keeps its name; the rule is its play()
     sources=cite.SOURCES,
     presets=PRESETS,

@@ -40,7 +40,7 @@ from .play import (AttackContext, AttackHits, attack_context, base_dodge, blast_
                    dodge_score, ends_prone, sacrificial_context)
 from .scenario import SYSTEM_ID, GurpsScenario, GurpsVariant
 
-__all__ = ["evaluate", "attack_outcomes", "evasion_rolls", "attack_steps", "sum_of_hits", "Step",
+__all__ = ["evaluate", "headline", "attack_outcomes", "evasion_rolls", "attack_steps", "sum_of_hits", "Step",
            "EvasionRoll"]
 
 ROLL = WAYS  # ways 3d6 can fall
@@ -286,7 +286,9 @@ class Move(NamedTuple):
     everything: int
 
 
-def _evaluate_attacks(s: GurpsScenario) -> Result:
+def _evaluate_attacks(s: GurpsScenario, headline_only: bool = False) -> Result | dict[str, Fraction | None]:
+    """A turn of attacks; ``headline_only``: its headline alone, without the outcome labels, the
+    hits dodged and the trace (what a sweep needs at each point)."""
     n = len(s.attacks)
     drop = defense_option(s) == "dodge_and_drop"
     # Whether a dodge and drop was already made matters only from the second attack on.
@@ -305,6 +307,8 @@ def _evaluate_attacks(s: GurpsScenario) -> Result:
                 now = at.status if step.rolled is None else (2 if at.status == 2 or not step.rolled else 1)
                 new[TurnState(step.dropped, now, at.landed + step.landed, at.arrived or step.arrived)] += w * sw
         state = new
+        if headline_only:
+            continue
         new = Counter()
         for at, w in dodged_state.items():
             for step, sw in steps[i][at.dropped].items():
@@ -360,7 +364,7 @@ def _evaluate_attacks(s: GurpsScenario) -> Result:
         for value, w in _unpack(poly, bits).items():
             injury[value] += w
             major_weight += w if major else 0
-            if value:  # injury means a hit landed; 0 is split below by what happened
+            if value and not headline_only:  # injury means a hit landed; 0 is split below by what happened
                 outcomes[ladder_label(True, True, value, major and wounds, pool.left, pool.name)] += w
     # Totals of injury 0 are split with the hit counts (scaled to the injury's denominator).
     scale = sum(injury.values()) // total
@@ -370,6 +374,8 @@ def _evaluate_attacks(s: GurpsScenario) -> Result:
     injury_dist = Dist(injury)
     headline, notes = _headlines(s, rolled=rolled, all_ok=all_ok, hits=hits, injury=injury_dist,
                                  p_major=Fraction(major_weight, sum(injury.values())))
+    if headline_only:
+        return headline
 
     trace = [*house_rule_steps(s),
              TraceStep("Situation", f"{n} attack(s) from one foe this turn, in order; defense: "
@@ -574,3 +580,11 @@ _EVALUATE = {"attacks": _evaluate_attacks, "sacrificial": _evaluate_sacrificial,
 def evaluate(scenario: GurpsScenario) -> Result:
     """Exact result of a GURPS 4e scenario."""
     return _EVALUATE[scenario.situation](scenario)
+
+
+def headline(scenario: GurpsScenario) -> dict[str, Fraction | None]:
+    """``evaluate(scenario).headline``; for a turn of attacks, computed without the rest of the
+    result (what a sweep needs at each point)."""
+    if scenario.situation == "attacks":
+        return _evaluate_attacks(scenario, headline_only=True)
+    return evaluate(scenario).headline
