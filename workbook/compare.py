@@ -386,7 +386,9 @@ class ReadingPanel(DerivedPanel):
     """A ruling's two readings compared: A = the scenario shown (its reading is the form's),
     B = the same scenario with another reading of the ruling chosen in ``field`` (``value``
     offers every other reading). The sides are named "Current reading" and "Alternative
-    reading", and each reading's label is shown in full.
+    reading", and each reading's label is shown in full: the readings are radio buttons whose
+    words wrap (a reading runs to a sentence; a dropdown would cut it), and both sides' words
+    are above the cards (``.wb-ab-words``).
 
     CSS classes: ``wb-rulings-panel`` with ``wb-rulings-field``, ``wb-rulings-value``,
     ``wb-rulings-help`` and the A/B panel ``wb-ab``.
@@ -400,8 +402,8 @@ class ReadingPanel(DerivedPanel):
                                       description=text("Ruling"),
                                       layout=widgets.Layout(width="100%", max_width="60em"))
         self.field.add_class("wb-rulings-field")
-        self.value = widgets.Dropdown(description=text("Alternative"),
-                                      layout=widgets.Layout(width="100%", max_width="60em"))
+        self.value = widgets.RadioButtons(description=text("Alternative"),
+                                          layout=widgets.Layout(width="100%", max_width="60em"))
         self.value.add_class("wb-rulings-value")
         super().__init__(system, text, lang, controls=(self.field, self.value), **kw)
         self._syncing = False

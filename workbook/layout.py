@@ -144,6 +144,12 @@ def style_figure(fig: go.Figure, present: bool = False) -> go.Figure:
     for trace in styled.data:
         if trace.type == "bar" and trace.x is not None and all(isinstance(v, str) for v in trace.x):
             trace.x = [wrap_title(v, _TICK_WIDTH) for v in trace.x]
+    # A legend across the chart's foot: a long name on two lines, never wider than a phone's
+    # chart ("Difference (Alternative reading − Current reading)" would run off its edge).
+    if styled.layout.legend.orientation == "h":
+        for trace in styled.data:
+            if trace.name:
+                trace.name = wrap_title(trace.name, _TITLE_WIDTH * (2 if present else 1))
     # Axis titles too may be long on a phone's chart: wrapped like the title; side by side
     # subplots share one title per text (the others would overlap it on a narrow screen).
     axes = sorted(name for name in styled.layout if name.startswith(("xaxis", "yaxis")))
@@ -196,7 +202,18 @@ _CSS = """
 .wb-field-reason { color: #8a1c00; font-size: 0.85rem; margin: -2px 0 6px; }
 .wb-dashboard table { display: block; max-width: 100%; overflow-x: auto; }
 .wb-dashboard td, .wb-dashboard th { overflow-wrap: normal; }
-.wb-rulings .widget-dropdown select { text-overflow: ellipsis; }
+/* The rulings panel: each control's name above it, so that the choice has the panel's whole
+   width, and the readings as radio buttons whose words wrap onto further lines: a reading runs
+   to a sentence (38–145 characters) and none is cut. */
+.wb-dashboard .wb-rulings .wb-rulings-field, .wb-dashboard .wb-rulings .wb-rulings-value { display: flex;
+  flex-direction: column; align-items: stretch; height: auto !important; }
+.wb-dashboard .wb-rulings .wb-rulings-field > .widget-label,
+.wb-dashboard .wb-rulings .wb-rulings-value > .widget-label { width: auto !important; max-width: none !important;
+  flex: 0 0 auto !important; justify-content: flex-start !important; text-align: left !important; }
+.wb-dashboard .wb-rulings .wb-rulings-field select { width: 100%; max-width: 100%; }
+.wb-rulings .wb-rulings-value .widget-radio-box label { height: auto; line-height: 1.3; display: flex;
+  align-items: flex-start; gap: 6px; padding: 3px 0; white-space: normal; overflow-wrap: anywhere; }
+.wb-rulings .wb-rulings-value .widget-radio-box input { order: -1; flex: 0 0 auto; height: auto; margin: 2px 0 0 1px; }
 .wb-ruling-labels { margin: 4px 0; }
 .wb-toolbar { gap: 6px; }
 .wb-dashboard .widget-inline-hbox:has(> .widget-label:not(:empty)) { height: auto;

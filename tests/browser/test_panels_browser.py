@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from rules_core import evaluate, get_system
+from workbook.present import split_page_keys
 from workbook.share import decode_query
 
 from .conftest import ROOT, output_path
@@ -44,6 +45,49 @@ _CUT_LABELS = """(root) => Array.from(document.querySelectorAll(
     `${root} .widget-label, ${root} button, ${root} .widget-dropdown select`)).filter(
     l => l.getBoundingClientRect().width > 0 && l.scrollWidth > l.clientWidth + 1).map(
     l => (l.textContent || l.value || '').trim().slice(0, 40))"""
+
+
+# Words cut anywhere inside ``root``, also where the check above cannot see it: a label or a
+# button wider than its box, a radio button's words wider or taller than theirs (a wrapped
+# reading squeezed into one line's height), and a dropdown whose chosen words are wider than the
+# room inside it (a <select> reports no overflow: its text is measured in its own font).
+_CUT_WORDS = """(root) => { const cut = [], ruler = document.createElement('canvas').getContext('2d');
+    const shown = l => l.getBoundingClientRect().width > 0 && (l.textContent || '').trim();
+    for (const l of document.querySelectorAll(`${root} .widget-label, ${root} button`)) {
+        if (shown(l) && l.scrollWidth > l.clientWidth + 1) cut.push(l.textContent.trim().slice(0, 40)); }
+    for (const l of document.querySelectorAll(`${root} .widget-radio-box label`)) {
+        if (shown(l) && (l.scrollWidth > l.clientWidth + 1 || l.scrollHeight > l.clientHeight + 1))
+            cut.push(l.textContent.trim().slice(0, 40)); }
+    for (const s of document.querySelectorAll(`${root} select`)) {
+        if (s.getBoundingClientRect().width === 0 || s.selectedIndex < 0) continue;
+        const css = getComputedStyle(s), words = s.options[s.selectedIndex].text;
+        ruler.font = `${css.fontStyle} ${css.fontWeight} ${css.fontSize} ${css.fontFamily}`;
+        const room = s.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+        if (ruler.measureText(words).width > room + 1) cut.push(words.trim().slice(0, 40)); }
+    return cut; }"""
+
+# The words of the rulings panel: the ruling chosen, the readings offered (radio buttons) and
+# each side's words above the cards.
+_RULINGS_WORDS = """() => { const plain = t => (t || '').replace(/\u00a0/g, ' ').trim(); return {
+    ruling: (s => plain(s.options[s.selectedIndex].text))(document.querySelector('.wb-rulings-field select')),
+    offered: [...document.querySelectorAll('.wb-rulings-value .widget-radio-box label')].map(l => plain(l.innerText)),
+    words: plain((document.querySelector('.wb-rulings-help .wb-ab-words') || {}).innerText)}; }"""
+
+
+def _every_reading_in_full(dash, system, where) -> None:
+    """Choose each ruling in the rulings panel: every other reading is offered in its own full
+    words (the system's declared labels), and nothing in the panel is cut."""
+    rulings = system.rulings()
+    query, _page = split_page_keys(dash.page.evaluate("location.search").lstrip("?"))
+    scenario = decode_query(system, query).scenario or system.default_scenario()
+    for spec in rulings:
+        dash.select("wb-rulings-field", spec.label)
+        others = [label for value, label in spec.choices if value != getattr(scenario, spec.name)]
+        dash.page.wait_for_function(
+            f"([ruling, offered]) => {{ const shown = ({_RULINGS_WORDS})(); return shown.ruling === ruling && "
+            "JSON.stringify(shown.offered) === JSON.stringify(offered) && shown.words.includes(offered[0]); }",
+            arg=[spec.label, others], timeout=30_000)
+        assert dash.page.evaluate(_CUT_WORDS, ".wb-rulings") == [], (where, spec.name)
 
 
 def visible(dash, css: str) -> bool:
@@ -84,15 +128,17 @@ def test_on_a_phone_the_controls_fold_and_a_folded_away_change_still_reaches_the
 #: Each dashboard, and a field of its dodger that moves B away from a pinned A.
 PAGES = {"infinity-n4-dodge.ipynb": "dodger.ph", "gurps-4e.ipynb": "dodger.modifier",
          "eldfall.ipynb": "defender.ag", "d100-homebrew.ipynb": "defender.agility"}
+SYSTEMS = {"infinity-n4-dodge.ipynb": "infinity-n4", "gurps-4e.ipynb": "gurps-4e", "eldfall.ipynb": "eldfall",
+           "d100-homebrew.ipynb": "d100-homebrew"}
 
 
 def _open_every_panel(dash, field: str = "dodger.ph") -> None:
     """Open "Compare, sweep, export", pin A, move ``field`` one step for B, sweep; roll once,
-    simulate 2,000 rolls."""
+    simulate 2,000 rolls; open the rulings panel."""
     p = dash.page
     dash.click("wb-analysis-toggle")
     p.wait_for_function("() => document.querySelector('.wb-modes-chart .main-svg')", timeout=30_000)
-    p.click(".wb-ab-pin")
+    p.click(".wb-analysis .wb-ab-pin")
     section = "wb-" + field.split(".")[0]
     if visible(dash, f".{section} > .wb-section-unfold"):
         p.locator(f".{section} > .wb-section-unfold").click()
@@ -112,6 +158,8 @@ def _open_every_panel(dash, field: str = "dodger.ph") -> None:
     dash.click("wb-sim-run")
     p.wait_for_function("() => (document.querySelector('.wb-sim-status') || {}).innerText?.includes('2,000 rolls')",
                         timeout=60_000)
+    dash.click("wb-rulings-toggle")
+    p.wait_for_function("() => document.querySelector('.wb-rulings .wb-ab-chart .main-svg')", timeout=30_000)
 
 
 def _shoot(dash, name: str, size: tuple[int, int], css: str) -> None:
@@ -155,13 +203,14 @@ def test_the_panels_opened_on_a_phone_a_laptop_and_a_projector(open_dashboard):
         spill = dash.page.evaluate(_SPILL)
         assert spill["scroll"] <= size[0] and spill["count"] == 0, (size, spill)
         _tall(dash, size[0])
-        for root in (".wb-results", ".wb-analysis", ".wb-classroom"):
+        for root in (".wb-results", ".wb-analysis", ".wb-classroom", ".wb-rulings"):
             drawn = dash.page.evaluate(_CHART_TEXT, root)
             assert drawn["count"] > 0 and drawn["smallest"] >= (18 if present else 14), (size, root, drawn)
             assert dash.page.evaluate(_CUT_LABELS, root) == [], (size, root)
             for plot in dash.page.locator(f"{root} .js-plotly-plot").all():
                 plot.hover()  # the toolbar shows while the pointer is over the chart
                 assert dash.page.evaluate(_TOOLBAR_OVER_TITLE, root) == 0, (size, root)
+        _every_reading_in_full(dash, INFINITY, size)
         _shoot(dash, "panels", size, ".wb-analysis")
         _shoot(dash, "classroom", size, ".wb-classroom")
     assert dash.python_errors() == [] and dash.console_errors() == []
@@ -175,8 +224,9 @@ def test_every_dashboard_with_its_panels_open_fits_a_phone(open_dashboard, noteb
     spill = dash.page.evaluate(_SPILL)
     assert spill["scroll"] <= PHONE[0] and spill["count"] == 0, spill
     _tall(dash, PHONE[0])
-    for root in (".wb-results", ".wb-analysis", ".wb-classroom"):
+    for root in (".wb-results", ".wb-analysis", ".wb-classroom", ".wb-rulings"):
         drawn = dash.page.evaluate(_CHART_TEXT, root)
         assert drawn["count"] > 0 and drawn["smallest"] >= 14, (root, drawn)
         assert dash.page.evaluate(_CUT_LABELS, root) == [], root
+    _every_reading_in_full(dash, get_system(SYSTEMS[notebook]), PHONE)
     assert dash.python_errors() == [] and dash.console_errors() == []

@@ -236,3 +236,39 @@ def test_every_chart_a_dashboard_draws_is_in_the_okabe_ito_palette(system_id):
     assert analysis.compare.comparison is not None and dash.design.compare.comparison is not None
     assert len(figures) >= 10
     assert [bad for f in figures for bad in _off_palette(f)] == []
+
+
+def test_a_long_legend_name_is_wrapped_for_a_phone_and_kept_whole():
+    """The rulings panel's legend ("Difference (Alternative reading − Current reading)") on two
+    lines, no line longer than a phone's chart holds; the figure itself keeps the name."""
+    from workbook.views import compare_chart
+
+    result = evaluate(INF.default_scenario())
+    fig = compare_chart(result, result, names=("Current reading", "Alternative reading"))
+    long = "Difference (Alternative reading − Current reading)"
+    assert fig.data[2].name == long
+    shown = style_figure(fig)
+    assert [t.name for t in shown.data][:2] == ["Current reading", "Alternative reading"]
+    assert "<br>" in shown.data[2].name and shown.data[2].name.replace("<br>", " ") == long
+    assert max(len(line) for line in shown.data[2].name.split("<br>")) <= 34
+    assert style_figure(fig, present=True).data[2].name == long  # a projector's chart has room
+
+
+@pytest.mark.parametrize("system_id", ["infinity-n4", "gurps-4e", "eldfall", "d100-homebrew"])
+def test_the_rulings_panel_offers_each_reading_in_its_full_words(system_id):
+    """A reading runs to a sentence (up to 145 characters): it is offered as a radio button whose
+    words wrap, never as a dropdown option the page cuts; each is the ruling's declared label."""
+    import ipywidgets as widgets
+
+    from workbook.layout import page_css
+
+    dash = Dashboard(system_id, query="")
+    dash.rulings_on.value = True
+    assert isinstance(dash.rulings.value, widgets.RadioButtons)
+    for spec in dash.system.rulings():
+        dash.rulings.field.value = spec.name
+        current = getattr(dash.scenario, spec.name)
+        assert [label for label, _ in dash.rulings.value.options] == \
+            [label for value, label in spec.choices if value != current]
+    rules = re.findall(r"([^{}]*\.wb-rulings[^{}]*)\{([^}]*)\}", page_css())
+    assert rules and not [r for r, body in rules if "ellipsis" in body or "nowrap" in body]
