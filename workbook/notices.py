@@ -71,8 +71,7 @@ def _value_words(spec: FieldSpec, value: Any, text: Callable[[str], str]) -> str
         return text(dict(spec.choices).get(value, str(value)))
     if spec.kind == "flag" and isinstance(value, bool):
         return text("on" if value else "off")
-    shown = str(value)
-    return shown if len(shown) <= 30 else shown[:30] + "…"
+    return str(value)
 
 
 def _choice_words(cls: type[Part], deep: bool = True) -> dict[str, str]:
@@ -144,17 +143,16 @@ def _scenario_refusals(system: System, pairs: list[tuple[str, str]], text: Calla
         for key, raw in fields.items():
             _place(system.scenario_cls, key.split("."), raw, tree)
         parse(system.scenario_cls, _apply(system.scenario_cls, start.to_data(), tree))
+        return []  # the rules take it: nothing more to say
     except ScenarioError as err:
         problems = err.problems
     except ValueError:  # a key the link cannot place: said by the fallback
         return []
-    else:
-        return []
     said = []
     for problem in problems:
         spec, where = _spec(system, problem.field, text)
-        if spec is None:
-            return []  # not a field of the scenario: the fallback says what it is
+        if spec is None or spec.kind == "part":
+            return []  # not one field of the scenario: the fallback says what it is
         place = f" ({where})" if where else ""
         label = text(spec.label)
         asked = fields.get(problem.field)

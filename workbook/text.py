@@ -232,12 +232,14 @@ def count_text(n: int, phrase: str, text: Callable[[str], str] = str) -> str:
     >>> ru = lambda s: WORKBOOK_TEXT["ru"].get(s, s)
     >>> [count_text(n, "{n} rolls", ru) for n in (1, 3, 11, 22, 25)]
     ['1 бросок', '3 броска', '11 бросков', '22 броска', '25 бросков']
+    >>> count_text(2000, "{n} rolls", ru).replace("\\u00a0", "_")  # thousands apart by a no-break space
+    '2_000 бросков'
     """
     shown = f"{n:,}"
     said = text(phrase)
     forms = said.split("|")
     if len(forms) == 3:
-        return forms[_russian_form(n)].format(n=shown)
+        return forms[_russian_form(n)].format(n=shown.replace(",", "\u00a0"))
     if said == phrase and n == 1:
         said = _ENGLISH_ONE.get(phrase, phrase)
     return said.format(n=shown)
