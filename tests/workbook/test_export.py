@@ -238,10 +238,12 @@ def test_a_dashboard_report_is_what_the_page_shows():
     # the views are the page's own outputs, used as shown
     assert dash.rendered["After the Dodge"] is not None
     assert 'data-view="After the Dodge"' in page and 'data-view="Second model (Sweep)"' in page
-    # the export panel makes the same report once the page is set on it
+    # the page's own "Make an HTML report" makes the same report
     export = dash.analysis.export
     dash.analysis_on.value = True
-    assert "wb-report-rulings" not in export.make_report()  # without the page: the system's views only
+    assert export.page is dash
+    made = export.make_report()
+    assert "wb-report-rulings" in made and 'data-view="What the Dodge is worth"' in made
+    export.page = None  # a panel on its own reports the system's views only
+    assert "wb-report-rulings" not in export.make_report()
     assert 'data-view="What the Dodge is worth"' in export.report
-    export.page = dash
-    assert "wb-report-rulings" in export.make_report()
