@@ -164,7 +164,9 @@ def style_figure(fig: go.Figure, present: bool = False) -> go.Figure:
             axis.title.text = ""
             continue
         seen.add(key)
-        axis.title.text = wrap_title(axis.title.text, _TITLE_WIDTH - 4)
+        # an x axis of side by side subplots has half the chart's width for its title
+        width = (_TITLE_WIDTH - 4) // (2 if side_by_side and name.startswith("xaxis") else 1)
+        axis.title.text = wrap_title(axis.title.text, width)
     # Text set on a trace or an annotation (bar labels, line labels) at least the chart's size.
     styled.update_traces(textfont=dict(size=size), selector=lambda t: hasattr(t, "textfont"))
     for note in styled.layout.annotations or ():

@@ -272,3 +272,18 @@ def test_the_rulings_panel_offers_each_reading_in_its_full_words(system_id):
             [label for value, label in spec.choices if value != current]
     rules = re.findall(r"([^{}]*\.wb-rulings[^{}]*)\{([^}]*)\}", page_css())
     assert rules and not [r for r, body in rules if "ellipsis" in body or "nowrap" in body]
+
+
+def test_side_by_side_charts_wrap_their_x_axis_titles_into_half_the_width():
+    """Two subplots side by side each have half a phone's chart for the title under its x axis
+    (Eldfall's worth chart: "Wounds on the defender" ran past a 390 px screen)."""
+    fig = go.Figure(layout=dict(xaxis=dict(domain=[0, 0.47], title=dict(text="Hits landing on the defender")),
+                                xaxis2=dict(domain=[0.53, 1], title=dict(text="Wounds on the defender")),
+                                yaxis=dict(title=dict(text="Probability of so many hits"))))
+    styled = style_figure(fig)
+    for name in ("xaxis", "xaxis2"):
+        lines = styled.layout[name].title.text.split("<br>")
+        assert len(lines) == 2 and max(map(len, lines)) <= 15, lines
+    assert "<br>" not in styled.layout.yaxis.title.text  # a y axis is not halved
+    alone = style_figure(go.Figure(layout=dict(xaxis=dict(title=dict(text="Wounds on the defender")))))
+    assert alone.layout.xaxis.title.text == "Wounds on the defender"  # one plot: the whole width
