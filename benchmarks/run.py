@@ -45,6 +45,14 @@ def median_ms(fn, min_calls: int, budget_s: float) -> tuple[float, object]:
     return statistics.median(times) * 1000, value
 
 
+def _load() -> float | None:
+    """The machine's load average over the last minute (None where the system does not say)."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", metavar="FILE", help="also write the Markdown table to FILE")
@@ -53,6 +61,7 @@ def main() -> int:
 
     rows = []
     failed = False
+    load_before = _load()
     for case in load_cases(args.only):
         ours_ms, ours = median_ms(case.run, 5, 0.5)
         ref_ms = ratio = agree = None
@@ -79,7 +88,9 @@ def main() -> int:
         "and scaled to the whole grid.",
         "",
         f"Machine: {platform.python_implementation()} {platform.python_version()} on "
-        f"{platform.machine()}, {os.cpu_count()} cores; run {datetime.date.today().isoformat()}.",
+        f"{platform.machine()}, {os.cpu_count()} cores; run {datetime.date.today().isoformat()}"
+        + (f", load average {load_before:.1f} at the start and {_load():.1f} at the end."
+           if load_before is not None else "."),
         "",
         "| system | computation | ours (ms) | target (ms) | met | reference | reference (ms) | ratio | same numbers |",
         "| --- | --- | ---: | ---: | :---: | --- | ---: | ---: | :---: |",
