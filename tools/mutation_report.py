@@ -6,12 +6,20 @@ module is imported).
 
 A mutant counts as killed when a test failed or it timed out (an endless loop is caught). The
 score of a module is killed / (all − equivalent). Run by `make mutate`.
+
+The whole run takes hours on two cores, so it can be made a few modules at a time
+(`make mutate MODULES="rules_core.systems.eldfall.dice rules_core.systems.eldfall.play"`): a
+module none of whose mutants this run checked keeps what an earlier run wrote on the page (its
+row, dated, and its surviving mutants); a module partly checked is reported on what was checked
+and says how many were not.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import fnmatch
+import re
 import subprocess
 import sys
 import tomllib
@@ -22,6 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENT = ROOT / "tools" / "mutation_equivalent.toml"
 TARGET = 0.90
 KILLED = {"killed", "timeout"}
+UNCHECKED = "not checked"
+#: A row of the page's table: | `module` | mutants | killed | equivalent | survived | score |
+ROW = re.compile(r"^\| `(?P<module>[\w.]+)` \|.*\|$")
 
 
 def mutmut(*args: str) -> str:
@@ -59,8 +70,40 @@ def matched(status: dict[str, str], equivalent: dict[str, str], patterns: dict[s
     return found
 
 
+def earlier_rows(page: str) -> dict[str, str]:
+    """The table rows of an earlier page, by module (each row as written, its date included)."""
+    return {m.group("module"): line for line in page.splitlines() if (m := ROW.match(line))}
+
+
+def earlier_survivors(page: str) -> dict[str, list[str]]:
+    """The surviving mutants an earlier page lists, by module: each entry's lines (name, diff)."""
+    section = page.split("## Surviving mutants", 1)[1] if "## Surviving mutants" in page else ""
+    section = section.split("\n## ", 1)[0]
+    found: dict[str, list[str]] = defaultdict(list)
+    entry: list[str] = []
+    for line in [*section.splitlines(), "- `end`"]:
+        if line.startswith("- `"):
+            if entry:
+                name = entry[0].split("`")[1]
+                found[module_of(name)] += [*entry, ""]
+            entry = [line]
+        elif entry and line.strip():
+            entry.append(line)
+    return dict(found)
+
+
 def report(status: dict[str, str], equivalent: dict[str, str],
-           patterns: dict[str, str] | None = None) -> tuple[str, bool]:
+           patterns: dict[str, str] | None = None, earlier: str = "",
+           today: str | None = None) -> tuple[str, bool]:
+    """The page, and whether every module checked meets the target. Mutants this run did not
+    check are left out; a module with none checked keeps its row and its survivors from
+    ``earlier`` (the last page), if any. ``today`` dates the rows of this run."""
+    today = today or dt.date.today().isoformat()
+    unchecked = defaultdict(int)
+    for name, state in status.items():
+        if state == UNCHECKED:
+            unchecked[module_of(name)] += 1
+    status = {n: state for n, state in status.items() if state != UNCHECKED}
     named = equivalent
     equivalent = matched(status, equivalent, patterns or {})
     by_module: dict[str, list[str]] = defaultdict(list)
@@ -72,10 +115,15 @@ def report(status: dict[str, str], equivalent: dict[str, str],
              "killed when a test fails or it times out. Equivalent mutants (they change nothing a caller can "
              "observe) are listed with the reason, from `tools/mutation_equivalent.toml`, and left out of the "
              f"score. Target: at least {TARGET:.0%} of the rest killed in every module.", "",
-             "| module | mutants | killed | equivalent | survived | score |", "| --- | --- | --- | --- | --- | --- |"]
+             "| module | mutants | killed | equivalent | survived | score | run |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     ok = True
     survivors = []
-    for module in sorted(by_module):
+    kept = {m: row for m, row in earlier_rows(earlier).items() if m not in by_module}
+    for module in sorted({*by_module, *kept, *unchecked}):
+        if module not in by_module:
+            lines.append(kept.get(module) or f"| `{module}` | {unchecked[module]} | — | — | — | not run yet | — |")
+            continue
         names = by_module[module]
         eq = [n for n in names if n in equivalent]
         killed = [n for n in names if status[n] in KILLED and n not in equivalent]
@@ -84,21 +132,27 @@ def report(status: dict[str, str], equivalent: dict[str, str],
         score = len(killed) / counted if counted else 1.0
         ok &= score >= TARGET
         survivors += alive
-        lines.append(f"| `{module}` | {len(names)} | {len(killed)} | {len(eq)} | {len(alive)} | {score:.1%} |")
+        partial = f" ({unchecked[module]} not checked)" if unchecked[module] else ""
+        lines.append(f"| `{module}` | {len(names)}{partial} | {len(killed)} | {len(eq)} | {len(alive)} | "
+                     f"{score:.1%} | {today} |")
     lines += ["", "## Equivalent mutants", ""]
-    used = [n for n in sorted(named) if n in status]
+    used = [n for n in sorted(named) if n in status or module_of(n) in kept]
     lines += [f"- `{n}` — {named[n]}" for n in used] or ["None."]
     for pattern, why in (patterns or {}).items():
         count = sum(1 for n in status if n not in named and fnmatch.fnmatchcase(n, pattern))
         lines.append(f"- `{pattern}` ({count} mutants) — {why}")
     lines += ["", "## Surviving mutants", ""]
-    if survivors:
-        for n in survivors:
-            lines += [f"- `{n}` ({status[n]})", "", "  ```diff", *("  " + d for d in diff(n).splitlines()),
-                      "  ```"]
-    else:
-        lines.append("None.")
-    stale = sorted(set(named) - set(status))
+    for n in survivors:
+        lines += [f"- `{n}` ({status[n]})", "", "  ```diff", *("  " + d for d in diff(n).splitlines()),
+                  "  ```"]
+    before = earlier_survivors(earlier)
+    for module in sorted(kept):
+        lines += before.get(module, [])
+    if lines[-1] == "":
+        lines.pop()
+    if lines[-1] == "## Surviving mutants":
+        lines += ["", "None."]
+    stale = sorted(n for n in set(named) - set(status) if module_of(n) not in kept)
     if stale:
         lines += ["", "## Equivalences that no longer match a mutant", "",
                   *(f"- `{n}`" for n in stale)]
@@ -110,7 +164,8 @@ def main() -> int:
     parser.add_argument("--write", type=Path, help="write the report here (default: print it)")
     args = parser.parse_args()
     judged = tomllib.loads(EQUIVALENT.read_text(encoding="utf-8"))
-    text, ok = report(results(), judged.get("equivalent", {}), judged.get("equivalent_patterns", {}))
+    earlier = args.write.read_text(encoding="utf-8") if args.write and args.write.exists() else ""
+    text, ok = report(results(), judged.get("equivalent", {}), judged.get("equivalent_patterns", {}), earlier)
     if args.write:
         args.write.write_text(text, encoding="utf-8")
     else:

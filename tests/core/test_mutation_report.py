@@ -38,3 +38,22 @@ def test_a_survivor_is_shown_with_its_diff_and_fails_the_target(monkeypatch):
     assert "- `pkg.rules.x_g__mutmut_1` (survived)" in text and "  + b" in text
     text, ok = report_tool.report(STATUS, {}, {})
     assert "| `pkg.decl` | 3 | 1 | 0 | 2 | 33.3% |" in text and not ok
+
+
+def test_a_run_of_some_modules_keeps_what_an_earlier_run_wrote_of_the_others(monkeypatch):
+    """The whole run takes hours: a run of a few modules keeps the other modules' rows and
+    survivors from the page it rewrites, and reports a partly checked module on what it checked."""
+    monkeypatch.setattr(report_tool, "diff", lambda name: "- a\n+ b")
+    first, _ok = report_tool.report(STATUS, {}, {}, today="2026-11-30")
+    assert "| `pkg.rules` | 11 | 10 | 0 | 1 | 90.9% | 2026-11-30 |" in first
+    assert "- `pkg.rules.x_g__mutmut_1` (survived)" in first
+    later = {**{n: "not checked" for n in STATUS if n.startswith("pkg.rules.")},  # not run this time
+             "pkg.decl.x__field__mutmut_1": "killed", "pkg.decl.x__field__mutmut_2": "not checked",
+             "pkg.decl.x_check__mutmut_1": "killed", "pkg.new.x_h__mutmut_1": "not checked"}
+    text, ok = report_tool.report(later, {}, {}, earlier=first, today="2026-12-01")
+    assert "| `pkg.rules` | 11 | 10 | 0 | 1 | 90.9% | 2026-11-30 |" in text  # kept as it was
+    assert "- `pkg.rules.x_g__mutmut_1` (survived)" in text and "  + b" in text  # its survivor too
+    assert "| `pkg.decl` | 2 (1 not checked) | 2 | 0 | 0 | 100.0% | 2026-12-01 |" in text
+    assert "| `pkg.new` | 1 | — | — | — | not run yet | — |" in text
+    assert ok  # the target is judged on the modules this run checked
+    assert "- `pkg.decl" not in text.split("## Surviving mutants")[1]
