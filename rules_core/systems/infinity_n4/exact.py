@@ -311,15 +311,22 @@ def _rank_groups(svs: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...
     return tuple(groups.items())
 
 
-def order_numbers(plan: OrderPlan) -> OrderNumbers:
-    """Sum over the dodge die's faces of the Order given that face: given the face, each roll
-    depends only on its own dice and saves, so the rolls combine by products and convolutions."""
-    rolls = plan.rolls
-    dens = [_denominators(r) for r in rolls]
+def _common_denominators(plan: OrderPlan):
+    """Each roll's denominators, the dodge die's faces gathered by rank (groups, faces), and the
+    Order's common denominators of hits and of wounds: the faces times every roll's own."""
+    dens = [_denominators(r) for r in plan.rolls]
     groups, faces = _face_groups(plan)
     den = wden = faces
     for d in dens:
         den, wden = den * d.hits, wden * d.wounds
+    return dens, groups, faces, den, wden
+
+
+def order_numbers(plan: OrderPlan) -> OrderNumbers:
+    """Sum over the dodge die's faces of the Order given that face: given the face, each roll
+    depends only on its own dice and saves, so the rolls combine by products and convolutions."""
+    rolls = plan.rolls
+    dens, groups, faces, den, wden = _common_denominators(plan)
     # Kronecker substitution: a polynomial with non-negative integer coefficients is packed
     # into one integer, a slot of ``bits`` per coefficient, so that one big-integer product is
     # the convolution. Every coefficient met here, summed over the faces too, is at most the
@@ -546,11 +553,7 @@ def headline(scenario: InfinityScenario) -> dict[str, Fraction | None]:
     """
     plan = plan_order(scenario)
     rolls = plan.rolls
-    dens = [_denominators(r) for r in rolls]
-    groups, faces = _face_groups(plan)
-    den = wden = faces
-    for d in dens:
-        den, wden = den * d.hits, wden * d.wounds
+    dens, groups, faces, den, wden = _common_denominators(plan)
     keep = max(plan.wounds, 0)
     w_bits = wden.bit_length() + 1  # every coefficient, summed over the faces, is at most wden
     mask = (1 << keep * w_bits) - 1
