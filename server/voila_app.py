@@ -33,8 +33,9 @@ handlers, kernels and pages) with these changes, each a setting (``--help-all`` 
   error is logged as before.
 - **Patient, never silent**: a kernel may take ``--startup-timeout`` seconds to start, a cell 300 s
   to run and ``--iopub-timeout`` seconds to deliver its output on a busy machine; past that the
-  page shows an error with a retry button instead of an empty dashboard. A preheated kernel's
-  cells have no time limit: its dashboard waits for its visitor, however long that takes.
+  page shows an error with a retry button instead of an empty dashboard. With preheating on, cells
+  have no time limit (Voilà has one for every page): a preheated kernel's dashboard waits for its
+  visitor, however long that takes.
 """
 
 from __future__ import annotations
@@ -662,7 +663,8 @@ class WorkbookVoila(Voila):
         executor.setdefault("iopub_timeout", 60)
         executor.setdefault("raise_on_iopub_timeout", True)
         # A cell may run 300 s; but in a preheated kernel the dashboard's cell waits for its page
-        # to be requested, which may take hours in a class's pool: there no cell time limit.
+        # to be requested, which may take hours in a class's pool: with preheating on, Voilà's one
+        # cell time limit (for every page) is lifted.
         executor.setdefault("timeout", None if pool > 0 else 300)
         conf.http_keep_alive_timeout = min(conf.http_keep_alive_timeout, 10)
         # A preheated kernel asks this server for its page request: on the address it listens on.

@@ -76,7 +76,9 @@ class AnalysisPanels:
 
     def update(self, result: Result, share_link: str = "") -> None:
         """Show ``result`` in every panel; ``share_link`` is the page's link to it (the pinned A,
-        if any, is added to it for the report)."""
+        if any, is added to it for the report). The same result and link again change nothing."""
+        if result is self.result and share_link == self._link:
+            return
         self.result, self._link = result, share_link
         self.modes.update(result)
         self.compare.update(result)

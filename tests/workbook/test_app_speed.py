@@ -248,3 +248,15 @@ def test_opening_a_panel_shows_the_current_result():
     assert dash.rulings.result.scenario == dash.scenario
     assert dash.rulings.compare.comparison is not None  # open: computed at once
     assert dash.roll.result.scenario == dash.scenario  # asked for in code: built and fed
+
+
+def test_opening_compare_sweep_export_shows_the_result_in_its_panels_once(monkeypatch):
+    from workbook.modes import ModePanel
+    shown = []
+    original = ModePanel.update
+    monkeypatch.setattr(ModePanel, "update", lambda self, result: (shown.append(result), original(self, result)))
+    dash = Dashboard("d100-homebrew", query="")
+    dash.toggles["wb-analysis-toggle"].value = True
+    assert shown == [dash.result]
+    dash.language.value = "en" if dash.lang == "ru" else "ru"  # rebuilt, opened again: once more
+    assert len(shown) == 2 and dash.toggles["wb-analysis-toggle"].value
