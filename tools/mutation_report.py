@@ -81,14 +81,13 @@ def earlier_survivors(page: str) -> dict[str, list[str]]:
     section = section.split("\n## ", 1)[0]
     found: dict[str, list[str]] = defaultdict(list)
     entry: list[str] = []
-    for line in [*section.splitlines(), "- `end`"]:
+    for line in [*section.strip("\n").splitlines(), "- `end`"]:
         if line.startswith("- `"):
             if entry:
-                name = entry[0].split("`")[1]
-                found[module_of(name)] += [*entry, ""]
+                found[module_of(entry[0].split("`")[1])] += entry
             entry = [line]
-        elif entry and line.strip():
-            entry.append(line)
+        elif entry:
+            entry.append(line)  # line for line, blank lines included
     return dict(found)
 
 
@@ -119,7 +118,8 @@ def report(status: dict[str, str], equivalent: dict[str, str],
              "| --- | --- | --- | --- | --- | --- | --- |"]
     ok = True
     survivors = []
-    kept = {m: row for m, row in earlier_rows(earlier).items() if m not in by_module}
+    # an earlier row stays for a module that still has mutants, none checked by this run
+    kept = {m: row for m, row in earlier_rows(earlier).items() if m in unchecked and m not in by_module}
     for module in sorted({*by_module, *kept, *unchecked}):
         if module not in by_module:
             lines.append(kept.get(module) or f"| `{module}` | {unchecked[module]} | — | — | — | not run yet | — |")
@@ -144,11 +144,11 @@ def report(status: dict[str, str], equivalent: dict[str, str],
     lines += ["", "## Surviving mutants", ""]
     for n in survivors:
         lines += [f"- `{n}` ({status[n]})", "", "  ```diff", *("  " + d for d in diff(n).splitlines()),
-                  "  ```"]
+                  "  ```", ""]
     before = earlier_survivors(earlier)
     for module in sorted(kept):
         lines += before.get(module, [])
-    if lines[-1] == "":
+    while lines[-1] == "":
         lines.pop()
     if lines[-1] == "## Surviving mutants":
         lines += ["", "None."]

@@ -20,6 +20,8 @@ import ipywidgets as widgets
 
 from rules_core import ScenarioError, System, all_systems, evaluate
 
+from .layout import OKABE_ITO
+
 __all__ = ["Entry", "notebooks_folder", "dashboards", "index", "lead", "picture", "card_picture", "PICTURES",
            "systems_with_evasion", "default_preset", "CURVE_COLOURS"]
 
@@ -101,7 +103,8 @@ def lead(folder: Path | str, notebook: str) -> str:
 
 #: Okabe–Ito colours, safe for colour-blind readers, one per system in registry order: the
 #: four-games chart's curves (workbook.four_games) and its card's picture.
-CURVE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9")
+CURVE_COLOURS = tuple(OKABE_ITO[name] for name in ("blue", "orange", "bluish green", "reddish purple",
+                                                   "vermillion", "sky blue"))
 
 
 def systems_with_evasion() -> tuple[System, ...]:
@@ -125,7 +128,8 @@ def default_preset(system: System) -> str:
 
 
 _W, _H = 132, 56  # a card picture's size, in pixels
-_BLUE, _ORANGE, _GREEN, _PURPLE, _VERMILLION = "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00"  # Okabe–Ito
+_BLUE, _ORANGE, _GREEN, _PURPLE, _VERMILLION = (OKABE_ITO[name] for name in (
+    "blue", "orange", "bluish green", "reddish purple", "vermillion"))
 
 
 def _svg(label: str, body: str, width: int = _W, height: int = _H) -> str:

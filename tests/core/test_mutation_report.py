@@ -57,3 +57,8 @@ def test_a_run_of_some_modules_keeps_what_an_earlier_run_wrote_of_the_others(mon
     assert "| `pkg.new` | 1 | — | — | — | not run yet | — |" in text
     assert ok  # the target is judged on the modules this run checked
     assert "- `pkg.decl" not in text.split("## Surviving mutants")[1]
+    kept = first.split("- `pkg.rules.x_g__mutmut_1`")[1].split("\n- `")[0].split("\n## ")[0].rstrip()
+    assert "- `pkg.rules.x_g__mutmut_1`" + kept in text  # the survivor's entry copied line for line
+    gone = {"pkg.decl.x_check__mutmut_1": "killed"}  # pkg.rules has no mutants any more
+    text, _ok = report_tool.report(gone, {}, {}, earlier=first)
+    assert "`pkg.rules`" not in text
