@@ -50,6 +50,7 @@ from rules_core.result import fraction_text
 from rules_core.scenario import Scenario, one_line
 from rules_core.tables import csv_text
 
+from .notices import link_notice
 from .share import preheating, request_query
 from .catalog import CURVE_COLOURS, dashboards, default_preset, systems_with_evasion
 from .chart import chart
@@ -459,7 +460,9 @@ class FourGames:
             return
         shared = decode_query(system, _query_of(text))
         if shared.scenario is None:
-            self.notices[system.id] = f"{system.name}: the link was not used — {shared.notice or 'it names no scenario'}"
+            said = link_notice(system, _query_of(text), fallback=shared.notice or "it names no scenario",
+                               end="Keeping the scenario in use.")
+            self.notices[system.id] = f"{system.name}: the link was not used — {said}"
             self._reflect(system)
         else:
             self._use(system, shared.scenario, "")

@@ -183,10 +183,11 @@ def _fits(spec: FieldSpec, raw: str) -> bool:
 
 
 def link_notice(system: System, query: str, text: Callable[[str], str] = str,
-                fallback: str = "") -> str:
-    """Why ``query`` could not be used, in a player's words; when nothing more specific is
-    found, ``fallback`` (:func:`workbook.share.decode_query`'s own notice) says it."""
-    end = text("Showing the default scenario.")
+                fallback: str = "", end: str = "Showing the default scenario.") -> str:
+    """Why ``query`` could not be used, in a player's words, then ``end`` (what the page shows
+    instead); when nothing more specific is found, ``fallback``
+    (:func:`workbook.share.decode_query`'s own notice) says it."""
+    end = text(end)
     try:
         pairs = parse_qsl((query or "").lstrip("?"), keep_blank_values=True, max_num_fields=300)
     except ValueError:

@@ -80,6 +80,8 @@ def test_a_pasted_link_is_used_and_a_bad_one_changes_nothing():
     page.links["eldfall"].value = "?defender.ag=99"
     assert page.scenarios["eldfall"] == mine
     assert "the link was not used" in page.notice.value and "99" in page.notice.value
+    notice = html.unescape(page.notice.value)
+    assert "Keeping the scenario in use." in notice and "default scenario" not in notice  # as it is
     page.sources["eldfall"].value = default_preset(system)
     assert page.scenarios["eldfall"] == system.preset(default_preset(system)).scenario and not page.notices
 
