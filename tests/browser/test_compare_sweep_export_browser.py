@@ -21,7 +21,7 @@ def test_pin_sweep_modes_and_export(open_dashboard):
     p.click(".wb-analysis-toggle")
     p.wait_for_function("() => document.querySelector('.wb-modes-chart .main-svg')", timeout=20_000)
     # pin as A, then one step up on AG: B beside A
-    p.click(".wb-ab-pin")
+    p.click(".wb-analysis .wb-ab-pin")
     page.press_slider("wb-defender-ag", "ArrowRight")
     b = a.set("defender.ag", a.defender.ag + 1)
     ra, rb = evaluate(a), evaluate(b)
