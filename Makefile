@@ -39,12 +39,14 @@ install: $(STAMP)
 
 ## Serve all dashboards on 127.0.0.1 (Voilà with preheated kernels, a kernel cap, a Host allowlist).
 run: $(STAMP)
+	@$(BIN)/python tools/fetch_plotly.py
 	$(BIN)/python server/voila_app.py notebooks --port=$(PORT) --Voila.ip=$(IP) --pool=$(POOL) \
 	  --max-kernels=$(MAX_KERNELS) --hosts=$(HOSTS) --idle-timeout=$(IDLE) $(if $(TOKEN),--token=$(TOKEN))
 
 ## Run the whole suite: core, workbook, notebooks and browser.
 test: $(TSTAMP)
 	@$(BIN)/python tools/ensure_chromium.py
+	@$(BIN)/python tools/fetch_plotly.py
 	$(BIN)/python -m pytest
 
 ## Benchmarks; writes docs/benchmarks.md.
@@ -54,11 +56,13 @@ bench: $(TSTAMP)
 ## Browser timings (open, update, transfer) with the load at measurement; writes docs/browser-timings.md.
 bench-browser: $(TSTAMP)
 	@$(BIN)/python tools/ensure_chromium.py
+	@$(BIN)/python tools/fetch_plotly.py
 	$(BIN)/python tools/bench_browser.py --write docs/browser-timings.md
 
 ## A class on one machine: SESSIONS dashboards over RAMP s in a headless browser, loopback only.
 load: $(TSTAMP)
 	@$(BIN)/python tools/ensure_chromium.py
+	@$(BIN)/python tools/fetch_plotly.py
 	$(BIN)/python tools/load.py --sessions=$(SESSIONS) --ramp=$(RAMP) --pool=$(POOL) \
 	  --max-kernels=$(MAX_KERNELS) --write docs/load.md
 
@@ -66,6 +70,7 @@ load: $(TSTAMP)
 ## Simulate and Compare panels opened (a browser test run; timings: make bench-browser).
 docs-media: $(TSTAMP)
 	@$(BIN)/python tools/ensure_chromium.py
+	@$(BIN)/python tools/fetch_plotly.py
 	WORKBOOK_UPDATE_DOCS=1 $(BIN)/python -m pytest tests/browser -q
 
 ## Mutation testing of dist.py and every system (hours on 2 cores); writes docs/mutation.md.

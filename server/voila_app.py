@@ -26,8 +26,9 @@ handlers, kernels and pages) with these changes, each a setting (``--help-all`` 
 - **Light pages**: responses gzip-compressed, websocket messages deflated, the template
   ``server/jupyter/voila/templates/workbook`` links nothing outside the server, and only the
   JupyterLab extensions a dashboard needs are loaded; the charts' plotly.js is served here
-  (``workbook/static/plotly.min.js``, compressed, cached by the browser) instead of plotly's
-  JupyterLab renderer, which only notebooks that use plotly themselves load.
+  (``workbook/static/plotly.min.js``: plotly's cartesian bundle when ``tools/fetch_plotly.py``
+  installed it, compressed, cached by the browser, preloaded by the page's head) instead of
+  plotly's JupyterLab renderer, which only notebooks that use plotly themselves load.
 - **Quiet on a closed tab**: a message still being written to a tab that has just closed is
   dropped without a traceback in the log (:func:`quiet_closed_connections`); every other
   error is logged as before.
@@ -44,12 +45,14 @@ import asyncio
 import gzip
 import hashlib
 import os
+import re
 import sys
 import tempfile
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import unquote
@@ -80,10 +83,28 @@ EXTENSIONS = ["@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-
               "anywidget"]
 PLOTLY_RENDERER = "jupyterlab-plotly"
 
-#: plotly.js as plotly.py ships it, served at ``<base url>workbook/static/plotly.min.js`` for the
-#: dashboards' charts (workbook.chart), without importing plotly into the server.
-PLOTLY_DIR = Path(find_spec("plotly").origin).parent / "package_data"
+#: plotly.js as plotly.py ships it (whole: 4.8 MB).
+PLOTLY_PY_DIR = Path(find_spec("plotly").origin).parent / "package_data"
 STATIC_PREFIX = "workbook/static/"
+
+
+def plotly_dir() -> Path:
+    """The folder of the ``plotly.min.js`` served at ``<base url>workbook/static/plotly.min.js``
+    for the dashboards' charts (workbook.chart): plotly's cartesian bundle of the plotly.js
+    version plotly.py carries (1.5 MB, evaluated by the browser in about half the time; installed
+    by ``tools/fetch_plotly.py``), else plotly.py's own. plotly is not imported into the server."""
+    with (PLOTLY_PY_DIR / "plotly.min.js").open("rb") as f:
+        found = re.search(rb"plotly\.js v([0-9][\w.+-]*)", f.read(400))
+    if found:
+        cartesian = Path(sys.prefix, "share", "dodge-workbook", "plotly-cartesian", found.group(1).decode())
+        if (cartesian / "plotly.min.js").is_file():
+            return cartesian
+    return PLOTLY_PY_DIR
+
+
+PLOTLY_DIR = plotly_dir()
+#: plotly.py's version, as workbook.chart puts it in the charts' plotly.js address (cache key).
+PLOTLY_VERSION = metadata.version("plotly")
 
 
 @dataclass
@@ -360,7 +381,9 @@ def _shows_plotly_itself(path: str, _mtime: float) -> bool:
 def extensions_for(page_config: dict, root_dir: str, notebook_path: str | None) -> dict:
     """``page_config`` without plotly's JupyterLab renderer (its ~1 MB of JavaScript) for a
     notebook whose code does not use plotly itself: the dashboards draw their charts with
-    workbook.chart and plotly.js from this server."""
+    workbook.chart and plotly.js from this server, which the page's head then starts loading
+    (``workbookPlotlyJs``, read by the workbook template) while the page connects to its kernel,
+    instead of when the first chart is drawn."""
     if not notebook_path:
         return page_config
     path = Path(root_dir, notebook_path)
@@ -372,6 +395,7 @@ def extensions_for(page_config: dict, root_dir: str, notebook_path: str | None) 
         return page_config
     page_config["federated_extensions"] = [e for e in page_config.get("federated_extensions", [])
                                            if e.get("name") != PLOTLY_RENDERER]
+    page_config["workbookPlotlyJs"] = f"{STATIC_PREFIX}plotly.min.js?v={PLOTLY_VERSION}"
     return page_config
 
 

@@ -313,3 +313,41 @@ def test_a_notebook_that_draws_plotly_figures_itself_still_gets_plotlys_renderer
         assert any("/workbook/static/plotly.min.js" in url for url in scripts)
     finally:
         page.close()
+
+
+def test_the_dashboards_get_plotlys_cartesian_bundle_preloaded(browser, voila_server):
+    """The charts' plotly.js is plotly's cartesian bundle of exactly the plotly.js version plotly.py
+    ships (``tools/fetch_plotly.py``, run by ``make test``), asked for once, by the page's head
+    (a preload, while the page connects to its kernel), and every trace drawn keeps its type (a
+    trace type missing from the bundle would be drawn as an empty scatter)."""
+    import re
+
+    import plotly
+
+    shipped = (plotly.__path__[0] + "/package_data/plotly.min.js")
+    with open(shipped, "rb") as f:
+        version = re.search(rb"plotly\.js v([0-9][\w.+-]*)", f.read(400)).group(1).decode()
+    with urllib.request.urlopen(f"{voila_server.url}workbook/static/plotly.min.js?v={plotly.__version__}") as response:
+        served = response.read()
+    assert served[:200].decode().find(f"plotly.js (cartesian - minified) v{version}") > 0, served[:200]
+    assert len(served) < 2_000_000
+
+    page = browser.new_page()
+    asked: list[str] = []
+    page.on("request", lambda r: "/workbook/static/plotly.min.js" in r.url and asked.append(r.url))
+    try:
+        page.goto(f"{voila_server.url}voila/render/infinity-n4-dodge.ipynb", timeout=RENDER_TIMEOUT_MS)
+        preload = page.evaluate("() => (document.querySelector('head link[rel=preload][as=script]') || {}).href")
+        assert preload and "/workbook/static/plotly.min.js?v=" in preload
+        page.wait_for_selector(".wb-outcome-chart .js-plotly-plot", timeout=RENDER_TIMEOUT_MS)
+        page.locator(".wb-view-heatmap-toggle").click()
+        page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+                               ".some(p => (p.data || []).some(t => t.type === 'heatmap'))",
+                               timeout=RENDER_TIMEOUT_MS, polling=200)
+        drawn = page.evaluate("""() => Array.from(document.querySelectorAll('.js-plotly-plot')).flatMap(
+            p => (p.data || []).map((t, i) => [t.type || 'scatter', ((p._fullData || [])[i] || {}).type]))""")
+        assert {asked_type for asked_type, _ in drawn} >= {"bar", "heatmap"}, drawn
+        assert all(want == got for want, got in drawn), drawn
+        assert len(asked) == 1 and asked[0] == preload, asked
+    finally:
+        page.close()

@@ -1,0 +1,102 @@
+"""Install plotly.js's cartesian bundle beside the workbook's server (run by `make run` and `make test`).
+
+The dashboards draw only bar, scatter and heatmap traces. plotly.py ships plotly.js whole
+(4.8 MB: maps, 3D and WebGL included), and a browser spends most of a dashboard's opening time
+evaluating it; plotly's own *cartesian* distribution of the same plotly.js version (1.5 MB:
+bar, box, contour, heatmap, histogram, image, pie, scatter, violin and the 2D axes) is evaluated
+in about half the time. This script fetches that bundle, for exactly the plotly.js version
+plotly.py carries, from the npm registry (plotly's own package `plotly.js-cartesian-dist-min`),
+checks its integrity (pinned here for the versions known, else as the registry states it) and
+installs it under ``<venv>/share/dodge-workbook/plotly-cartesian/<version>/plotly.min.js``,
+where ``server/voila_app.py`` finds it. Without it (no network) the server serves plotly.py's
+full bundle: slower to open, the same charts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import io
+import json
+import re
+import sys
+import tarfile
+import time
+import urllib.request
+from pathlib import Path
+
+PACKAGE = "plotly.js-cartesian-dist-min"
+REGISTRY = "https://registry.npmjs.org"
+#: Integrity of the tarballs known here (npm's ``dist.integrity``), by plotly.js version.
+PINNED = {"4.1.1": "sha512-o8GrFeusncwBIxbBynRJpY4pkgVB6caM+JLpwrLYbbsO7dZ8FJ+SVN2Fr+L7kiG/Z6w4P5O0Jus/Qr5EefHVeg=="}
+VERSION = re.compile(rb"plotly\.js(?: \([\w -]+\))? v([0-9][\w.+-]*)")
+
+
+def plotly_py_version_of_js() -> str:
+    """The plotly.js version plotly.py ships (from its bundle's header; plotly is not imported)."""
+    from importlib.util import find_spec
+
+    bundle = Path(find_spec("plotly").origin).parent / "package_data" / "plotly.min.js"
+    with bundle.open("rb") as f:
+        found = VERSION.search(f.read(400))
+    if not found:
+        raise SystemExit(f"fetch_plotly: no plotly.js version in the header of {bundle}")
+    return found.group(1).decode()
+
+
+def target(version: str, prefix: str = sys.prefix) -> Path:
+    return Path(prefix) / "share" / "dodge-workbook" / "plotly-cartesian" / version / "plotly.min.js"
+
+
+def _get(url: str, tries: int = 3) -> bytes:
+    for attempt in range(tries):
+        try:
+            with urllib.request.urlopen(url, timeout=60) as response:
+                return response.read()
+        except OSError:
+            if attempt == tries - 1:
+                raise
+            time.sleep(2 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+def fetch(version: str) -> bytes:
+    """The cartesian bundle of plotly.js ``version``, its tarball's integrity checked."""
+    meta = json.loads(_get(f"{REGISTRY}/{PACKAGE}/{version}"))
+    integrity = PINNED.get(version, meta["dist"]["integrity"])
+    algorithm, _, digest = integrity.partition("-")
+    tarball = _get(meta["dist"]["tarball"])
+    if base64.b64encode(hashlib.new(algorithm, tarball).digest()).decode() != digest:
+        raise SystemExit(f"fetch_plotly: {PACKAGE}@{version} does not match its integrity {integrity}")
+    with tarfile.open(fileobj=io.BytesIO(tarball), mode="r:gz") as archive:
+        body = archive.extractfile("package/plotly-cartesian.min.js").read()
+    if VERSION.search(body[:400]) is None or VERSION.search(body[:400]).group(1).decode() != version:
+        raise SystemExit(f"fetch_plotly: {PACKAGE}@{version} holds another plotly.js version")
+    return body
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--prefix", default=sys.prefix, help="the environment to install into")
+    args = parser.parse_args(argv)
+    version = plotly_py_version_of_js()
+    path = target(version, args.prefix)
+    if path.exists():
+        return 0
+    try:
+        body = fetch(version)
+    except (OSError, KeyError, ValueError, tarfile.TarError) as err:
+        print(f"fetch_plotly: could not fetch {PACKAGE}@{version} ({err}); the dashboards use "
+              "plotly.py's full plotly.js (slower to open, the same charts)", file=sys.stderr)
+        return 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".part")
+    partial.write_bytes(body)
+    partial.replace(path)
+    print(f"fetch_plotly: installed {PACKAGE}@{version} ({len(body) / 1e6:.1f} MB) at {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
