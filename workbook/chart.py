@@ -27,9 +27,10 @@ from typing import Any
 import anywidget
 import plotly
 import plotly.graph_objects as go
+import plotly.io as pio
 import traitlets
 
-from .layout import style_figure
+from .layout import styled_figure
 
 __all__ = ["Chart", "chart", "PLOTLY_CONFIG", "PLOTLY_JS", "plotly_url", "figure_json"]
 
@@ -145,9 +146,10 @@ def plotly_url() -> str:
     return f"{base.rstrip('/')}/{STATIC_PREFIX}plotly.min.js?v={plotly.__version__}"
 
 
-def figure_json(fig: go.Figure | None) -> str:
-    """``fig`` as plotly's JSON (``""`` for none), what :class:`Chart` sends to the browser."""
-    return "" if fig is None else fig.to_json(validate=False)
+def figure_json(fig: go.Figure | dict | None) -> str:
+    """``fig`` (a figure, or its dict) as plotly's JSON (``""`` for none), what :class:`Chart`
+    sends to the browser."""
+    return "" if fig is None else pio.to_json(fig, validate=False)
 
 
 class Chart(anywidget.AnyWidget):
@@ -166,8 +168,8 @@ class Chart(anywidget.AnyWidget):
 
     def show(self, fig: go.Figure | None, present: bool = False) -> None:
         """Show ``fig`` (None: nothing) in the workbook's style, larger when ``present``
-        (:func:`workbook.layout.style_figure`); an unchanged figure is not sent again."""
-        self.figure = figure_json(None if fig is None else style_figure(fig, present))
+        (:func:`workbook.layout.styled_figure`); an unchanged figure is not sent again."""
+        self.figure = figure_json(None if fig is None else styled_figure(fig, present))
 
     def _asked(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """The page has no plotly.js from its server: send it over the widget's messages."""

@@ -2,7 +2,7 @@
 and a projector, and the chart style (type sizes, colour-blind-safe palette, present mode).
 
 Nothing here computes a number: :func:`headline_cards` lays out the rows of
-:func:`workbook.views.headline_table`, :func:`style_figure` restyles a finished figure.
+:func:`workbook.views.headline_table`, :func:`styled_figure` restyles a finished figure.
 
 Headline cards (class ``wb-headline``): one card per headline quantity that has a value,
 ``div.wb-card[data-key=<key>]``; in it the percentage big (``.wb-card-big``), "1 in N" beside
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import pandas as pd
@@ -24,7 +25,7 @@ import plotly.graph_objects as go
 from rules_core.scenario import Scenario
 from rules_core.variants import house_rules
 
-__all__ = ["headline_cards", "house_rule_banner", "short_fraction", "style_figure", "wrap_title",
+__all__ = ["headline_cards", "house_rule_banner", "short_fraction", "style_figure", "styled_figure", "wrap_title",
            "page_css", "OKABE_ITO", "FONT_SIZE", "PRESENT_FONT_SIZE"]
 
 #: Okabe & Ito's palette for colour-blind readers (Okabe and Ito, "Color Universal Design", 2008):
@@ -108,71 +109,103 @@ def wrap_title(text: str, width: int = _TITLE_WIDTH) -> str:
     return "<br>".join([*lines, line])
 
 
-def style_figure(fig: go.Figure, present: bool = False) -> go.Figure:
-    """``fig`` with the workbook's type sizes and palette: a copy, larger for present mode
-    (every text at least 18 px, taller), legends under the plot, title on the left so the
-    plot's toolbar (top right) never covers it."""
+def _merge(into: dict[str, Any], update: dict[str, Any]) -> None:
+    """``update`` merged into ``into`` as plotly's ``update_layout`` merges it: nested dicts key
+    by key, every other value replaced."""
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+@cache
+def _has_textfont(kind: str) -> bool:
+    return "textfont" in go.Figure({"data": [{"type": kind}]}).data[0]._valid_props
+
+
+def styled_figure(fig: go.Figure, present: bool = False) -> dict[str, Any]:
+    """``fig`` as plotly's JSON-ready dict (``data``, ``layout``) in the workbook's type sizes and
+    palette, larger for present mode (every text at least 18 px, taller), legends under the plot,
+    title on the left so the plot's toolbar (top right) never covers it. ``fig`` is unchanged.
+
+    Built on the plain dict, not on plotly's validated objects: a dashboard restyles every chart
+    on every change, and the objects' validation took most of a change's time in the kernel."""
     size = PRESENT_FONT_SIZE if present else FONT_SIZE
-    styled = go.Figure(fig)
-    old = fig.layout
-    title = wrap_title(old.title.text or "", _TITLE_WIDTH * (2 if present else 1))
+    styled = fig.to_plotly_json()  # a copy
+    data, layout = styled["data"], styled["layout"]
+    old_title = (layout.get("title") or {}).get("text") or ""
+    title = wrap_title(old_title, _TITLE_WIDTH * (2 if present else 1))
     lines = title.count("<br>") + 1 if title else 0
-    layout: dict[str, Any] = dict(
+    update: dict[str, Any] = dict(
         font=dict(size=size), colorway=list(OKABE_ITO.values()),
         title=dict(text=title, x=0.01, xanchor="left", font=dict(size=round(size * 1.25))),
         hoverlabel=dict(font=dict(size=size)),
         # a label that does not fit its bar at the chart's size is left out rather than shrunk
         # to a few pixels (a phone's narrow bars); its value is on hover
         uniformtext=dict(minsize=size, mode="hide"))
-    if old.height is None or old.height <= _HEIGHT + 40:
-        layout["height"] = _PRESENT_HEIGHT if present else _HEIGHT
+    height = layout.get("height")
+    if height is None or height <= _HEIGHT + 40:
+        update["height"] = _PRESENT_HEIGHT if present else _HEIGHT
     elif present:
-        layout["height"] = round(old.height * 1.5)
-    over = any(getattr(a, "yref", None) == "paper" and (a.y or 0) >= 1
-               for a in fig.layout.annotations or ())  # subplot titles above the plots
+        update["height"] = round(height * 1.5)
+    annotations = layout.get("annotations") or ()
+    over = any(a.get("yref") == "paper" and (a.get("y") or 0) >= 1
+               for a in annotations)  # subplot titles above the plots
     top = round(size * (1.6 + 1.6 * (lines + over)))
-    if old.margin is not None and old.margin.t is not None:
-        top = max(old.margin.t, top)
-    layout["margin"] = dict(t=top)
-    if old.legend.orientation == "h" and old.legend.y is not None and not 0 <= old.legend.y <= 1:
+    old_top = (layout.get("margin") or {}).get("t")
+    if old_top is not None:
+        top = max(old_top, top)
+    update["margin"] = dict(t=top)
+    legend = layout.get("legend") or {}
+    if legend.get("orientation") == "h" and legend.get("y") is not None and not 0 <= legend["y"] <= 1:
         # A legend outside the plot at the foot of the chart, below the x axis's title whatever
         # the chart's height (at a fraction of the plot's height it fell on the axis title on a
         # phone, or above the plot on a title wrapped onto two lines).
-        layout["legend"] = dict(yref="container", y=0, yanchor="bottom", x=0, xanchor="left")
-    styled.update_layout(**layout)
+        update["legend"] = dict(yref="container", y=0, yanchor="bottom", x=0, xanchor="left")
+    _merge(layout, update)
     # Long category names (outcomes) on two or three short lines rather than slanted.
-    for trace in styled.data:
-        if trace.type == "bar" and trace.x is not None and all(isinstance(v, str) for v in trace.x):
-            trace.x = [wrap_title(v, _TICK_WIDTH) for v in trace.x]
+    for trace in data:
+        x = trace.get("x")
+        if trace.get("type") == "bar" and x is not None and all(isinstance(v, str) for v in x):
+            trace["x"] = [wrap_title(v, _TICK_WIDTH) for v in x]
     # A legend across the chart's foot: a long name on two lines, never wider than a phone's
     # chart ("Difference (Alternative reading − Current reading)" would run off its edge).
-    if styled.layout.legend.orientation == "h":
-        for trace in styled.data:
-            if trace.name:
-                trace.name = wrap_title(trace.name, _TITLE_WIDTH * (2 if present else 1))
+    if layout.get("legend", {}).get("orientation") == "h":
+        for trace in data:
+            if trace.get("name"):
+                trace["name"] = wrap_title(trace["name"], _TITLE_WIDTH * (2 if present else 1))
     # Axis titles too may be long on a phone's chart: wrapped like the title; side by side
     # subplots share one title per text (the others would overlap it on a narrow screen).
-    axes = sorted(name for name in styled.layout if name.startswith(("xaxis", "yaxis")))
+    axes = sorted({"xaxis", "yaxis"} | {name for name in layout if name.startswith(("xaxis", "yaxis"))})
     side_by_side = sum(name.startswith("xaxis") for name in axes) > 1
     seen: set[str] = set()
     for name in axes:
-        axis = styled.layout[name]
-        if not axis.title.text:
+        axis_title = (layout.get(name) or {}).get("title") or {}
+        if not axis_title.get("text"):
             continue
-        key = name[0] + axis.title.text
+        key = name[0] + axis_title["text"]
         if side_by_side and key in seen:
-            axis.title.text = ""
+            axis_title["text"] = ""
             continue
         seen.add(key)
         # an x axis of side by side subplots has half the chart's width for its title
         width = (_TITLE_WIDTH - 4) // (2 if side_by_side and name.startswith("xaxis") else 1)
-        axis.title.text = wrap_title(axis.title.text, width)
+        axis_title["text"] = wrap_title(axis_title["text"], width)
     # Text set on a trace or an annotation (bar labels, line labels) at least the chart's size.
-    styled.update_traces(textfont=dict(size=size), selector=lambda t: hasattr(t, "textfont"))
-    for note in styled.layout.annotations or ():
-        if note.font is None or note.font.size is None or note.font.size < size:
-            note.update(font=dict(size=size))
+    for trace in data:
+        if _has_textfont(trace.get("type", "scatter")):
+            _merge(trace, {"textfont": {"size": size}})
+    for note in annotations:
+        font = note.get("font") or {}
+        if font.get("size") is None or font["size"] < size:
+            _merge(note, {"font": {"size": size}})
     return styled
+
+
+def style_figure(fig: go.Figure, present: bool = False) -> go.Figure:
+    """:func:`styled_figure` as a new plotly figure."""
+    return go.Figure(styled_figure(fig, present))
 
 
 _CSS = """
