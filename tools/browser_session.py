@@ -175,13 +175,8 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
 
 
-def open_page(context, url: str, ready: str = DASHBOARD_READY, timeout_ms: int = 120_000):
-    """Open ``url`` in a new page of ``context`` and wait until ``ready`` holds.
-
-    Returns (page, PageStats). Bytes are what crossed the wire: HTTP bodies as encoded (compressed)
-    plus the websocket messages received (their payload, decompressed: an upper bound)."""
-    page = context.new_page()
-    stats = PageStats(url)
+def _count_bytes(context, page, stats: PageStats) -> None:
+    """Count in ``stats`` the bytes ``page`` receives (see :func:`open_page`)."""
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
 
@@ -205,6 +200,20 @@ def open_page(context, url: str, ready: str = DASHBOARD_READY, timeout_ms: int =
 
     cdp.on("Network.webSocketFrameReceived", frame)
     cdp.on("Network.webSocketHandshakeResponseReceived", handshake)
+
+
+def open_page(context, url: str, ready: str = DASHBOARD_READY, timeout_ms: int = 120_000,
+              count_bytes: bool = True):
+    """Open ``url`` in a new page of ``context`` and wait until ``ready`` holds.
+
+    Returns (page, PageStats). Bytes are what crossed the wire: HTTP bodies as encoded (compressed)
+    plus the websocket messages received (their payload, decompressed: an upper bound). Counting
+    them costs the machine time of its own (every websocket frame is copied to this process and
+    compressed here): ``count_bytes=False`` for an open that is timed."""
+    page = context.new_page()
+    stats = PageStats(url)
+    if count_bytes:
+        _count_bytes(context, page, stats)
 
     def route(r):
         host = urlsplit(r.request.url).hostname or ""
