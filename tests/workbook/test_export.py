@@ -190,19 +190,29 @@ def test_an_infinity_report_holds_its_views_with_their_exact_numbers():
     assert drawn == {str(k): p for k, p in result.distributions["wounds"].items()}
 
 
+#: The views each dashboard shows without a click, in the page's order (Infinity's heatmap waits
+#: for its button, and a report leaves it out).
+SHOWN_VIEWS = {
+    "d100-homebrew": ["Where each attack's hits go", "Hits of each attack"],
+    "eldfall": ["What the Dodge is worth", "Second model (Sweep)", "After the Dodge"],
+    "gurps-4e": ["Dodge roll (3d6)", "Hits landing and dodged", "Injury", "Sacrificial dodge",
+                 "Sacrificial dodge: numbers", "Diving for cover", "Diving for cover: what cover is worth"],
+    "infinity-n4": ["The Order, roll by roll", "What happens to the dodger", "Wounds"],
+}
+
+
 @pytest.mark.parametrize("system_id", sorted(all_systems()))
 def test_the_command_line_report_holds_the_systems_views(system_id):
     from io import StringIO
 
     from workbook.__main__ import main
-    from workbook.app import system_views
 
     system = all_systems()[system_id]
     out, err = StringIO(), StringIO()
     assert main(["report", "--preset", f"{system_id}/{system.presets[0].name}"], stdout=out, stderr=err) == 0, \
         err.getvalue()
     titles = re.findall(r'<section class="wb-report-view [^"]*" data-view="([^"]+)"', out.getvalue())
-    assert [html.unescape(t) for t in titles] == [v.title for v in system_views(system_id) if v.open]
+    assert [html.unescape(t) for t in titles] == SHOWN_VIEWS[system_id]
 
 
 def test_the_eldfall_report_holds_the_worth_panel_exactly():
