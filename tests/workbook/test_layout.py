@@ -11,7 +11,8 @@ import pytest
 
 from rules_core import evaluate, get_system
 from workbook.app import Dashboard
-from workbook.layout import OKABE_ITO, PRESENT_FONT_SIZE, headline_cards, short_fraction, style_figure
+from workbook.layout import (OKABE_ITO, PRESENT_FONT_SIZE, headline_cards, short_fraction, style_figure,
+                             styled_figure)
 from workbook.views import headline_table, outcome_chart
 
 INF = get_system("infinity-n4")
@@ -80,6 +81,25 @@ def test_chart_style_palette_and_present_type_sizes():
     assert fig.data[0].marker.color == OKABE_ITO["blue"]
     plain = style_figure(go.Figure(go.Bar(x=[1], y=[1])))
     assert plain.layout.font.size < PRESENT_FONT_SIZE
+
+
+def test_restyling_merges_into_what_the_figure_set_and_leaves_the_figure_alone():
+    """The style is merged key by key as plotly's update_layout merges it: what a chart set itself
+    (a title's colour, a taller height, a wider top margin, an annotation's larger font) stays."""
+    fig = go.Figure(go.Scatter(x=[1, 2], y=[3, 4], text=["a", "b"]),
+                    layout=dict(title=dict(text="Hits", font=dict(color="#123456")), height=500,
+                                margin=dict(t=200, l=7), font=dict(family="serif"),
+                                annotations=[dict(text="big", font=dict(size=30)), dict(text="small")]))
+    before = fig.to_plotly_json()
+    styled = styled_figure(fig, present=True)
+    layout = styled["layout"]
+    assert layout["title"] == {"text": "Hits", "font": {"color": "#123456", "size": 25}, "x": 0.01, "xanchor": "left"}
+    assert layout["font"] == {"family": "serif", "size": PRESENT_FONT_SIZE}
+    assert layout["height"] == 750 and layout["margin"] == {"t": 200, "l": 7}
+    assert [a["font"]["size"] for a in layout["annotations"]] == [30, PRESENT_FONT_SIZE]
+    assert styled["data"][0]["textfont"] == {"size": PRESENT_FONT_SIZE}
+    assert fig.to_plotly_json() == before  # a copy was restyled
+    assert style_figure(fig, present=True).to_plotly_json() == go.Figure(styled).to_plotly_json()
 
 
 def test_every_dashboard_opens_on_a_scenario_where_every_card_has_a_value_or_a_reason():
