@@ -88,17 +88,30 @@ PLOTLY_PY_DIR = Path(find_spec("plotly").origin).parent / "package_data"
 STATIC_PREFIX = "workbook/static/"
 
 
+#: The version in a plotly.js bundle's header ("plotly.js v4.1.1", "plotly.js (cartesian - minified) v4.1.1").
+PLOTLY_JS_VERSION = re.compile(rb"plotly\.js(?: \([\w -]+\))? v([0-9][\w.+-]*)")
+
+
+def plotly_js_version(bundle: Path) -> str | None:
+    """The plotly.js version of the bundle at ``bundle`` (from its header), or None."""
+    with bundle.open("rb") as f:
+        found = PLOTLY_JS_VERSION.search(f.read(400))
+    return found.group(1).decode() if found else None
+
+
+def cartesian_bundle(version: str, prefix: str = sys.prefix) -> Path:
+    """Where ``tools/fetch_plotly.py`` installs plotly's cartesian bundle of plotly.js ``version``."""
+    return Path(prefix, "share", "dodge-workbook", "plotly-cartesian", version, "plotly.min.js")
+
+
 def plotly_dir() -> Path:
     """The folder of the ``plotly.min.js`` served at ``<base url>workbook/static/plotly.min.js``
     for the dashboards' charts (workbook.chart): plotly's cartesian bundle of the plotly.js
     version plotly.py carries (1.5 MB, evaluated by the browser in about half the time; installed
     by ``tools/fetch_plotly.py``), else plotly.py's own. plotly is not imported into the server."""
-    with (PLOTLY_PY_DIR / "plotly.min.js").open("rb") as f:
-        found = re.search(rb"plotly\.js v([0-9][\w.+-]*)", f.read(400))
-    if found:
-        cartesian = Path(sys.prefix, "share", "dodge-workbook", "plotly-cartesian", found.group(1).decode())
-        if (cartesian / "plotly.min.js").is_file():
-            return cartesian
+    version = plotly_js_version(PLOTLY_PY_DIR / "plotly.min.js")
+    if version and cartesian_bundle(version).is_file():
+        return cartesian_bundle(version).parent
     return PLOTLY_PY_DIR
 
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
+import importlib.util
 import io
 import json
-import re
 import sys
 import tarfile
 import time
@@ -30,23 +30,16 @@ PACKAGE = "plotly.js-cartesian-dist-min"
 REGISTRY = "https://registry.npmjs.org"
 #: Integrity of the tarballs known here (npm's ``dist.integrity``), by plotly.js version.
 PINNED = {"4.1.1": "sha512-o8GrFeusncwBIxbBynRJpY4pkgVB6caM+JLpwrLYbbsO7dZ8FJ+SVN2Fr+L7kiG/Z6w4P5O0Jus/Qr5EefHVeg=="}
-VERSION = re.compile(rb"plotly\.js(?: \([\w -]+\))? v([0-9][\w.+-]*)")
 
 
-def plotly_py_version_of_js() -> str:
-    """The plotly.js version plotly.py ships (from its bundle's header; plotly is not imported)."""
-    from importlib.util import find_spec
-
-    bundle = Path(find_spec("plotly").origin).parent / "package_data" / "plotly.min.js"
-    with bundle.open("rb") as f:
-        found = VERSION.search(f.read(400))
-    if not found:
-        raise SystemExit(f"fetch_plotly: no plotly.js version in the header of {bundle}")
-    return found.group(1).decode()
-
-
-def target(version: str, prefix: str = sys.prefix) -> Path:
-    return Path(prefix) / "share" / "dodge-workbook" / "plotly-cartesian" / version / "plotly.min.js"
+def _server():
+    """The server module, which says which plotly.js it serves and where it looks for the bundle."""
+    path = Path(__file__).resolve().parents[1] / "server" / "voila_app.py"
+    spec = importlib.util.spec_from_file_location("workbook_server", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 def _get(url: str, tries: int = 3) -> bytes:
@@ -61,7 +54,7 @@ def _get(url: str, tries: int = 3) -> bytes:
     raise AssertionError("unreachable")
 
 
-def fetch(version: str) -> bytes:
+def fetch(version: str, server) -> bytes:
     """The cartesian bundle of plotly.js ``version``, its tarball's integrity checked."""
     meta = json.loads(_get(f"{REGISTRY}/{PACKAGE}/{version}"))
     integrity = PINNED.get(version, meta["dist"]["integrity"])
@@ -71,7 +64,8 @@ def fetch(version: str) -> bytes:
         raise SystemExit(f"fetch_plotly: {PACKAGE}@{version} does not match its integrity {integrity}")
     with tarfile.open(fileobj=io.BytesIO(tarball), mode="r:gz") as archive:
         body = archive.extractfile("package/plotly-cartesian.min.js").read()
-    if VERSION.search(body[:400]) is None or VERSION.search(body[:400]).group(1).decode() != version:
+    found = server.PLOTLY_JS_VERSION.search(body[:400])
+    if found is None or found.group(1).decode() != version:
         raise SystemExit(f"fetch_plotly: {PACKAGE}@{version} holds another plotly.js version")
     return body
 
@@ -80,12 +74,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prefix", default=sys.prefix, help="the environment to install into")
     args = parser.parse_args(argv)
-    version = plotly_py_version_of_js()
-    path = target(version, args.prefix)
+    server = _server()
+    shipped = server.PLOTLY_PY_DIR / "plotly.min.js"
+    version = server.plotly_js_version(shipped)
+    if version is None:
+        raise SystemExit(f"fetch_plotly: no plotly.js version in the header of {shipped}")
+    path = server.cartesian_bundle(version, args.prefix)
     if path.exists():
         return 0
     try:
-        body = fetch(version)
+        body = fetch(version, server)
     except (OSError, KeyError, ValueError, tarfile.TarError) as err:
         print(f"fetch_plotly: could not fetch {PACKAGE}@{version} ({err}); the dashboards use "
               "plotly.py's full plotly.js (slower to open, the same charts)", file=sys.stderr)
