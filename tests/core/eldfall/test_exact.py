@@ -262,6 +262,16 @@ def check_against_enumeration(s: EldfallScenario) -> None:
         assert dist == plays.map(lambda p, key=key: p[key]), key
 
 
+@pytest.mark.parametrize("ag", [19, 20, 21])
+@pytest.mark.parametrize("value", [12, 20, 21])
+def test_a_compared_dodge_at_the_top_of_the_d20_equals_enumeration(ag, value):
+    """The compared Dodge at AG 19 to 21 (every face but the Critical's succeeds from 20 on),
+    against attack values up to and above 20: where the enumerator's grouping of attack faces
+    must keep every best non-Critical success the AG roll can be compared with."""
+    check_against_enumeration(EldfallScenario(attackers=(A(value=value, stk=2, pw=12),),
+                                              defender=D(ag=ag, arm=2), dodge_resolution="compared"))
+
+
 @pytest.mark.parametrize("name", list(LARGER))
 def test_larger_scenarios_equal_enumeration(name):
     check_against_enumeration(LARGER[name])

@@ -168,6 +168,30 @@ def test_no_trace_when_the_roller_does_not_explain():
 
     p = SYSTEM.play(preset("three-attackers-burn"), Quiet(3))
     assert p.trace == () and p.evasions and len(p.evasions) == 3
+    house = preset("three-attackers-burn").set("variant.critical_face", 2)  # a house rule's own step too
+    assert SYSTEM.play(house, RandomRoller(3)).trace[0].citation
+    assert SYSTEM.play(house, Quiet(3)).trace == ()
+
+
+def test_every_request_says_what_its_dice_are_for_and_the_damage_step_cites_its_rule():
+    from rules_core.systems.eldfall.scenario import CITE_BURN, CITE_DAMAGE
+
+    s = EldfallScenario(attackers=(Attacker(value=10, stk=3, pw=12),), defender=Defender(ag=10, arm=2))
+    p = rolled([1, 4, 9, 11, 12, 10, 11], s)  # the Dodge fails: a Critical Hit and two Hits land
+    assert [r.dice.purpose for r in p.rolled] == [
+        "Attack 1: attack dice", "Attack 1: defender's AG roll",
+        "Attack 1: damage rolls for Critical Hits", "Attack 1: damage rolls for Hits"]
+    assert next(t for t in p.trace if t.rule == "Attack 1: damage").citation == CITE_DAMAGE
+    # a pool's order does not matter: faces typed in any order are the same pool, shown sorted
+    shuffled = rolled([9, 1, 4, 11, 12, 11, 10], s)
+    assert next(t for t in shuffled.trace if t.rule == "Attack 1: Attack roll").detail.startswith("[1, 4, 9]")
+    assert shuffled.outcome == p.outcome and shuffled.rolled[3].faces == (11, 10)
+    assert shuffled.rolled[0].dice.answer(shuffled.rolled[0].faces) == (1, 4, 9)
+    burning = EldfallScenario(attackers=(Attacker(value=10, stk=2, pw=10, burn=2),), defender=Defender(ag=10, arm=4))
+    p = rolled([1, 5, 2, 9, 10, 11], burning)  # the Critical wounds and sets off Burn
+    assert [r.dice.purpose for r in p.rolled][2:] == ["Attack 1: damage rolls for Critical Hits",
+                                                      "Attack 1: Burn rolls"]
+    assert next(t for t in p.trace if t.rule == "Attack 1: damage").citation == CITE_BURN
 
 
 # -- the classify hints are true of the rule ----------------------------------------------------
