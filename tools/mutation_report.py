@@ -31,6 +31,8 @@ EQUIVALENT = ROOT / "tools" / "mutation_equivalent.toml"
 TARGET = 0.90
 KILLED = {"killed", "timeout"}
 UNCHECKED = "not checked"
+#: The heading from which docs/mutation.md is written by hand (kept by ``--write``).
+NOTES = "## About these runs"
 #: A row of the page's table: | `module` | mutants | killed | equivalent | survived | score |
 ROW = re.compile(r"^\| `(?P<module>[\w.]+)` \|.*\|$")
 
@@ -99,6 +101,7 @@ def report(status: dict[str, str], equivalent: dict[str, str],
     ``earlier`` (the last page), if any. ``today`` dates the rows of this run."""
     today = today or dt.date.today().isoformat()
     unchecked = defaultdict(int)
+    every = set(status)
     for name, state in status.items():
         if state == UNCHECKED:
             unchecked[module_of(name)] += 1
@@ -152,7 +155,7 @@ def report(status: dict[str, str], equivalent: dict[str, str],
         lines.pop()
     if lines[-1] == "## Surviving mutants":
         lines += ["", "None."]
-    stale = sorted(n for n in set(named) - set(status) if module_of(n) not in kept)
+    stale = sorted(n for n in set(named) - every if module_of(n) not in kept)
     if stale:
         lines += ["", "## Equivalences that no longer match a mutant", "",
                   *(f"- `{n}`" for n in stale)]
@@ -167,7 +170,9 @@ def main() -> int:
     earlier = args.write.read_text(encoding="utf-8") if args.write and args.write.exists() else ""
     text, ok = report(results(), judged.get("equivalent", {}), judged.get("equivalent_patterns", {}), earlier)
     if args.write:
-        args.write.write_text(text, encoding="utf-8")
+        # what the page says by hand, from its NOTES heading on, stays under the new report
+        kept = earlier[earlier.index(NOTES):] if NOTES in earlier else ""
+        args.write.write_text(text + ("\n" + kept if kept else ""), encoding="utf-8")
     else:
         sys.stdout.write(text)
     print("mutation score target met in every module" if ok else "below the target in some module", file=sys.stderr)

@@ -62,3 +62,24 @@ def test_a_run_of_some_modules_keeps_what_an_earlier_run_wrote_of_the_others(mon
     gone = {"pkg.decl.x_check__mutmut_1": "killed"}  # pkg.rules has no mutants any more
     text, _ok = report_tool.report(gone, {}, {}, earlier=first)
     assert "`pkg.rules`" not in text
+
+
+def test_an_equivalence_of_a_module_not_checked_yet_is_not_called_stale(monkeypatch):
+    monkeypatch.setattr(report_tool, "diff", lambda name: "- a\n+ b")
+    status = {"pkg.decl.x_check__mutmut_1": "killed", "pkg.new.x_h__mutmut_1": "not checked"}
+    text, _ok = report_tool.report(status, {"pkg.new.x_h__mutmut_1": "same value", "pkg.old.x_k__mutmut_1": "gone"}, {})
+    stale = text.split("## Equivalences that no longer match a mutant")[1]
+    assert "`pkg.old.x_k__mutmut_1`" in stale and "pkg.new" not in stale
+
+
+def test_the_pages_own_notes_stay_under_a_new_report(monkeypatch, tmp_path):
+    page = tmp_path / "mutation.md"
+    page.write_text("# Mutation testing\n\nold table\n\n" + report_tool.NOTES + "\n\nWritten by hand.\n")
+    monkeypatch.setattr(report_tool, "results", lambda: {"pkg.decl.x_check__mutmut_1": "killed"})
+    monkeypatch.setattr(report_tool, "EQUIVALENT", tmp_path / "none.toml")
+    (tmp_path / "none.toml").write_text("")
+    monkeypatch.setattr("sys.argv", ["mutation_report.py", "--write", str(page)])
+    assert report_tool.main() == 0
+    text = page.read_text()
+    assert "| `pkg.decl` | 1 | 1 | 0 | 0 | 100.0% |" in text and "old table" not in text
+    assert text.endswith(report_tool.NOTES + "\n\nWritten by hand.\n")
