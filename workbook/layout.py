@@ -121,7 +121,8 @@ def _merge(into: dict[str, Any], update: dict[str, Any]) -> None:
 
 @cache
 def _has_textfont(kind: str) -> bool:
-    return "textfont" in go.Figure({"data": [{"type": kind}]}).data[0]._valid_props
+    """Whether plotly's traces of type ``kind`` have a ``textfont``."""
+    return "textfont" in go.Figure({"data": [{"type": kind}]}).data[0]
 
 
 def styled_figure(fig: go.Figure, present: bool = False) -> dict[str, Any]:
