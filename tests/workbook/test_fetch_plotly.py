@@ -76,8 +76,7 @@ def test_a_bundle_of_another_plotly_js_version_is_refused(monkeypatch, tool, ser
 
 
 def test_the_pinned_integrity_wins_over_the_registrys(monkeypatch, tool, server):
-    version = server.plotly_js_version(server.PLOTLY_PY_DIR / "plotly.min.js")
-    assert version in tool.PINNED  # the plotly.js that plotly.py ships here is pinned
+    version = next(iter(tool.PINNED))
     _registry(monkeypatch, tool, version, _tarball(version))  # the registry "vouches" for a fake
     with pytest.raises(SystemExit, match="does not match its integrity"):
         tool.fetch(version, server)
