@@ -213,3 +213,33 @@ HINTED = {
 def test_classify_hints_change_nothing(name):
     s = HINTED[name]
     assert enumerate_play(SYSTEM, s) == enumerate_play(SYSTEM, s, classify=False)
+
+
+def test_a_house_critical_range_counts_for_the_dodge_too():
+    """With Criticals on 1 and 2 (a house rule), an AG roll of 2 is a Critical: under the compared
+    reading it beats the best plain attack die (7) that a plain 2 would lose to."""
+    s = EldfallScenario(attackers=(Attacker(value=12, stk=2, pw=0),), defender=Defender(ag=12),
+                        dodge_resolution="compared")
+    assert rolled([7, 3, 2, 20, 20], s).evasions == (False,)  # official: a plain 2 loses to 7
+    assert rolled([7, 3, 2], s.set("variant.critical_face", 2)).evasions == (True,)
+
+
+def test_ward_and_sweep_steps_cite_their_rules_and_say_what_the_second_model_suffers():
+    from rules_core.systems.eldfall.scenario import CITE_SWEEP, CITE_WARD
+
+    warded = rolled([1, 7, 8], EldfallScenario(attackers=(Attacker(value=12, stk=2, pw=8),),
+                                               defender=Defender(arm=3, reaction="ward")))
+    assert [t.citation for t in warded.trace if t.rule == "Attack 1: Ward"] == [CITE_WARD]
+    s = preset("sweep-one-dodges").replace(second_model=SecondModel(arm=9))
+    plain, critical = rolled([1, 15, 2, 3, 5], s), rolled([1, 15, 2, 3, 5], s.replace(sweep_hit="critical"))
+    sweep = lambda p: next(t for t in p.trace if t.rule == "Attack 1: Sweep")  # noqa: E731
+    assert sweep(plain).detail.endswith("the second model suffers a Hit") and sweep(plain).citation == CITE_SWEEP
+    assert sweep(critical).detail.endswith("the second model suffers a Critical Hit")
+
+
+def test_stagger_adds_up_over_the_attacks():
+    attack = Attacker(value=12, stk=2, pw=0, stagger=True)
+    s = EldfallScenario(attackers=(attack, attack), defender=Defender(reaction="none"))
+    # Attack 1: two Hits (3, 4), damage 20 and 20 (PW 0: no Wound); attack 2: one Hit (5) and a miss.
+    p = rolled([3, 4, 20, 20, 5, 15, 20], s)
+    assert (p.hits, p["ap_lost"]) == (3, 3)
