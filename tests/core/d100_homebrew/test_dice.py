@@ -100,3 +100,22 @@ def test_face_runs_as_players_write_them():
                                           (0, "46–100")]
     assert face_runs(-10, TestRules()) == [(1, "01"), (0, "02–100")]
     assert face_runs(100, TestRules())[-1] == (0, "100")
+
+
+@pytest.mark.parametrize("rules", [TestRules(), TestRules(tens_digits=True), TestRules(points=5),
+                                   TestRules(auto_01=False, auto_100=False)], ids=repr)
+@pytest.mark.parametrize("target", [-10, 1, 45, 99, 130])
+def test_face_runs_are_the_faces_grouped_by_their_successes_under_the_rules_given(rules, target):
+    """What the face table shows, face by face from roll_successes (the rule on one face), under
+    the house rules too."""
+    from itertools import groupby
+
+    from rules_core.systems.d100_homebrew.dice import faces_text, face_runs
+
+    faces = sorted(range(1, 101), key=lambda f: (roll_successes(f, target, rules) == 0,
+                                                 -roll_successes(f, target, rules), f))
+    expected = []
+    for s, run in groupby(faces, key=lambda f: roll_successes(f, target, rules)):
+        run = list(run)
+        expected.append((s, faces_text(run[0], run[-1])))
+    assert face_runs(target, rules) == expected

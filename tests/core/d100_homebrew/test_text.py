@@ -198,3 +198,14 @@ def test_the_registered_system_translates_through_its_hook():
 def test_a_text_in_both_tables_has_one_translation():
     shared = set(PHRASES) & set(TEMPLATES)
     assert {t: PHRASES[t] for t in shared} == {t: TEMPLATES[t] for t in shared}
+
+
+def test_word_forms_read_a_typographic_minus_and_refuse_a_wrong_count_of_forms():
+    render = text_module.render
+    assert render("{n} {n|point|points}", {"n": "−1"}) == "−1 point"  # a minus sign as the trace writes it
+    assert render("{n} {n|point|points}", {"n": "−2"}) == "−2 points"
+    assert render("{n|очко|очка|очков}", {"n": "−5"}) == "очков"
+    with pytest.raises(ValueError, match=r"word forms of 'n' in '\{n\|a\|b\|c\|d\}': give 2 \(English\) or 3 \(Russian\)"):
+        render("{n|a|b|c|d}", {"n": 1})
+    with pytest.raises(KeyError, match="no Russian template for 'Not a template'"):
+        text_module.say("Not a template")
