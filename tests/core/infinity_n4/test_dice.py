@@ -63,3 +63,14 @@ def test_a_saving_roll_wounds_at_or_under_the_threshold():
 def test_a_face_off_the_die_is_refused():
     with pytest.raises(ValueError, match="a d20 face is 1..20, got 0"):
         roll_rank(0, 10)
+
+
+def test_the_unopposed_dodge_holds_the_dodgers_mods_within_the_cap_in_force():
+    from fractions import Fraction
+
+    from rules_core.systems.infinity_n4.dice import unopposed_dodge
+    from rules_core.systems.infinity_n4.scenario import InfinityScenario
+
+    s = InfinityScenario().set("dodger.ph", 10).set("dodger.mod", 9)
+    assert unopposed_dodge(s) == Fraction(19, 20)  # PH 10 + 9, within the official ±12
+    assert unopposed_dodge(s.set("variant.mod_cap", 6)) == Fraction(16, 20)  # a house cap of ±6

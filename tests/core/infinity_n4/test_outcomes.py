@@ -26,3 +26,11 @@ def test_a_normal_roll_declares_success_and_its_failure():
     roll = evaluate(template).distributions["Direct Template"]
     assert roll_labels("normal", 0, 1) == tuple(o for o in roll.outcomes() if roll[o] > 0)
     assert roll_labels("normal", 0, 1) != roll_labels("normal", 0, 0)
+
+
+def test_a_dodge_that_cancels_two_states_names_both():
+    from rules_core.systems.infinity_n4.outcomes import dodged_label
+    from rules_core.systems.infinity_n4.scenario import InfinityScenario
+
+    s = InfinityScenario().set("dodger.immobilized", "IMM-A").set("dodger.engaged", True)
+    assert dodged_label(s) == 'Unharmed, dodged everything: moves up to 2" (cancels Engaged and IMM-A)'
