@@ -21,7 +21,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench bench-browser load docs-media mutate install clean
+.PHONY: run test bench bench-browser load docs-media mutate install plotly-js clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,16 +37,18 @@ $(TSTAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
-## Serve all dashboards on 127.0.0.1 (Voilà with preheated kernels, a kernel cap, a Host allowlist).
-run: $(STAMP)
+## plotly's smaller cartesian bundle for the dashboards' charts, fetched once (docs/deploy.md).
+plotly-js: $(STAMP)
 	@$(BIN)/python tools/fetch_plotly.py
+
+## Serve all dashboards on 127.0.0.1 (Voilà with preheated kernels, a kernel cap, a Host allowlist).
+run: $(STAMP) plotly-js
 	$(BIN)/python server/voila_app.py notebooks --port=$(PORT) --Voila.ip=$(IP) --pool=$(POOL) \
 	  --max-kernels=$(MAX_KERNELS) --hosts=$(HOSTS) --idle-timeout=$(IDLE) $(if $(TOKEN),--token=$(TOKEN))
 
 ## Run the whole suite: core, workbook, notebooks and browser.
-test: $(TSTAMP)
+test: $(TSTAMP) plotly-js
 	@$(BIN)/python tools/ensure_chromium.py
-	@$(BIN)/python tools/fetch_plotly.py
 	$(BIN)/python -m pytest
 
 ## Benchmarks; writes docs/benchmarks.md.
@@ -54,23 +56,20 @@ bench: $(TSTAMP)
 	$(BIN)/python benchmarks/run.py --write docs/benchmarks.md
 
 ## Browser timings (open, update, transfer) with the load at measurement; writes docs/browser-timings.md.
-bench-browser: $(TSTAMP)
+bench-browser: $(TSTAMP) plotly-js
 	@$(BIN)/python tools/ensure_chromium.py
-	@$(BIN)/python tools/fetch_plotly.py
 	$(BIN)/python tools/bench_browser.py --write docs/browser-timings.md
 
 ## A class on one machine: SESSIONS dashboards over RAMP s in a headless browser, loopback only.
-load: $(TSTAMP)
+load: $(TSTAMP) plotly-js
 	@$(BIN)/python tools/ensure_chromium.py
-	@$(BIN)/python tools/fetch_plotly.py
 	$(BIN)/python tools/load.py --sessions=$(SESSIONS) --ramp=$(RAMP) --pool=$(POOL) \
 	  --max-kernels=$(MAX_KERNELS) --write docs/load.md
 
 ## Refresh the screenshots in docs/img/: every dashboard at 390, 1366 and 1920 px and the Roll,
 ## Simulate and Compare panels opened (a browser test run; timings: make bench-browser).
-docs-media: $(TSTAMP)
+docs-media: $(TSTAMP) plotly-js
 	@$(BIN)/python tools/ensure_chromium.py
-	@$(BIN)/python tools/fetch_plotly.py
 	WORKBOOK_UPDATE_DOCS=1 $(BIN)/python -m pytest tests/browser -q
 
 ## Mutation testing of dist.py and every system (hours on 2 cores); writes docs/mutation.md.
