@@ -202,10 +202,26 @@ def collapsible(title: str, css: str, body: widgets.Widget, *, opened: bool = Fa
     return Section(toggle, box)
 
 
+def _heading(title: str) -> str:
+    return f"<h4 style='margin:8px 0 2px'>{html.escape(title)}</h4>"
+
+
 def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
     """A titled block of the page."""
-    return widgets.VBox([widgets.HTML(f"<h4 style='margin:8px 0 2px'>{html.escape(title)}</h4>"),
-                         *children])
+    return widgets.VBox([widgets.HTML(_heading(title)), *children])
+
+
+def _replace_child(root: widgets.Widget, old: widgets.Widget, new: widgets.Widget) -> None:
+    """Put ``new`` in the place of ``old`` in the box of ``root``'s tree that holds it."""
+    stack = [root]
+    while stack:
+        box = stack.pop()
+        children = getattr(box, "children", None) or ()
+        if any(c is old for c in children):
+            box.children = tuple(new if c is old else c for c in children)
+            return
+        stack.extend(children)
+    raise ValueError(f"{old!r} is not in the page")
 
 
 def _seed(text: str | None) -> int | None:
@@ -328,37 +344,31 @@ class Dashboard:
         if self._design_controls and house_rules(scenario):
             self.toggles["wb-design-toggle"].value = True  # a link to a house rule opens the Design panel
         if lang != self.lang:
-            self.lang = lang
-            self._build(scenario)
-        elif scenario != self.form.scenario:
+            self._relabel(lang)
+        if scenario != self.form.scenario:
             self.form.set_scenario(scenario)
-        else:  # same page: refresh what depends on the request (notices, share link)
+        else:  # same scenario: refresh what depends on the request (notices, link, language)
             self._show(scenario)
 
     # -- building the page ----------------------------------------------------------------
     def _build(self, scenario: Scenario) -> None:
-        """(Re)build every widget in the current language, showing ``scenario``."""
-        old, old_form = list(self.widget.children), getattr(self, "form", None)
+        """Build every widget in the current language, showing ``scenario``."""
         system, text = self.system, translator(self.system, self.lang)
-        analysis = self._lazy.get("analysis") if hasattr(self, "_lazy") else None
-        keep = analysis.compare.pinned if analysis is not None else None  # a pinned A stays
         self.text = text
         self._syncing = False
-        # the parts the reader had open stay open on the rebuilt page (another language)
-        self._was_open = {css for css, toggle in getattr(self, "toggles", {}).items() if toggle.value}
         self.toggles = {}
         self._lazy: dict[str, Any] = {}  # the collapsed panels built so far, by name
         self._lazy_boxes: dict[str, widgets.Box] = {}
+        self._lazy_toggles: dict[str, tuple[widgets.ToggleButton, Callable[[bool], None]]] = {}
+        #: what says the page's own words again in another language (see _relabel)
+        self._relabels: list[Callable[[], None]] = []
 
         # The page's style; the notebook above the dashboard gives its title and lead.
         header = widgets.HTML(page_css())
         header.add_class("wb-title")
-        self.urlbar = UrlBar(label=text("Copy link"), copied=text("Copied"), follow=in_voila(),
-                             title=f"{text(system.name)} — {text('Dodge Workbook')}")
-        self.present_toggle = widgets.ToggleButton(
-            value=self.present, description=text("Present"), icon="television",
-            tooltip=text("Larger type and charts, for a projector"),
-            layout=widgets.Layout(width="auto"))
+        self.urlbar = UrlBar(follow=in_voila())
+        self.present_toggle = widgets.ToggleButton(value=self.present, icon="television",
+                                                   layout=widgets.Layout(width="auto"))
         self.present_toggle.add_class("wb-present-toggle")
         self.present_toggle.observe(lambda ch: self.set_present(ch.new), names="value")
         toolbar = [self.urlbar, self.present_toggle]
@@ -367,15 +377,12 @@ class Dashboard:
         if len(system.languages) > 1:
             self.language = widgets.Dropdown(
                 options=[(LANGUAGE_NAMES.get(code, code), code) for code in system.languages],
-                value=self.lang, description=text("Language"),
-                style={"description_width": "initial"})
+                value=self.lang, style={"description_width": "initial"})
             self.language.add_class("wb-lang")
             self.language.observe(lambda ch: self.set_lang(ch.new), names="value")
             toolbar.append(self.language)
-        self.preset = widgets.Dropdown(
-            options=[(text("(custom scenario)"), "")] + [(text(p.title), p.name) for p in system.presets],
-            value="", description=text("Preset"),
-            layout=widgets.Layout(width="100%", max_width="34em"))
+        self.preset = widgets.Dropdown(options=self._preset_options(), value="",
+                                       layout=widgets.Layout(width="100%", max_width="34em"))
         self.preset.add_class("wb-preset")
         self.preset.observe(self._preset_chosen, names="value")
         top.append(self.preset)
@@ -404,8 +411,7 @@ class Dashboard:
         self._trace = _html("wb-trace")
         self._share = _html("wb-share-link")
 
-        self.help_toggle = widgets.Checkbox(value=False, description=text("Show help and sources"),
-                                            indent=False, layout=widgets.Layout(width="auto"))
+        self.help_toggle = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto"))
         self.help_toggle.add_class("wb-help-toggle")
         self.help_toggle.observe(lambda ch: self.form.show_help(ch.new), names="value")
         top.append(self.help_toggle)
@@ -432,32 +438,100 @@ class Dashboard:
         row.add_class("wb-main")
         bar = widgets.HBox(toolbar, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         bar.add_class("wb-toolbar")
-        rows = [header, bar, self._notice, row, _section(text("Outcome table"), self._table)]
+        rows = [header, bar, self._notice, row, self._section("Outcome table", self._table)]
         rows += [self._view_section(v) for v in self.views]
-        rows.append(self._build_analysis(keep))
+        rows.append(self._build_analysis())
         rows.append(self._build_rulings())
         rows.append(self._build_design(scenario))
-        rows += [self._build_classroom(), _section(text("Trace of the rules applied"), self._trace), self._share]
+        rows += [self._build_classroom(), self._section("Trace of the rules applied", self._trace), self._share]
         self.widget.children = [r for r in rows if r is not None]
-        for w in old:
-            close_tree(w)
-        if old_form is not None:
-            old_form.close()  # its fields the page never showed too (the Design panel's)
+        self._label_toolbar()
         self._present_panels()
         self._show(self.form.scenario)
+
+    def _preset_options(self) -> list[tuple[str, str]]:
+        text = self.text
+        return [(text("(custom scenario)"), "")] + [(text(p.title), p.name) for p in self.system.presets]
+
+    def _label_toolbar(self) -> None:
+        """The words of the toolbar and of the controls above the form, in the page's language."""
+        text, system = self.text, self.system
+        with self.urlbar.hold_sync():
+            self.urlbar.label, self.urlbar.copied = text("Copy link"), text("Copied")
+            self.urlbar.title = f"{text(system.name)} — {text('Dodge Workbook')}"
+        self.present_toggle.description = text("Present")
+        self.present_toggle.tooltip = text("Larger type and charts, for a projector")
+        if self.language is not None:
+            self.language.description = text("Language")
+        self.preset.description = text("Preset")
+        self.help_toggle.description = text("Show help and sources")
+
+    def _relabel(self, lang: str) -> None:
+        """Say the whole page in ``lang``, in place: each widget built keeps its state and gets
+        its words in the new language (what the browser draws again is only what changed);
+        panels of the system's own views and the collapsed panels built so far are rebuilt in
+        it. The next :meth:`_show` says the numbers' parts (cards, table, charts, trace) in it."""
+        self.lang, self.text = lang, translator(self.system, lang)
+        self._syncing = True
+        self.preset.options = self._preset_options()  # _show selects the preset again
+        self._syncing = False
+        if self.language is not None and self.language.value != lang:
+            self.language.value = lang
+        self._label_toolbar()
+        self.form.set_lang(lang)
+        for relabel in self._relabels:
+            relabel()
+        for view in self.views:
+            if view.panel:
+                self._rebuild_view_panel(view)
+        for name in list(self._lazy):
+            self._rebuild_lazy(name)
+
+    def _rebuild_view_panel(self, view: View) -> None:
+        """A view's panel built again in the page's language, in the old one's place."""
+        old = self.panels[view.title]
+        panel = self.panels[view.title] = view.panel(
+            self.system, self.text, self.lang, lambda s: evaluate_cached(self.system, s))
+        panel.widget.add_class(view.css)
+        panel.set_open(view.title in self._opened)
+        panel.present = self.present
+        _replace_child(self.widget, old.widget, panel.widget)
+        self._view_boxes[view.title] = panel.widget
+        close_tree(old.widget)
+
+    def _rebuild_lazy(self, name: str) -> None:
+        """A collapsed panel built so far, built again in the page's language: now if its part
+        of the page is open, else when it is next opened. The form's controls it shows (the
+        Design panel's) are the form's and stay; a pinned A stays pinned."""
+        old = self._lazy.pop(name)
+        self._lazy_boxes[name].children = ()
+        close_tree(old.widget, keep=self._design_controls)
+        pinned = old.compare.pinned if name == "analysis" else None
+        toggle, toggled = self._lazy_toggles[name]
+        if pinned is not None:
+            self._panel(name).compare.pin(pinned)
+        if toggle.value:
+            toggled(True)
 
     def _collapsible(self, title: str, css: str, body: widgets.Widget, *, opened: bool = False,
                      on_toggle: Callable[[bool], None] | None = None, box_css: str | None = None) -> Section:
         """:func:`collapsible` in the page's language, its toggle kept in ``toggles``."""
         section = collapsible(self.text(title), css, body, opened=opened, on_toggle=on_toggle, box_css=box_css)
         self.toggles[f"{css}-toggle"] = section.toggle
+        self._relabels.append(lambda: setattr(section.toggle, "description", self.text(title)))
         return section
+
+    def _section(self, title: str, *children: widgets.Widget) -> widgets.VBox:
+        """:func:`_section` titled in the page's language."""
+        box = _section(self.text(title), *children)
+        self._relabels.append(lambda: setattr(box.children[0], "value", _heading(self.text(title))))
+        return box
 
     def _view_section(self, view: View) -> widgets.VBox:
         """A view's titled box; a collapsed view gets a toggle and is rendered once opened."""
         box = self._view_boxes[view.title]
         if view.open:
-            return _section(self.text(view.title), box)
+            return self._section(view.title, box)
 
         def toggled(on: bool) -> None:
             (self._opened.add if on else self._opened.discard)(view.title)
@@ -481,7 +555,6 @@ class Dashboard:
         after each change of the toggle."""
         body = widgets.VBox()
         self._lazy_boxes[name] = body
-        opened = opened or f"{css}-toggle" in self._was_open
 
         def toggled(on: bool) -> None:
             if on or name in self._lazy:
@@ -490,6 +563,7 @@ class Dashboard:
                     on_toggle(panel, on)
 
         section = self._collapsible(title, css, body, opened=opened, on_toggle=toggled, box_css=box_css)
+        self._lazy_toggles[name] = (section.toggle, toggled)
         if opened:
             toggled(True)
         return section
@@ -537,10 +611,9 @@ class Dashboard:
         """The classroom's Simulate panel."""
         return self._panel("simulation")
 
-    def _build_analysis(self, keep: Result | None = None) -> widgets.Widget:
+    def _build_analysis(self) -> widgets.Widget:
         """"Compare, sweep, export" (:class:`workbook.analysis.AnalysisPanels`): collapsed, and
-        fed only while open — except that a pinned A (``keep``, from before a rebuild, or from
-        the link) opens it."""
+        fed only while open — except that a pinned A from the link opens it."""
         def toggled(_panel: AnalysisPanels, on: bool) -> None:
             if on and self.result is not None:
                 self._show_analysis(self.result)
@@ -548,8 +621,6 @@ class Dashboard:
         section = self._lazy_section("analysis", "Compare, sweep, export", "wb-analysis",
                                      on_toggle=toggled, box_css="wb-analysis")
         self.analysis_on = section.toggle
-        if keep is not None:
-            self.analysis.compare.pin(keep)
         if self._pin:
             self._link_notice = self._link_notice or self.analysis.restore(f"{PIN_KEY}={quote(self._pin, safe='')}")
             self._pin = None
@@ -647,8 +718,8 @@ class Dashboard:
         if lang not in self.system.languages:
             raise ValueError(f"lang {lang!r} is not one of {self.system.languages}")
         if lang != self.lang:
-            self.lang = lang
-            self._build(self.form.scenario)
+            self._relabel(lang)
+            self._show(self.form.scenario)
 
     def set_present(self, on: bool) -> None:
         """Present mode on or off: larger type and charts across the whole width."""

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import html
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -61,11 +61,12 @@ Path = tuple[Any, ...]
 _SHARED: weakref.WeakSet[widgets.Widget] = weakref.WeakSet()
 
 
-def close_tree(widget: widgets.Widget) -> None:
+def close_tree(widget: widgets.Widget, keep: Iterable[widgets.Widget] = ()) -> None:
     """Close ``widget`` and every widget it holds (children, layout, style, …), in the kernel
     and in the page: what :meth:`Widget.close` alone leaves behind. A shared layout or style
-    (:class:`Shared`) is left to its owner."""
-    seen: set[int] = set()
+    (:class:`Shared`) is left to its owner, and so are the widgets in ``keep`` (with all they
+    hold)."""
+    seen: set[int] = {id(w) for w in keep}
     stack = [widget]
     while stack:
         w = stack.pop()
@@ -145,10 +146,8 @@ class _Field:
     def __init__(self, form: ScenarioForm, spec: FieldSpec, path: Path, value: Any):
         self.form, self.spec, self.path = form, spec, path
         text = form.text
-        label = text(spec.label) + (f" ({spec.unit})" if spec.unit else "")
-        tip = text(spec.help) + (f" — {text(spec.citation)}" if spec.citation else "")
         cls = _WIDGETS.get(spec.kind, widgets.Dropdown)
-        common = dict(description=label, tooltip=tip, style=form.shared.style(cls, **_DESCRIPTION),
+        common = dict(**self._labels(), style=form.shared.style(cls, **_DESCRIPTION),
                       layout=form.shared.layout("field", width="100%", max_width="34em"))
         if spec.kind == "int":
             self.input = cls(value=value, min=spec.minimum, max=spec.maximum,
@@ -160,30 +159,55 @@ class _Field:
         elif spec.kind == "flag":
             self.input = cls(value=bool(value), indent=False, **common)
         elif spec.kind == "text":
-            self.input = cls(value=value, placeholder=text(spec.extra.get("allowed", "")),
-                             continuous_update=False, **common)
+            self.input = cls(value=value, continuous_update=False, **common)
         else:  # choice, ruling
-            options = [(text(name), v) for v, name in spec.choices]
-            self.input = cls(options=options, value=value, **common)
+            self.input = cls(value=value, **common)
         self.input.add_class(css_class(path))
         self.input.observe(lambda _change: form._changed(), names="value")
         self.help: widgets.HTML | None = None
         self.widget = form.shared.vbox([self.input])
         self.show_help(form.help_shown)
 
+    def _labels(self) -> dict[str, Any]:
+        """The input's words in the form's language: label, tooltip, and its options or
+        placeholder (a dropdown's or a text field's)."""
+        text, spec = self.form.text, self.spec
+        words: dict[str, Any] = dict(
+            description=text(spec.label) + (f" ({spec.unit})" if spec.unit else ""),
+            tooltip=text(spec.help) + (f" — {text(spec.citation)}" if spec.citation else ""))
+        if spec.kind == "text":
+            words["placeholder"] = text(spec.extra.get("allowed", ""))
+        elif spec.kind not in _WIDGETS:  # choice, ruling
+            words["options"] = tuple((text(name), v) for v, name in spec.choices)
+        return words
+
+    def _help_html(self) -> str:
+        text, spec = self.form.text, self.spec
+        help_html = html.escape(text(spec.help))
+        if spec.citation:
+            help_html += f' <span class="wb-cite">[{html.escape(text(spec.citation))}]</span>'
+        return f'<small class="wb-help" style="line-height:1.2">{help_html}</small>'
+
     def show_help(self, on: bool) -> None:
         """Show the help line and citation under the field (built the first time), or hide it."""
         if self.help is None:
             if not on:
                 return
-            text, spec = self.form.text, self.spec
-            help_html = html.escape(text(spec.help))
-            if spec.citation:
-                help_html += f' <span class="wb-cite">[{html.escape(text(spec.citation))}]</span>'
-            self.help = widgets.HTML(f'<small class="wb-help" style="line-height:1.2">{help_html}</small>',
+            self.help = widgets.HTML(self._help_html(),
                                      layout=widgets.Layout(margin="-4px 0 6px 13.5em", width="auto"))
             self.widget.children = (*self.widget.children, self.help)
         self.help.layout.display = "" if on else "none"
+
+    def relabel(self) -> None:
+        """Put the field's words in the form's (new) language; its value stays."""
+        value = self.input.value
+        with self.input.hold_sync():
+            for name, words in self._labels().items():
+                if getattr(self.input, name) != words:
+                    setattr(self.input, name, words)
+            self.input.value = value  # new options may have moved a dropdown's selection
+        if self.help is not None:
+            self.help.value = self._help_html()
 
     def value(self) -> Any:
         if self.spec.kind == "float":  # the slider's float, snapped to the field's step
@@ -206,11 +230,13 @@ class _Field:
 
 
 class _Group:
-    """The fields of a :class:`Part` (or of the whole scenario), grouped by their ``group``."""
+    """The fields of a :class:`Part` (or of the whole scenario), grouped by their ``group``;
+    ``title`` (and ``help``), in English, makes it a section, numbered when ``number`` is given
+    (a list's item: "Attack 2")."""
 
     def __init__(self, form: ScenarioForm, cls: type[Part], path: Path, data: dict[str, Any],
-                 title: str | None = None, help: str = ""):
-        self.cls, self.path = cls, path
+                 title: str | None = None, help: str = "", number: int | None = None):
+        self.form, self.cls, self.path, self.title = form, cls, path, title
         specs = fields_of(cls)
         self.children = {spec.name: _build(form, spec, (*path, spec.name), data[spec.name])
                          for spec in specs}
@@ -226,10 +252,10 @@ class _Group:
         self.groups: dict[str, tuple[widgets.VBox, list[widgets.Widget]]] = {}
         for name, boxes in groups.items():
             if path:  # a group inside a part: a plain box in the part's section
-                box = _titled(form, form.text(name), "", boxes, "wb-group")
+                box = _titled(form, name, "", boxes, "wb-group")
             else:  # a group of the scenario's own fields ("Rulings"): a section of its own
                 members = tuple(spec.name for spec in specs if spec.group == name)
-                section = Section(form, f"group:{name}", form.text(name), "", boxes, members)
+                section = Section(form, f"group:{name}", name, "", boxes, members)
                 section.widget.add_class("wb-group")
                 section.widget.add_class(f"wb-group-{_slug(name)}")
                 box = section.widget
@@ -239,11 +265,22 @@ class _Group:
             self.widget = form.shared.vbox(rows)
         else:
             key = dotted(path)
-            self.section = Section(form, key, title, form.text(help), rows, (key,))
+            self.section = Section(form, key, title, help, rows, (key,), number=number)
             self.widget = self.section.widget
             self.widget.add_class("wb-part")
         if path:
             self.widget.add_class(css_class(path))
+
+    def relabel(self) -> None:
+        for child in self.children.values():
+            child.relabel()
+        for name, (box, _boxes) in self.groups.items():
+            if self.path:
+                _retitle(self.form, box, name, "")
+            else:
+                self.form._sections[f"group:{name}"].relabel()
+        if self.title is not None:
+            self.section.relabel()
 
     def value(self) -> dict[str, Any]:
         return {name: child.value() for name, child in self.children.items()}
@@ -280,7 +317,7 @@ class _List:
         self.add.add_class(css_class(path, "add"))
         self.add.on_click(lambda _b: self._resize(self.value() + [spec.part_cls().to_data()]))
         fixed = spec.min_items == spec.max_items  # nothing to add or remove: no buttons
-        self.widget = _titled(form, form.text(spec.label), form.text(spec.help),
+        self.widget = _titled(form, spec.label, spec.help,
                               [self.body] if fixed else [self.body, self.add], "wb-parts")
         self.widget.add_class(css_class(path))
         self._rebuild(data)
@@ -299,7 +336,7 @@ class _List:
         """Build one more item (the list's last) with its Remove button."""
         form, spec, i = self.form, self.spec, len(self.items)
         path = (*self.path, i)
-        item = _Group(form, spec.part_cls, path, item_data, title=f"{form.text(self.item_label)} {i + 1}")
+        item = _Group(form, spec.part_cls, path, item_data, title=self.item_label, number=i + 1)
         remove = widgets.Button(description=form.text("Remove"), icon="minus",
                                 layout=form.shared.layout("auto", width="auto"),
                                 style=form.shared.style(widgets.Button))
@@ -337,6 +374,15 @@ class _List:
             else:  # another item removed: the ones after it move up (paths, titles)
                 self._rebuild(data)
         self.form._changed()
+
+    def relabel(self) -> None:
+        form = self.form
+        _retitle(form, self.widget, self.spec.label, self.spec.help)
+        self.add.description = _add_label(form, self.item_label)
+        for item in self.items:
+            item.relabel()
+        for button in self.buttons.values():
+            button.description = form.text("Remove")
 
     def value(self) -> list[dict[str, Any]]:
         return [item.value() for item in self.items]
@@ -377,7 +423,7 @@ def _add_label(form: ScenarioForm, item: str) -> str:
 
 def _build(form: ScenarioForm, spec: FieldSpec, path: Path, value: Any):
     if spec.kind == "part":
-        return _Group(form, spec.part_cls, path, value, title=form.text(spec.label), help=spec.help)
+        return _Group(form, spec.part_cls, path, value, title=spec.label, help=spec.help)
     if spec.kind == "parts":
         return _List(form, spec, path, value)
     return _Field(form, spec, path, value)
@@ -385,14 +431,24 @@ def _build(form: ScenarioForm, spec: FieldSpec, path: Path, value: Any):
 
 def _titled(form: ScenarioForm, title: str, help: str, children: list[widgets.Widget],
             css: str) -> widgets.VBox:
-    head = f"<b>{html.escape(title)}</b>"
-    if help:
-        head += f' <small class="wb-help">{html.escape(help)}</small>'
-    box = widgets.VBox([_head(form, head), *children],
+    """A box under a heading: ``title`` and ``help`` (English), said in the form's language."""
+    box = widgets.VBox([_head(form, _title_html(form, title, help)), *children],
                        layout=form.shared.layout("titled", border="1px solid #ddd", padding="4px 8px",
                                                  margin="4px 0"))
     box.add_class(css)
     return box
+
+
+def _title_html(form: ScenarioForm, title: str, help: str) -> str:
+    head = f"<b>{html.escape(form.text(title))}</b>"
+    if help:
+        head += f' <small class="wb-help">{html.escape(form.text(help))}</small>'
+    return head
+
+
+def _retitle(form: ScenarioForm, box: widgets.VBox, title: str, help: str) -> None:
+    """Say a :func:`_titled` box's heading in the form's (new) language."""
+    box.children[0].value = _title_html(form, title, help)
 
 
 def _head(form: ScenarioForm, value: str) -> widgets.HTML:
@@ -416,23 +472,25 @@ class Section:
     width); a click makes it ``wb-section-open`` or ``wb-section-closed`` whatever the width. The
     form remembers the choice by ``key`` (a dotted path, or ``group:<name>``), so a list's items
     keep theirs when another item is added or removed. ``members`` are the dotted paths whose
-    fields the section holds (for :meth:`ScenarioForm.reveal`).
+    fields the section holds (for :meth:`ScenarioForm.reveal`). ``title`` and ``help`` are
+    English, said in the form's language; a list's item has its ``number`` after the title.
     """
 
     def __init__(self, form: ScenarioForm, key: str, title: str, help: str,
-                 children: list[widgets.Widget], members: tuple[str, ...]):
+                 children: list[widgets.Widget], members: tuple[str, ...], number: int | None = None):
         self.form, self.key, self.members = form, key, members
-        tip = help or title
+        self.title, self.help, self.number = title, help, number
         shared = form.shared
         look = dict(layout=shared.layout("wide", width="100%"), style=shared.style(widgets.Button))
-        self.fold = widgets.Button(description=f"▾ {title}", tooltip=tip, **look)
-        self.unfold = widgets.Button(description=f"▸ {title}", tooltip=tip, **look)
+        self.fold = widgets.Button(**look)
+        self.unfold = widgets.Button(**look)
         self.fold.add_class("wb-section-fold")
         self.unfold.add_class("wb-section-unfold")
         self.fold.on_click(lambda _b: self.set_open(False))
         self.unfold.on_click(lambda _b: self.set_open(True))
-        head = [_head(form, f'<small class="wb-help">{html.escape(help)}</small>')] if help else []
-        self.body = shared.vbox([*head, *children])
+        self.head = _head(form, "") if help else None
+        self.relabel()
+        self.body = shared.vbox([*([self.head] if help else []), *children])
         self.body.add_class("wb-section-body")
         self.widget = widgets.VBox([self.fold, self.unfold, self.body],
                                    layout=shared.layout("section", border="1px solid #ddd",
@@ -441,6 +499,17 @@ class Section:
         self.open: bool | None = None
         self.set_open(form._folds.get(key))
         form._sections[key] = self
+
+    def relabel(self) -> None:
+        """Say the section's title (numbered: "Attack 2") and help in the form's language."""
+        text = self.form.text
+        title = text(self.title) + ("" if self.number is None else f" {self.number}")
+        help = text(self.help) if self.help else ""
+        tip = help or title
+        for button, mark in ((self.fold, "▾"), (self.unfold, "▸")):
+            button.description, button.tooltip = f"{mark} {title}", tip
+        if self.head is not None:
+            self.head.value = f'<small class="wb-help">{html.escape(help)}</small>'
 
     def set_open(self, on: bool | None) -> None:
         """Open (True) or fold (False) the section, on every width; None: as the width decides."""
@@ -474,6 +543,7 @@ class ScenarioForm:
     - ``on_change(callback)``: ``callback(scenario)`` after every change to a new valid scenario.
     - ``control("dodger.ph")`` / ``button("attackers.add")``: the widgets, for tests and wiring.
     - ``show_help(on)``: each field's help and citation under it (always in its tooltip).
+    - ``set_lang(lang)``: every word of the form in another of the system's languages, in place.
     - ``sections`` (by key, see :class:`Section`) and ``reveal(path)``: opens the sections that
       hold a field.
 
@@ -534,6 +604,16 @@ class ScenarioForm:
             self._root.set(data)
         self._changed()
 
+    def set_lang(self, lang: str) -> None:
+        """Say every label, tooltip, option, heading and help line in ``lang`` (one of the
+        system's languages), in place: the widgets, their values and the folds stay."""
+        if lang not in self.system.languages:
+            raise ValueError(f"lang {lang!r} is not one of {self.system.id}'s languages "
+                             f"{self.system.languages}")
+        self.lang, self.text = lang, translator(self.system, lang)
+        with self._quiet():
+            self._root.relabel()
+
     def show_help(self, on: bool = True) -> None:
         """Show (or hide) each field's help text and citation under it; they are always in the
         field's tooltip."""
@@ -562,7 +642,8 @@ class ScenarioForm:
         form (same values, same notices). Empty when the scenario has no such group."""
         if name not in self._root.groups:
             return []
-        box, boxes = self._root.groups[name]
+        box, boxes = self._root.groups.pop(name)
+        self._sections.pop(f"group:{name}", None)
         self._root.widget.children = tuple(w for w in self._root.widget.children if w is not box)
         taken, stack = {id(b) for b in boxes}, [box]
         while stack:  # the boxes out of the group's own section, which is then closed

@@ -65,7 +65,8 @@ def explained(system_id: str, name: str | None = None, **kw: Any) -> widgets.VBo
         _markdown(body, shown.body)
 
     show()
-    dash.widget.observe(show, names="children")  # the page is rebuilt when its language changes
+    if dash.language is not None:  # the switch (also set when a requested link names a language)
+        dash.language.observe(show, names="value")
     page = widgets.VBox([intro, dash.widget, body])
     page.dashboard = dash
     return page

@@ -260,3 +260,35 @@ def test_opening_compare_sweep_export_shows_the_result_in_its_panels_once(monkey
     assert shown == [dash.result]
     dash.language.value = "en" if dash.lang == "ru" else "ru"  # rebuilt, opened again: once more
     assert len(shown) == 2 and dash.toggles["wb-analysis-toggle"].value
+
+
+def test_a_language_switch_builds_only_the_panels_of_views_again():
+    """The form and the page's own widgets are relabelled in place; a view's panel (its own
+    controls, built with the page's words) is built again in the new language, in the old one's
+    place, and shown the result."""
+    import ipywidgets as widgets
+
+    class Worded:
+        def __init__(self, system, text, lang, evaluate):
+            self.widget, self.present, self.shown = widgets.HTML(text("Agility")), False, []
+
+        def update(self, result):
+            self.shown.append(result.scenario)
+
+        def set_open(self, on):
+            pass
+
+    dash = Dashboard(FAKE, query="", views=[View("Words", panel=Worded)])
+    old, slider = dash.panels["Words"], dash.form.control("defender.agility")
+    dash.set_lang("xx")
+    new = dash.panels["Words"]
+    assert new is not old and new.widget.value == "‹Agility›" and old.widget.comm is None
+    assert new.shown[-1] == dash.scenario and "wb-view-words" in new.widget._dom_classes
+
+    def tree(w):
+        yield w
+        for child in getattr(w, "children", ()):
+            yield from tree(child)
+    assert any(w is new.widget for w in tree(dash.widget))
+    assert not any(w is old.widget for w in tree(dash.widget))
+    assert dash.form.control("defender.agility") is slider and slider.description == "‹Agility›"

@@ -111,9 +111,11 @@ def test_the_language_switch_translates_every_text_and_keeps_every_number():
     assert list(table.columns)[:3] == ["Атака", "Попадания", "Бросок сделан"]
     assert dash.rendered["Where each attack's hits go"].layout.title.text == "Что стало с попаданиями каждой атаки"
     assert "lang=ru" in dash._share.value
-    # and back
+    # and back: the same widgets, relabelled in place (the browser builds nothing again)
+    slider = form.control("defender.agility")
     dash.language.value = "en"
-    assert form is not dash.form and dash.form.control("defender.agility").description == "Agility (A)"
+    assert dash.form is form and form.control("defender.agility") is slider
+    assert slider.description == "Agility (A)"
     assert shown_table(dash) == numbers
 
 
@@ -232,3 +234,21 @@ def test_a_modifier_between_the_fives_is_refused_in_a_players_words(query, words
     dash = Dashboard("d100-homebrew", query=query)
     assert words in dash.notices[0]
     assert dash.scenario == D100.default_scenario()
+
+
+@pytest.mark.parametrize("how", ["switch", "link"])
+def test_the_explanations_around_the_page_follow_its_language(how):
+    """The notebook's prose (workbook.explain) is the page's language: after the switch, and
+    when a link requested of a page built before (a preheated kernel) names the language."""
+    from workbook.explain import explained, read_explanation
+
+    page = explained("d100-homebrew", query="")
+    intro = page.children[0]
+    said = lambda: intro.outputs[0]["data"]["text/markdown"]  # noqa: E731
+    assert said() == read_explanation("d100-homebrew", "en").intro
+    if how == "switch":
+        page.dashboard.language.value = "ru"
+    else:
+        page.dashboard.apply_query("lang=ru")
+    assert page.dashboard.lang == "ru" and said() == read_explanation("d100-homebrew", "ru").intro
+    assert page.children[2].outputs[0]["data"]["text/markdown"] == read_explanation("d100-homebrew", "ru").body

@@ -253,3 +253,31 @@ def test_a_typed_value_the_rules_refuse_is_marked_in_russian():
     reason = dash._marks.reasons["attacks.0.covers_whole_base"][1].value
     assert "«Выстрел в рукопашной»" in reason and "Не обновлено" in dash._stale.value
     assert _latin_words(dash._stale) == {} and _latin_words(dash._marks.reasons["attacks.0.covers_whole_base"][1]) == {}
+
+
+@pytest.mark.parametrize("first, then", [("en", "ru"), ("ru", "en")])
+def test_a_language_switch_in_place_says_what_a_page_opened_in_that_language_says(first, then):
+    """The switch relabels the page's widgets in place (the browser builds none again); every
+    text it then shows, with every part of the page open, an attack added and help shown, is
+    what a page opened in that language shows, in the same order; the widgets, the scenario
+    and the reader's folds stay."""
+    from workbook.app import Dashboard
+
+    def opened(dash):
+        for toggle in (*dash.toggles.values(), *dash.view_toggles.values()):
+            toggle.value = True
+        dash.help_toggle.value = True
+        dash.form.button("attacks.add").click()
+        dash.form.sections["defender"].set_open(False)
+        dash.form.set_scenario(dash.scenario.set("defender.agility", 50))
+        return dash
+
+    switched = opened(Dashboard("d100-homebrew", query=f"lang={first}"))
+    slider, scenario = switched.form.control("defender.agility"), switched.scenario
+    switched.language.value = then
+    fresh = opened(Dashboard("d100-homebrew", query=f"lang={then}"))
+    assert list(_page_texts(switched.widget)) == list(_page_texts(fresh.widget))
+    assert switched.form.control("defender.agility") is slider and switched.scenario == scenario
+    assert switched.form.sections["defender"].open is False
+    assert switched.language.value == then
+    assert ("lang=ru" in switched.urlbar.query) is (then == "ru")  # English, the first, is the default
