@@ -149,6 +149,7 @@ def run(args) -> tuple[list[Step], dict[str, int], list[str], str, str]:
                     elif i > 0:
                         opened.seconds.append(stats.seconds)
                     errors += [f"{label}: console: {e}" for e in stats.console_errors]
+                    errors += [f"{label}: request to another host: {url}" for url in stats.refused]
                     if i == 0:
                         page.wait_for_load_state("networkidle")
                         sizes[label] = relay.reset()
