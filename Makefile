@@ -7,6 +7,8 @@ PORT   ?= 8866
 # ones included), the host names the server answers to, the address it listens on, and how long an idle
 # open page keeps its kernel; TOKEN, if set, must be given once as ?token=... (docs/deploy.md).
 POOL        ?= 1
+# POOLS: the pools of given notebooks instead, e.g. POOLS=infinity-n4-dodge.ipynb=25 for a class.
+POOLS       ?=
 MAX_KERNELS ?= 40
 HOSTS       ?= 127.0.0.1,localhost
 IP          ?= 127.0.0.1
@@ -44,7 +46,8 @@ plotly-js: $(STAMP)
 ## Serve all dashboards on 127.0.0.1 (Voilà with preheated kernels, a kernel cap, a Host allowlist).
 run: $(STAMP) plotly-js
 	$(BIN)/python server/voila_app.py notebooks --port=$(PORT) --Voila.ip=$(IP) --pool=$(POOL) \
-	  --max-kernels=$(MAX_KERNELS) --hosts=$(HOSTS) --idle-timeout=$(IDLE) $(if $(TOKEN),--token=$(TOKEN))
+	  --pools=$(POOLS) --max-kernels=$(MAX_KERNELS) --hosts=$(HOSTS) --idle-timeout=$(IDLE) \
+	  $(if $(TOKEN),--token=$(TOKEN))
 
 ## Run the whole suite: core, workbook, notebooks and browser.
 test: $(TSTAMP) plotly-js
@@ -64,7 +67,7 @@ bench-browser: $(TSTAMP) plotly-js
 load: $(TSTAMP) plotly-js
 	@$(BIN)/python tools/ensure_chromium.py
 	$(BIN)/python tools/load.py --sessions=$(SESSIONS) --ramp=$(RAMP) --pool=$(POOL) \
-	  --max-kernels=$(MAX_KERNELS) --write docs/load.md
+	  --pools=$(POOLS) --max-kernels=$(MAX_KERNELS) --write docs/load.md
 
 ## Refresh the screenshots in docs/img/: every dashboard at 390, 1366 and 1920 px and the Roll,
 ## Simulate and Compare panels opened (a browser test run; timings: make bench-browser).

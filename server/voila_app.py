@@ -8,7 +8,8 @@ handlers, kernels and pages) with these changes, each a setting (``--help-all`` 
 
 - **Preheated kernels**: ``--pool=N`` kernels per notebook run it before anyone asks, so a page
   request gets a kernel whose dashboard is already built (Voilà's own ``preheat_kernel``).
-  ``--pool=0`` turns preheating off.
+  ``--pool=0`` turns preheating off. ``--pools=name.ipynb=N,...`` sets the pool of given
+  notebooks instead (a class's dashboard: one kernel per student expected in the first minute).
 - **Kernel cap**: at most ``--max-kernels`` kernels in all: serving pages, preheated in the
   pools, and starting. Pools fill and refill only within it (a refill waits until a kernel is
   shut down); a page of a notebook without a preheated kernel, at the cap, takes the place of a
@@ -329,6 +330,26 @@ class CappedPools:
         return await super().shutdown_all(*args, **kwargs)
 
 
+def notebook_pools(text: str, notebooks: list[str]) -> dict[str, int]:
+    """The ``--pools`` setting read: ``name.ipynb=N,...`` → {name: N}, each name one of
+    ``notebooks`` (paths under the served folder) and N a whole number from 0 to 200; anything
+    else stops the server with a one-line message.
+
+    >>> notebook_pools("a.ipynb=8, b.ipynb=0", ["a.ipynb", "b.ipynb"])
+    {'a.ipynb': 8, 'b.ipynb': 0}
+    """
+    pools: dict[str, int] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, equals, size = item.rpartition("=")
+        name = name.strip()
+        if not equals or not size.strip().isdigit() or not 0 <= int(size) <= 200:
+            raise SystemExit(f"--pools: {item[:80]!r} is not name.ipynb=N with N a whole number from 0 to 200")
+        if name not in notebooks:
+            raise SystemExit(f"--pools: no notebook {name[:80]!r} is served; the notebooks: {', '.join(notebooks)}")
+        pools[name] = int(size)
+    return pools
+
+
 def capped_kernel_manager_factory(base_class, preheat_kernel, default_pool_size, page_config_hook=None):
     """Voilà's kernel manager factory, its pooled manager with :class:`CappedPools` mixed in."""
     made = _voila_kernel_manager_factory(base_class, preheat_kernel, default_pool_size,
@@ -647,9 +668,12 @@ class WorkbookVoila(Voila):
     idle_timeout = Integer(1800, config=True, help=(
         "Seconds without activity after which an open page's kernel is culled."))
     compress = Bool(True, config=True, help="gzip HTTP responses and deflate websocket messages.")
+    pools = Unicode("", config=True, help=(
+        "Preheated kernels of given notebooks, instead of --pool for them: comma-separated "
+        "name=N (e.g. infinity-n4-dodge.ipynb=25 for a class on that dashboard)."))
 
     aliases = {**Voila.aliases, "hosts": "WorkbookVoila.hosts", "max-kernels": "WorkbookVoila.max_kernels",
-               "pool": "VoilaConfiguration.default_pool_size",
+               "pool": "VoilaConfiguration.default_pool_size", "pools": "WorkbookVoila.pools",
                "idle-timeout": "WorkbookVoila.idle_timeout",
                "disconnected-timeout": "WorkbookKernelManager.disconnected_timeout",
                "startup-timeout": "VoilaExecutor.startup_timeout",
@@ -667,17 +691,24 @@ class WorkbookVoila(Voila):
         super().initialize(argv)
         self.root_dir = os.path.abspath(self.root_dir)  # Voilà 0.5.8 keeps a relative one
         conf = self.voila_configuration
-        pool = conf.default_pool_size
+        notebooks = sorted(p.relative_to(self.root_dir).as_posix() for p in Path(self.root_dir).rglob("*.ipynb")
+                           if ".ipynb_checkpoints" not in p.parts)
+        pools = notebook_pools(self.pools, notebooks)
+        default = max(conf.default_pool_size, 0)
+        self.config.VoilaKernelManager.kernel_pools_config = {
+            "default": {"pool_size": default}, **{name: {"pool_size": size} for name, size in pools.items()}}
+        pool = default + sum(pools.values())  # > 0: some notebook is preheated
         conf.preheat_kernel = pool > 0
         conf.multi_kernel_manager_class = WorkbookKernelManager
         # One cap for every kernel, preheated ones included: the pools fill within it.
         voila.app.voila_kernel_manager_factory = capped_kernel_manager_factory
         self.config.WorkbookKernelManager.max_kernels = self.max_kernels
-        notebooks = len([p for p in Path(self.root_dir).rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts])
-        if pool > 0 and self.max_kernels and pool * notebooks > self.max_kernels:
-            self.log.warning("%d preheated kernels per notebook for %d notebooks is more than the cap of %d "
+        preheated = sum(pools.get(name, default) for name in notebooks)
+        if self.max_kernels and preheated > self.max_kernels:
+            self.log.warning("%d preheated kernels for %d notebooks is more than the cap of %d "
                              "kernels: the pools fill as far as the cap allows (and pages then take "
-                             "preheated kernels from each other's pools)", pool, notebooks, self.max_kernels)
+                             "preheated kernels from each other's pools)", preheated, len(notebooks),
+                             self.max_kernels)
         if conf.template == "lab":  # the default: use ours, which extends it
             conf.template = "workbook"
             self.setup_template_dirs()
@@ -754,10 +785,11 @@ class WorkbookVoila(Voila):
             self._warm_static()
         self.app.add_handlers(".*$", self.init_handlers())
         asyncio.get_event_loop().set_exception_handler(quiet_closed_connections)
-        self.log.info("Workbook server: pool %d per notebook, at most %d kernels in all, "
+        self.log.info("Workbook server: pool %d per notebook%s, at most %d kernels in all, "
                       "hosts %s, idle pages culled after %d s",
-                      self.voila_configuration.default_pool_size if self.voila_configuration.preheat_kernel
-                      else 0, self.max_kernels, ", ".join(self.allowed_hosts), self.idle_timeout)
+                      max(self.voila_configuration.default_pool_size, 0),
+                      f" ({self.pools})" if self.pools else "", self.max_kernels,
+                      ", ".join(self.allowed_hosts), self.idle_timeout)
         self.listen()
 
 

@@ -1,7 +1,9 @@
 """A class on one machine (``make load``): N dashboard sessions arriving over a few seconds.
 
 Starts the workbook's server on a free 127.0.0.1 port (``--pool`` preheated kernels per notebook,
-``--max-kernels`` cap), waits until its pools are filled, then opens ``--sessions`` pages (default
+``--pools`` for given notebooks, ``--max-kernels`` cap), waits until its pools are filled and
+then ``--settle`` seconds (a class arrives a while after its server started), then opens
+``--sessions`` pages (default
 30) in one headless Debian Chromium, one every ``--ramp``/N seconds, the four dashboards in
 turn. Each session waits for its dashboard to be drawn (outcome chart and table), presses an
 arrow key on a slider and waits for the headline, table and chart to change, stays open
@@ -176,11 +178,16 @@ def _stats(values: list[float]) -> str:
 
 def run(args) -> str:
     workdir = Path(tempfile.mkdtemp(prefix="load-"))
-    server = start_server(workdir / "server.log", f"--pool={args.pool}", f"--max-kernels={args.max_kernels}")
+    server = start_server(workdir / "server.log", f"--pool={args.pool}", f"--pools={args.pools}",
+                          f"--max-kernels={args.max_kernels}")
     sampler = Sampler(server.process.pid)
     try:
-        notebooks = len(list((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb")))
-        pools_ready = wait_for_pools(server, notebooks) if args.pool else True
+        names = [p.name for p in (Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb")]
+        sizes = {name: args.pool for name in names} | {
+            name: int(size) for name, _, size in (item.strip().rpartition("=") for item in args.pools.split(",") if item.strip())}
+        preheated = [name for name, size in sizes.items() if size > 0]
+        pools_ready = wait_for_pools(server, len(preheated)) if preheated else True
+        time.sleep(args.settle)  # a class arrives a while after the server started, not at once
         load_start = machine_load()
         sampler.start()
         kernels_before = len(sampler.kernels())
@@ -195,7 +202,7 @@ def run(args) -> str:
     finally:
         sampler.stop()
         server.stop()
-    pooled = args.pool * notebooks
+    pooled = sum(sizes.values())
     rendered = [s for s in sessions if s.render is not None]
     changes = [s.change for s in sessions if s.change is not None]
     peak_kernels = max((k for _, k, _ in sampler.samples), default=0)
@@ -208,9 +215,11 @@ def run(args) -> str:
     rows = [
         ("sessions opened", f"{args.sessions} over {args.ramp:.0f} s, the four dashboards in turn; "
                             f"each held {args.hold:.0f} s after its change, then closed"),
-        ("server settings", f"{args.pool} preheated kernel(s) per notebook ({pooled} in all), at most "
-                            f"{args.max_kernels} kernels serving pages"),
-        ("pools filled before the first visitor", "yes" if pools_ready else "no (timed out)"),
+        ("server settings", f"{args.pool} preheated kernel(s) per notebook"
+                            + (f", {args.pools.replace(',', ', ')}" if args.pools else "")
+                            + f" ({pooled} in all), at most {args.max_kernels} kernels in all"),
+        ("pools filled before the first visitor", ("yes" if pools_ready else "no (timed out)")
+         + f", then {args.settle:.0f} s before the class arrived"),
         ("rendered", f"{len(rendered)}/{args.sessions}"),
         ("time to render in the browser (page request → chart and table drawn)",
          _stats([s.render for s in rendered])),
@@ -252,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hold", type=float, default=10.0, help="seconds a page stays open after its change")
     parser.add_argument("--after", type=float, default=90.0, help="seconds to wait after the last close")
     parser.add_argument("--pool", type=int, default=1)
+    parser.add_argument("--pools", default="", help="the server's --pools: name.ipynb=N,... (a class's dashboards)")
+    parser.add_argument("--settle", type=float, default=60.0,
+                        help="seconds between the pools being ready and the first visitor")
     parser.add_argument("--max-kernels", type=int, default=40)
     parser.add_argument("--write", type=Path)
     args = parser.parse_args(argv)

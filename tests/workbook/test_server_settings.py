@@ -63,3 +63,33 @@ def test_a_preheated_kernel_waits_for_its_visitor_without_a_cell_time_limit(serv
         assert app.config.VoilaExecutor.timeout == limit
     finally:
         server_module.WorkbookVoila.clear_instance()
+
+
+def test_a_class_dashboard_gets_its_own_pool_size(server_module):
+    """``--pools`` sizes the pools of given notebooks over ``--pool``; with ``--pool=0`` it alone
+    turns preheating on (and the cell time limit off), for those notebooks only."""
+    app = server_module.WorkbookVoila()
+    try:
+        app.initialize([str(SERVER.parents[1] / "notebooks"), "--pool=0", "--port=0",
+                        "--pools=infinity-n4-dodge.ipynb=25, d100-homebrew.ipynb=2"])
+        assert app.voila_configuration.preheat_kernel is True and app.config.VoilaExecutor.timeout is None
+        assert app.config.VoilaKernelManager.kernel_pools_config == {
+            "default": {"pool_size": 0}, "infinity-n4-dodge.ipynb": {"pool_size": 25},
+            "d100-homebrew.ipynb": {"pool_size": 2}}
+    finally:
+        server_module.WorkbookVoila.clear_instance()
+
+
+@pytest.mark.parametrize("pools, said", [
+    ("nope.ipynb=3", "no notebook 'nope.ipynb' is served"),
+    ("infinity-n4-dodge.ipynb=many", "is not name.ipynb=N"),
+    ("infinity-n4-dodge.ipynb", "is not name.ipynb=N"),
+    ("infinity-n4-dodge.ipynb=201", "from 0 to 200"),
+    ("infinity-n4-dodge.ipynb=-1", "is not name.ipynb=N"),
+])
+def test_a_wrong_pools_setting_stops_the_server_with_one_line(server_module, pools, said):
+    notebooks = ["infinity-n4-dodge.ipynb", "gurps-4e.ipynb"]
+    with pytest.raises(SystemExit) as stopped:
+        server_module.notebook_pools(pools, notebooks)
+    message = str(stopped.value)
+    assert said in message and "\n" not in message and message.startswith("--pools: ")
