@@ -67,7 +67,7 @@ import tornado.web  # noqa: E402
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager  # noqa: E402
 from jupyter_server._tz import utcnow  # noqa: E402
 from jupyter_server.utils import url_path_join  # noqa: E402
-from traitlets import Bool, Integer, Unicode, default  # noqa: E402
+from traitlets import Bool, Integer, TraitError, Unicode, default  # noqa: E402
 import voila.app  # noqa: E402
 from voila.app import Voila  # noqa: E402
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler  # noqa: E402
@@ -245,8 +245,7 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
 
     def _idle(self, kernel_id: str) -> float:
         """Seconds since the kernel's last activity (0 when unknown)."""
-        kernel = self._kernels.get(kernel_id)
-        last = getattr(kernel, "last_activity", None)
+        last = _last_activity(self._kernels.get(kernel_id))
         return (utcnow() - last).total_seconds() if last is not None else 0.0
 
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
@@ -255,9 +254,21 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
     async def cull_kernel_if_idle(self, kernel_id: str):
-        if await self._release_if_abandoned(kernel_id):
+        # The culler goes round a list of the kernels made before it awaits each: one may have
+        # been shut down meanwhile (its tab closed), or still be starting, with no activity yet.
+        if kernel_id not in self._kernels or await self._release_if_abandoned(kernel_id):
+            return None
+        if _last_activity(self._kernels.get(kernel_id)) is None:
             return None
         return await super().cull_kernel_if_idle(kernel_id)
+
+
+def _last_activity(kernel: object):
+    """A kernel's last activity (a datetime), None when it has none yet (still starting) or is gone."""
+    try:
+        return getattr(kernel, "last_activity", None)
+    except TraitError:  # jupyter_server's trait, read before it was ever set
+        return None
 
 
 class CappedPools:

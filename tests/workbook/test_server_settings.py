@@ -93,3 +93,21 @@ def test_a_wrong_pools_setting_stops_the_server_with_one_line(server_module, poo
         server_module.notebook_pools(pools, notebooks)
     message = str(stopped.value)
     assert said in message and "\n" not in message and message.startswith("--pools: ")
+
+
+def test_the_culler_passes_over_a_kernel_gone_or_still_starting(server_module):
+    """The culler goes round a list made before it awaits each kernel: one shut down meanwhile
+    (its tab closed) or still starting (no activity yet) is passed over, not logged as an error."""
+    from jupyter_server.services.kernels.kernelmanager import ServerKernelManager
+
+    manager = server_module.WorkbookKernelManager()
+    assert asyncio.run(manager.cull_kernel_if_idle("gone")) is None
+    starting = ServerKernelManager()
+    with pytest.raises(Exception):
+        starting.last_activity  # jupyter_server's trait, never set yet: reading it raises
+    manager._kernels["starting"] = starting
+    try:
+        assert asyncio.run(manager.cull_kernel_if_idle("starting")) is None
+        assert manager._idle("starting") == 0.0
+    finally:
+        manager._kernels.pop("starting")
