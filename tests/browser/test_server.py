@@ -351,3 +351,30 @@ def test_the_dashboards_get_plotlys_cartesian_bundle_preloaded(browser, voila_se
         assert len(asked) == 1 and asked[0] == preload, asked
     finally:
         page.close()
+
+
+def test_a_chart_the_browser_could_not_set_up_is_announced_with_a_retry(browser, voila_server):
+    """anywidget gives each widget 2 s to load its module; a browser far too busy misses that
+    (seen under make load) and the chart would stay blank. Here every widget module's load never
+    ends (its blob address is replaced by a module that waits for ever), so anywidget's own
+    timeout fires: the page says a part could not be drawn, with a Retry button."""
+    context = browser.new_context()
+    context.add_init_script("""(() => {
+        const make = URL.createObjectURL;
+        URL.createObjectURL = function (blob) {
+            if (blob && blob.type && blob.type.includes("javascript")) {
+                return "data:text/javascript," + encodeURIComponent("await new Promise(() => {});");
+            }
+            return make.call(URL, blob);
+        };
+    })();""")
+    page = context.new_page()
+    try:
+        page.goto(f"{voila_server.url}voila/render/d100-homebrew.ipynb", timeout=RENDER_TIMEOUT_MS)
+        banner = page.locator("#wb-banner.wb-banner-error")
+        banner.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+        assert "could not be drawn" in banner.inner_text()
+        assert page.locator("#wb-banner button.wb-reconnect").inner_text() == "Retry"
+        assert page.locator(".wb-outcome-chart .js-plotly-plot").count() == 0  # indeed not drawn
+    finally:
+        context.close()
