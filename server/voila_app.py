@@ -45,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import hashlib
+import json
 import os
 import re
 import sys
@@ -704,21 +705,27 @@ class WorkbookVoila(Voila):
         conf = self.voila_configuration
         notebooks = sorted(p.relative_to(self.root_dir).as_posix() for p in Path(self.root_dir).rglob("*.ipynb")
                            if ".ipynb_checkpoints" not in p.parts)
-        pools = notebook_pools(self.pools, notebooks)
-        default = max(conf.default_pool_size, 0)
-        self.config.VoilaKernelManager.kernel_pools_config = {
-            "default": {"pool_size": default}, **{name: {"pool_size": size} for name, size in pools.items()}}
-        pool = default + sum(pools.values())  # > 0: some notebook is preheated
+        # --pool, then Voilà's own kernel_pools_config if given, then --pools, each over the last
+        given = self.config.VoilaKernelManager.get("kernel_pools_config") or {}
+        if isinstance(given, str):  # given on the command line: JSON text
+            try:
+                given = json.loads(given)
+            except ValueError as err:
+                raise SystemExit(f"--VoilaKernelManager.kernel_pools_config: not JSON ({err})") from None
+        pools_config = {"default": {"pool_size": max(conf.default_pool_size, 0)}, **given,
+                        **{name: {"pool_size": size} for name, size in notebook_pools(self.pools, notebooks).items()}}
+        self.config.VoilaKernelManager.kernel_pools_config = pools_config
+        sizes = {name: int(pools_config.get(name, pools_config["default"]).get("pool_size", 0)) for name in notebooks}
+        pool = sum(sizes.values())  # > 0: some notebook is preheated
         conf.preheat_kernel = pool > 0
         conf.multi_kernel_manager_class = WorkbookKernelManager
         # One cap for every kernel, preheated ones included: the pools fill within it.
         voila.app.voila_kernel_manager_factory = capped_kernel_manager_factory
         self.config.WorkbookKernelManager.max_kernels = self.max_kernels
-        preheated = sum(pools.get(name, default) for name in notebooks)
-        if self.max_kernels and preheated > self.max_kernels:
+        if self.max_kernels and pool > self.max_kernels:
             self.log.warning("%d preheated kernels for %d notebooks is more than the cap of %d "
                              "kernels: the pools fill as far as the cap allows (and pages then take "
-                             "preheated kernels from each other's pools)", preheated, len(notebooks),
+                             "preheated kernels from each other's pools)", pool, len(notebooks),
                              self.max_kernels)
         if conf.template == "lab":  # the default: use ours, which extends it
             conf.template = "workbook"

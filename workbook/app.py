@@ -343,12 +343,13 @@ class Dashboard:
         scenario = shared.scenario or self.form.scenario
         if self._design_controls and house_rules(scenario):
             self.toggles["wb-design-toggle"].value = True  # a link to a house rule opens the Design panel
-        if lang != self.lang:
-            self._relabel(lang)
+        reopen = self._relabel(lang) if lang != self.lang else None
         if scenario != self.form.scenario:
             self.form.set_scenario(scenario)
         else:  # same scenario: refresh what depends on the request (notices, link, language)
             self._show(scenario)
+        if reopen is not None:
+            reopen()
 
     # -- building the page ----------------------------------------------------------------
     def _build(self, scenario: Scenario) -> None:
@@ -466,11 +467,13 @@ class Dashboard:
         self.preset.description = text("Preset")
         self.help_toggle.description = text("Show help and sources")
 
-    def _relabel(self, lang: str) -> None:
+    def _relabel(self, lang: str) -> Callable[[], None]:
         """Say the whole page in ``lang``, in place: each widget built keeps its state and gets
         its words in the new language (what the browser draws again is only what changed);
-        panels of the system's own views and the collapsed panels built so far are rebuilt in
-        it. The next :meth:`_show` says the numbers' parts (cards, table, charts, trace) in it."""
+        panels of the system's own views are rebuilt in it. The next :meth:`_show` says the
+        numbers' parts (cards, table, charts, trace) in it. The collapsed panels built so far
+        are closed; the returned ``reopen()``, called after that show (the numbers first),
+        builds again those that were open or held a pinned A."""
         self.lang, self.text = lang, translator(self.system, lang)
         self._syncing = True
         self.preset.options = self._preset_options()  # _show selects the preset again
@@ -484,8 +487,16 @@ class Dashboard:
         for view in self.views:
             if view.panel:
                 self._rebuild_view_panel(view)
-        for name in list(self._lazy):
-            self._rebuild_lazy(name)
+        dropped = [(name, self._drop_lazy(name)) for name in list(self._lazy)]
+
+        def reopen() -> None:
+            for name, pinned in dropped:
+                toggle, toggled = self._lazy_toggles[name]
+                if pinned is not None:
+                    self._panel(name).compare.pin(pinned)
+                if toggle.value:
+                    toggled(True)
+        return reopen
 
     def _rebuild_view_panel(self, view: View) -> None:
         """A view's panel built again in the page's language, in the old one's place."""
@@ -499,19 +510,14 @@ class Dashboard:
         self._view_boxes[view.title] = panel.widget
         close_tree(old.widget)
 
-    def _rebuild_lazy(self, name: str) -> None:
-        """A collapsed panel built so far, built again in the page's language: now if its part
-        of the page is open, else when it is next opened. The form's controls it shows (the
-        Design panel's) are the form's and stay; a pinned A stays pinned."""
+    def _drop_lazy(self, name: str) -> Result | None:
+        """Close a collapsed panel built so far (it is built again when next needed) and return
+        its pinned A, if any. The form's controls it shows (the Design panel's) are the form's
+        and stay."""
         old = self._lazy.pop(name)
         self._lazy_boxes[name].children = ()
         close_tree(old.widget, keep=self._design_controls)
-        pinned = old.compare.pinned if name == "analysis" else None
-        toggle, toggled = self._lazy_toggles[name]
-        if pinned is not None:
-            self._panel(name).compare.pin(pinned)
-        if toggle.value:
-            toggled(True)
+        return old.compare.pinned if name == "analysis" else None
 
     def _collapsible(self, title: str, css: str, body: widgets.Widget, *, opened: bool = False,
                      on_toggle: Callable[[bool], None] | None = None, box_css: str | None = None) -> Section:
@@ -718,8 +724,9 @@ class Dashboard:
         if lang not in self.system.languages:
             raise ValueError(f"lang {lang!r} is not one of {self.system.languages}")
         if lang != self.lang:
-            self._relabel(lang)
+            reopen = self._relabel(lang)
             self._show(self.form.scenario)
+            reopen()
 
     def set_present(self, on: bool) -> None:
         """Present mode on or off: larger type and charts across the whole width."""

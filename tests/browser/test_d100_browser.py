@@ -95,6 +95,9 @@ def test_opens_in_russian_and_switches_to_english_keeping_the_numbers(open_dashb
     dash.select("wb-lang", "English")
     start = dash.page.evaluate("performance.now()")
     wait_for_text(dash, "wb-defender-agility", "Agility (A)")
+    # the controls are relabelled first, the numbers' parts follow: wait for the table's names
+    dash.page.wait_for_function(f"() => ({_OUTCOME_NAMES})().every(([key, name]) => key === name)",
+                                timeout=20_000, polling="raf")
     timings.record("d100-homebrew", "language switch → page in English",
                    (dash.page.evaluate("performance.now()") - start) / 1000)
     dash.wait_for_table(table)
