@@ -715,8 +715,8 @@ class WorkbookVoila(Voila):
         pools_config = {"default": {"pool_size": max(conf.default_pool_size, 0)}, **given,
                         **{name: {"pool_size": size} for name, size in notebook_pools(self.pools, notebooks).items()}}
         self.config.VoilaKernelManager.kernel_pools_config = pools_config
-        sizes = {name: int(pools_config.get(name, pools_config["default"]).get("pool_size", 0)) for name in notebooks}
-        pool = sum(sizes.values())  # > 0: some notebook is preheated
+        # the preheated kernels of every notebook (> 0: preheating is on)
+        pool = sum(int(pools_config.get(name, pools_config["default"]).get("pool_size", 0)) for name in notebooks)
         conf.preheat_kernel = pool > 0
         conf.multi_kernel_manager_class = WorkbookKernelManager
         # One cap for every kernel, preheated ones included: the pools fill within it.

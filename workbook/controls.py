@@ -145,7 +145,6 @@ class _Field:
 
     def __init__(self, form: ScenarioForm, spec: FieldSpec, path: Path, value: Any):
         self.form, self.spec, self.path = form, spec, path
-        text = form.text
         cls = _WIDGETS.get(spec.kind, widgets.Dropdown)
         common = dict(**self._labels(), style=form.shared.style(cls, **_DESCRIPTION),
                       layout=form.shared.layout("field", width="100%", max_width="34em"))
