@@ -65,6 +65,13 @@ def test_seed_example_injury_distribution():
     assert r.headline["p_no_hit"] == 0 and r.headline["expected_hits"] == 1
 
 
+def test_a_friend_is_in_danger_only_when_the_dodger_puts_him_there():
+    r = evaluate(SYSTEM.default_scenario())
+    assert r.headline["p_friend_hit"] is None
+    assert r.notes["p_friend_hit"] == ("Only a sacrificial dodge for a friend or throwing yourself on an "
+                                       "explosive puts a friend in danger.")
+
+
 def test_fatigue_damage_is_fp_and_no_wound():
     s = GurpsScenario(dodger=Dodger(defense="none"), target=Target(fp=10, fp_left=3),
                       attacks=(Attack(hits_by="fixed", hits=1, damage="1d", damage_type="fat"),))

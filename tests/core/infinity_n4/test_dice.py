@@ -37,6 +37,11 @@ def test_resolve_by_hand():
     assert resolve_face_to_face([10], 10, [15, 14], 15) == ((), ())
     # The higher success wins and keeps only dice above the loser's best.
     assert resolve_face_to_face([6], 10, [7, 5, 3], 15) == ((), (7,))
+    # Several kept, best first: a Burst's successes are its hits, highest value first.
+    assert resolve_face_to_face([2], 10, [3, 9, 7], 15) == ((), (9, 7, 3))
+    # A side that rolls no dice cancels nothing: every success of the other side stays, a 1 too.
+    assert resolve_face_to_face([1, 12, 4], 10, [], 15) == ((4, 1), ())
+    assert resolve_face_to_face([], 10, [1], 15) == ((), (1,))
 
 
 @pytest.mark.parametrize("damage, resist, ap, cover, threshold", [
