@@ -151,6 +151,9 @@ def test_a_trace_only_when_asked_for():
     assert [s.rule for s in loud.trace][:2] == ["Dodge die", "Attacker 1"]
     assert loud.trace[-1].rule == "Final state"
     assert SYSTEM.play(scenario, Quiet(7)) == loud   # the same dice, the same play
+    house = scenario.set("variant.mod_cap", 2)  # its trace would open with the house rule
+    assert SYSTEM.play(house, Quiet(7)).trace == ()
+    assert SYSTEM.play(house, RandomRoller(7)).trace[0].rule != "Dodge die"
 
 
 def test_sampling_is_reproducible_and_near_the_exact_value():
@@ -167,3 +170,14 @@ def test_sampling_is_reproducible_and_near_the_exact_value():
 @given(scenario_strategy("infinity-n4", small=True))
 def test_drawn_small_scenarios_are_all_valid(raw):
     load_scenario(raw)
+
+
+def test_every_step_of_one_roll_cites_its_rule():
+    from rules_core.systems.infinity_n4.scenario import CITE_ROLLS
+
+    scenario = InfinityScenario(dodger=Dodger(ph=10), attackers=(Attacker(value=15, burst=2),),
+                                template=Template(kind="direct"))
+    played = SYSTEM.play(scenario, RandomRoller(3))
+    assert played.trace and all(step.citation for step in played.trace)
+    against_template = [s for s in played.trace if "Normal PH Roll" in s.detail]
+    assert len(against_template) == 1 and against_template[0].citation == CITE_ROLLS
