@@ -327,14 +327,11 @@ def play(scenario: InfinityScenario, roller: Roller) -> Play:
     crits = sum(r.crits for r in results)
     wounds = sum(r.wounds for r in results)
     outcome = DODGED if dodged else NO_HIT if hits == 0 else hits_label(hits)
-    # States at the end of the Order: only a dodger that succeeded against everything moves.
-    if dodged:
-        engaged = plan.after_dodge == "engage" or (plan.after_dodge == "stay" and plan.engaged)
-        immobilized = "no"  # a successful dodge cancels IMM-A (IMM-B cannot dodge)
-        if explain:
-            trace.append(TraceStep("Movement", plan.dodged_label, CITE_DODGE_MOVE))
-    else:
-        engaged, immobilized = plan.engaged, plan.immobilized
+    # States at the end of the Order: only a dodger that succeeded against everything moves (and
+    # is then unharmed: his states after the move are in plan.dodged_label); a hit dodger keeps
+    # his Engaged and IMM states, which decide the Guts Roll below.
+    if dodged and explain:
+        trace.append(TraceStep("Movement", plan.dodged_label, CITE_DODGE_MOVE))
     guts_hit = any(r.hits and roll.guts for r, roll in zip(results, plan.rolls))
     guts_face = None
     if wounds >= plan.wounds:
@@ -343,7 +340,7 @@ def play(scenario: InfinityScenario, roller: Roller) -> Play:
         final = plan.dodged_label if dodged else UNHARMED_STAYS
     elif not guts_hit:
         final = HIT_NO_EFFECT
-    elif engaged or immobilized != "no":
+    elif plan.engaged or plan.immobilized != "no":
         final = HIT_NO_GUTS
     elif plan.guts_decision == "fail":
         final = plan.guts_failed_label

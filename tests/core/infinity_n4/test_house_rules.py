@@ -51,6 +51,11 @@ def test_a_circumstance_of_minus_two_on_the_mine_example():
     assert any("one −2 for 2 circumstances" in str(step) for step in single.trace)
 
 
+def test_no_mod_for_a_circumstance_is_said_as_0():
+    lines = [str(step) for step in evaluate(MINE.set("variant.circumstance_mod", 0)).trace]
+    assert any(line.startswith("0 PH circumstances (Mine)") for line in lines), lines
+
+
 def test_the_dodge_move_names_the_distance_and_zero_means_staying():
     far = ENGAGE.set("after_dodge", "move").set("variant.dodge_move", 5)
     final = evaluate(far).distributions["final state"]

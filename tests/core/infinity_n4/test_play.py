@@ -181,3 +181,17 @@ def test_every_step_of_one_roll_cites_its_rule():
     assert played.trace and all(step.citation for step in played.trace)
     against_template = [s for s in played.trace if "Normal PH Roll" in s.detail]
     assert len(against_template) == 1 and against_template[0].citation == CITE_ROLLS
+
+
+def test_the_movement_the_final_state_and_the_guts_roll_cite_their_rules():
+    from rules_core.systems.infinity_n4.scenario import CITE_DODGE_MOVE, CITE_GUTS
+
+    scenario = InfinityScenario(dodger=Dodger(ph=10), attackers=(Attacker(value=15, burst=2),))
+    dodged = play_once(SYSTEM, scenario, faces=[9, 16, 17])  # the dodge's 9 against two failures
+    cited = {step.rule: step.citation for step in dodged.trace}
+    assert dodged.outcome == DODGED
+    assert cited["Movement"] == CITE_DODGE_MOVE and cited["Final state"] == CITE_DODGE_MOVE
+    guts = next(p for p in (SYSTEM.play(scenario, RandomRoller(seed)) for seed in range(1, 500))
+                if any(step.rule == "Guts Roll" for step in p.trace))
+    cited = {step.rule: step.citation for step in guts.trace}
+    assert guts.hits > 0 and cited["Guts Roll"] == CITE_GUTS and cited["Final state"] == CITE_GUTS
