@@ -400,15 +400,9 @@ class Dashboard:
         self._outcome_chart = _output("wb-outcome-chart")
         self._at_least_chart = _output("wb-at-least-chart")
         self._table = _html("wb-table")
-        cached = lambda s: evaluate_cached(system, s)  # noqa: E731 - the page's one cache
-        self.panels = {v.title: v.panel(system, text, self.lang, cached) for v in self.views if v.panel}
+        self.panels = {v.title: self._make_view_panel(v) for v in self.views if v.panel}
         self._view_boxes = {v.title: (self.panels[v.title].widget if v.panel else _output(v.css))
                             for v in self.views}
-        for v in self.views:
-            if v.panel:
-                self._view_boxes[v.title].add_class(v.css)
-                self.panels[v.title].set_open(v.title in self._opened)
-                self.panels[v.title].present = self.present
         self._trace = _html("wb-trace")
         self._share = _html("wb-share-link")
 
@@ -498,14 +492,18 @@ class Dashboard:
                     toggled(True)
         return reopen
 
-    def _rebuild_view_panel(self, view: View) -> None:
-        """A view's panel built again in the page's language, in the old one's place."""
-        old = self.panels[view.title]
-        panel = self.panels[view.title] = view.panel(
-            self.system, self.text, self.lang, lambda s: evaluate_cached(self.system, s))
+    def _make_view_panel(self, view: View) -> Panel:
+        """A view's panel, in the page's language, on the page's one cache of results."""
+        panel = view.panel(self.system, self.text, self.lang, lambda s: evaluate_cached(self.system, s))
         panel.widget.add_class(view.css)
         panel.set_open(view.title in self._opened)
         panel.present = self.present
+        return panel
+
+    def _rebuild_view_panel(self, view: View) -> None:
+        """A view's panel built again in the page's language, in the old one's place."""
+        old = self.panels[view.title]
+        panel = self.panels[view.title] = self._make_view_panel(view)
         _replace_child(self.widget, old.widget, panel.widget)
         self._view_boxes[view.title] = panel.widget
         close_tree(old.widget)
