@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import Phase, settings
 
 #: `make mutate` runs the fast core tests once per mutant: the same few examples each time (so a
@@ -32,3 +34,17 @@ def pytest_collection_modifyitems(config, items):
             capped = settings(own, max_examples=MUTATION_EXAMPLES, derandomize=True, database=None,
                               phases=(Phase.explicit, Phase.reuse, Phase.generate))
             test._hypothesis_internal_use_settings = capped
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches(request):
+    """Under the mutation profile, empty the core's caches before each test: mutmut runs a mutant
+    only against the tests it saw calling the mutated function, and a test served from a cache
+    another test filled would not be seen (a rule reached only through ``hit_injury``'s cache
+    survived that way, though a test catches it)."""
+    if request.config.getoption("hypothesis_profile", None) == "mutation":
+        for name, module in list(sys.modules.items()):
+            if name.startswith("rules_core") and module is not None:
+                for value in list(vars(module).values()):
+                    if callable(getattr(value, "cache_clear", None)):
+                        value.cache_clear()

@@ -88,8 +88,9 @@ def success_weight(score: int, rules: GurpsVariant = OFFICIAL) -> int:
     return sum(ROLL_3D6.weight(t) for t in TOTALS if success_roll(t, score, rules).success)
 
 
-def _rolls(lo: int, hi: int) -> str:
-    return str(lo) if lo == hi else f"{lo}-{hi}"
+def _rolls(lo: int, hi: int, verb: str) -> str:
+    """One roll ("3 always succeeds") or a range of rolls ("3-4 always succeed")."""
+    return f"{lo} always {verb}s" if lo == hi else f"{lo}-{hi} always {verb}"
 
 
 def describe_success_roll(rules: GurpsVariant = OFFICIAL) -> str:
@@ -99,10 +100,10 @@ def describe_success_roll(rules: GurpsVariant = OFFICIAL) -> str:
     '3-4 always succeed (critical), 5 at 15+, 6 at 16+; 17-18 always fail; 18 fails critically, 17 at 15 or less, and any roll 10+ over the score'
     """
     low, high = rules.critical_up_to, rules.always_fails_from
-    parts = [f"{_rolls(3, low)} always succeed (critical)" if low >= 3 else "no roll always succeeds"]
+    parts = [f"{_rolls(3, low, 'succeed')} (critical)" if low >= 3 else "no roll always succeeds"]
     parts += [f"{roll} at {at}+" for roll, at in ((5, rules.critical_5_at), (6, rules.critical_6_at))
               if roll > low]
-    fails = f"{_rolls(high, 18)} always fail" if high <= 18 else "no roll always fails"
+    fails = _rolls(high, 18, "fail") if high <= 18 else "no roll always fails"
     return (", ".join(parts) + f"; {fails}; 18 fails critically, 17 at 15 or less, and any roll 10+ over "
             "the score")
 

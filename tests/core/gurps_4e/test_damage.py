@@ -4,14 +4,16 @@ injury, worked by hand (B378-379, B398-400, B414)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_core import ScenarioError, load_scenario
-from rules_core.systems.gurps_4e.damage import (MAX_ADDS, MAX_DICE, MAX_MULTIPLIER, DamageDice, Hit,
+from rules_core.systems.gurps_4e.damage import (MAX_ADDS, MAX_DICE, MAX_LENGTH, MAX_MULTIPLIER, DamageDice, Hit,
                                                 NotationError, dice_total, effective_dr, injury, major_wound,
-                                                parse_damage)
+                                                parse_damage, wounding_modifier)
 
 
 @pytest.mark.parametrize("text, dice, adds, mult, canonical", [
@@ -158,3 +160,19 @@ def test_the_seed_roll_of_8_step_by_step():
 @pytest.mark.parametrize("injury_, hp, major", [(5, 10, False), (6, 10, True), (3, 5, True), (2, 5, False)])
 def test_major_wound_is_more_than_half_hp(injury_, hp, major):
     assert major_wound(injury_, hp) is major
+
+
+def test_the_length_limit_is_inclusive():
+    # MAX_LENGTH characters are read (spaces around the notation are allowed); one more is refused.
+    assert parse_damage(" " * (MAX_LENGTH - 4) + "2d+1") == DamageDice(2, 1)
+    with pytest.raises(NotationError, match=f"{MAX_LENGTH + 1} characters long"):
+        parse_damage(" " * (MAX_LENGTH - 3) + "2d+1")
+
+
+def test_wounding_modifiers_at_a_limb_and_the_vitals():
+    # B398-400: pi+, pi++ and imp count ×1 to an arm or leg; fatigue ignores the location; only
+    # impaling or piercing attacks may target the vitals.
+    assert [wounding_modifier(t, "limb") for t in ("pi+", "pi++", "imp", "cut")] == [1, 1, 1, Fraction(3, 2)]
+    assert wounding_modifier("fat", "vitals") == 1
+    with pytest.raises(ValueError, match="only impaling or piercing attacks can target the vitals, not cut"):
+        wounding_modifier("cut", "vitals")

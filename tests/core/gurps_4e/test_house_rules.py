@@ -11,7 +11,7 @@ import pytest
 
 from rules_core import ScenarioError, evaluate, find_preset, load_scenario, play_once
 from rules_core.systems.gurps_4e import SYSTEM, Attack, Dodger, GurpsScenario
-from rules_core.systems.gurps_4e.dice import describe_success_roll, success_roll, success_weight
+from rules_core.systems.gurps_4e.dice import critical_failure, describe_success_roll, success_roll, success_weight
 from rules_core.systems.gurps_4e.play import unopposed_dodge
 from rules_core.systems.gurps_4e.scenario import GurpsVariant
 
@@ -86,6 +86,9 @@ def test_the_trace_names_the_house_rule_first_and_shows_the_values_in_force():
     assert any("3-6 always succeed (critical); 16-18 always fail;" in line for line in trace)
     assert describe_success_roll(GurpsVariant(critical_up_to=2, always_fails_from=19)).startswith(
         "no roll always succeeds, 5 at 15+, 6 at 16+; no roll always fails;")
+    # The edges: a single face is named alone, and it still always succeeds or fails.
+    assert describe_success_roll(GurpsVariant(critical_up_to=3, always_fails_from=18)).startswith(
+        "3 always succeeds (critical), 5 at 15+, 6 at 16+; 18 always fails;")
     played = play_once(SYSTEM, house, seed=3).trace
     assert [step.rule for step in played[:3]] == ["House rule"] * 3 and played[3].rule != "House rule"
 
@@ -102,3 +105,19 @@ def test_a_house_rule_outside_its_range_is_refused_by_name():
     with pytest.raises(ScenarioError, match=r"variant\.always_fails_from.*a whole number from 10 to 19"):
         load_scenario({"system": "gurps-4e", "variant": {"always_fails_from": 9}})
     assert load_scenario({"system": "gurps-4e", "variant": {"retreat_bonus": 2}}).variant.retreat_bonus == 2
+
+
+def test_a_roll_that_always_succeeds_is_never_a_critical_failure():
+    # 4 against −6 is 10 over the score, but 3-4 always succeed (B348): no critical failure.
+    assert not critical_failure(4, -6) and critical_failure(5, -5)
+    # A house rule with no automatic success: the 3 then fails against −7, critically (10 over).
+    lowered = GurpsVariant(critical_up_to=2)
+    roll = success_roll(3, -7, lowered)
+    assert (roll.success, roll.critical) == (False, True)
+    assert (success_roll(3, -7).success, success_roll(3, -7).critical) == (True, True)
+
+
+@pytest.mark.parametrize("total", [2, 19])
+def test_a_3d6_total_outside_3_to_18_is_refused(total):
+    with pytest.raises(ValueError, match=f"a 3d6 total is 3..18, got {total}"):
+        success_roll(total, 10)

@@ -650,3 +650,28 @@ def test_blunt_trauma_through_flexible_armor_and_a_blast_at_a_distance():
     far = Hit(parse_damage("6d"), "cr", spread=6)
     assert far.describe() == ("(6d cr ÷ 6 (blast distance), round down − DR 0) × 1 (cr, torso), round down, at "
                               "least 1 if anything penetrates")
+
+
+def test_blunt_trauma_only_from_damage_that_reached_the_armor():
+    # 1d−2 cr of 1 is −1, raised to the crushing minimum 0: nothing reached the vest, no trauma step.
+    vest = Hit(parse_damage("1d-2"), "cr", dr=20, flexible=True)
+    assert [rule for rule, _, _ in injury_steps(vest, 1)] == ["Basic damage", "DR"]
+    # 1 stopped is a blunt trauma step too, of 0 (1 per full 5).
+    assert injury_steps(vest, 3)[-1] == ("Blunt trauma", "flexible armor stopped 1: 1 per full 5 → 0", cite.BLUNT)
+
+
+def test_a_fractional_armor_divisor_without_cover_adds_no_cover():
+    # Against (0.5), DR 0 counts as 1 and doubles: no cover DR is counted when there is no cover.
+    hit = Hit(parse_damage("1d"), "cut", "0.5")
+    assert injury(hit, 6).value == 6     # 6 − DR 2 = 4, × 1.5
+    assert [rule for rule, _, _ in injury_steps(hit, 6)] == ["Basic damage", "DR", "Wounding modifier"]
+
+
+def test_the_limb_cap_and_fatigue_to_a_limb():
+    # HP 10: an arm or leg takes at most 6; 7 is capped, and fatigue (FP, not HP) is never capped.
+    assert injury(Hit(parse_damage("2d"), "cr", location="limb", hp=10), 7).value == 6
+    fatigue = Hit(parse_damage("3d"), "fat", location="limb", hp=10)
+    assert injury(fatigue, 12).value == 12
+    assert fatigue.describe() == ("(3d fat − DR 0) × 1 (fat, arm or leg), round down, at least 1 if anything "
+                                  "penetrates")
+    assert Hit(parse_damage("1d"), "pi", location="vitals").describe().startswith("(1d pi − DR 0) × 3 (pi, vitals),")
