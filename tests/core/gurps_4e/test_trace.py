@@ -667,8 +667,9 @@ def test_a_fractional_armor_divisor_without_cover_adds_no_cover():
     assert [rule for rule, _, _ in injury_steps(hit, 6)] == ["Basic damage", "DR", "Wounding modifier"]
 
 
-def test_the_limb_cap_and_fatigue_to_a_limb():
+def test_the_limb_cap_fatigue_to_a_limb_and_the_location_named():
     # HP 10: an arm or leg takes at most 6; 7 is capped, and fatigue (FP, not HP) is never capped.
+    # describe() names the location without its note ("Vitals (impaling or piercing only)").
     assert injury(Hit(parse_damage("2d"), "cr", location="limb", hp=10), 7).value == 6
     fatigue = Hit(parse_damage("3d"), "fat", location="limb", hp=10)
     assert injury(fatigue, 12).value == 12
