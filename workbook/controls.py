@@ -302,12 +302,20 @@ class _Group:
 
 
 class _List:
-    """A ``parts`` field: labelled items with Remove buttons and an Add button."""
+    """A ``parts`` field: labelled items with Remove buttons and an Add button.
+
+    An item removed from the end is hidden and kept (with its Remove button) for the next item
+    added at that place, which then only gets its values: switching between scenarios of
+    different lengths (presets, Add and Remove) makes the page build no widgets after the
+    first time. Removing another item moves the values after it up, as the items' paths and
+    titles stay by place."""
 
     def __init__(self, form: ScenarioForm, spec: FieldSpec, path: Path, data: list[dict[str, Any]]):
         self.form, self.spec, self.path = form, spec, path
         self.items: list[_Group] = []
         self.buttons: dict[str, widgets.Button] = {}
+        #: hidden items after the last shown one, the next one to show last
+        self._spare: list[tuple[_Group, widgets.Button]] = []
         self.body = form.shared.vbox()
         self.item_label = spec.extra.get("item_label") or spec.label
         self.add = widgets.Button(description=_add_label(form, self.item_label), icon="plus",
@@ -319,59 +327,55 @@ class _List:
         self.widget = _titled(form, spec.label, spec.help,
                               [self.body] if fixed else [self.body, self.add], "wb-parts")
         self.widget.add_class(css_class(path))
-        self._rebuild(data)
-
-    def _rebuild(self, data: list[dict[str, Any]]) -> None:
-        for item in self.items:
-            item.close()
-        for button in self.buttons.values():
-            close_tree(button)
-        self.items, self.buttons = [], {}
-        for item_data in data:
-            self._append(item_data)
-        self._finish()
+        self.set(data)
 
     def _append(self, item_data: dict[str, Any]) -> None:
-        """Build one more item (the list's last) with its Remove button."""
+        """One more item (the list's last) with its Remove button: a hidden one shown again
+        with ``item_data``, else a new one."""
         form, spec, i = self.form, self.spec, len(self.items)
         path = (*self.path, i)
-        item = _Group(form, spec.part_cls, path, item_data, title=self.item_label, number=i + 1)
-        remove = widgets.Button(description=form.text("Remove"), icon="minus",
-                                layout=form.shared.layout("auto", width="auto"),
-                                style=form.shared.style(widgets.Button))
-        remove.add_class(css_class(path, "remove"))
-        remove.on_click(lambda _b, i=i: self._resize([d for j, d in enumerate(self.value()) if j != i]))
+        if self._spare:
+            item, remove = self._spare.pop()
+            item.set(item_data)
+            item.relabel()  # the language may have changed while it was hidden
+            for node in item.nodes():
+                if isinstance(node, _Field):
+                    node.show_help(form.help_shown)
+            item.section.show()
+            item.widget.remove_class("wb-spare")
+        else:
+            item = _Group(form, spec.part_cls, path, item_data, title=self.item_label, number=i + 1)
+            remove = widgets.Button(description=form.text("Remove"), icon="minus",
+                                    layout=form.shared.layout("auto", width="auto"),
+                                    style=form.shared.style(widgets.Button))
+            remove.add_class(css_class(path, "remove"))
+            remove.on_click(lambda _b, i=i: self._resize([d for j, d in enumerate(self.value()) if j != i]))
+            if spec.min_items != spec.max_items:  # its Remove button folds away with it
+                item.section.body.children = (*item.section.body.children, remove)
         self.items.append(item)
         self.buttons[dotted((*path, "remove"))] = remove
-        if spec.min_items != spec.max_items:  # its Remove button folds away with it
-            item.section.body.children = (*item.section.body.children, remove)
 
     def _drop_last(self) -> None:
-        """Close the list's last item and its Remove button."""
+        """Hide the list's last item and its Remove button, kept for the next one added."""
         item = self.items.pop()
-        item.close()
-        close_tree(self.buttons.pop(dotted((*item.path, "remove"))))
+        remove = self.buttons.pop(dotted((*item.path, "remove")))
+        item.widget.add_class("wb-spare")
+        item.section.hide()
+        self._spare.append((item, remove))
 
     def _finish(self) -> None:
         count, spec = len(self.items), self.spec
         for button in self.buttons.values():
             button.disabled = count <= spec.min_items
         self.add.disabled = count >= spec.max_items
-        self.body.children = tuple(item.widget for item in self.items)
+        self.body.children = tuple(item.widget for item in self.items) + tuple(
+            item.widget for item, _ in reversed(self._spare))
 
     def _resize(self, data: list[dict[str, Any]]) -> None:
         if not self.spec.min_items <= len(data) <= self.spec.max_items:
             return  # the buttons are disabled at the limits; a stray click changes nothing
         with self.form._quiet():
-            kept = self.value()
-            if len(data) == len(kept) + 1 and data[:-1] == kept:  # one added: only it is built
-                self._append(data[-1])
-                self._finish()
-            elif len(data) == len(kept) - 1 and data == kept[:-1]:  # the last removed
-                self._drop_last()
-                self._finish()
-            else:  # another item removed: the ones after it move up (paths, titles)
-                self._rebuild(data)
+            self.set(data)
         self.form._changed()
 
     def relabel(self) -> None:
@@ -387,16 +391,14 @@ class _List:
         return [item.value() for item in self.items]
 
     def set(self, data: list[dict[str, Any]]) -> None:
-        """Show ``data``: the items kept are set, only those added or removed are built or closed."""
-        resized = len(data) != len(self.items)
+        """Show ``data``: the items kept are set, only those added or removed are shown or hidden."""
         while len(self.items) > len(data):
             self._drop_last()
         for item, item_data in zip(self.items, data):
             item.set(item_data)
         for item_data in data[len(self.items):]:
             self._append(item_data)
-        if resized:
-            self._finish()
+        self._finish()
 
     def nodes(self):
         yield self
@@ -404,9 +406,10 @@ class _List:
             yield from item.nodes()
 
     def close(self) -> None:
-        for item in self.items:
+        for item, remove in [*zip(self.items, self.buttons.values()), *self._spare]:
             item.close()
-        for w in (*self.buttons.values(), self.add, self.body, self.widget):
+            close_tree(remove)
+        for w in (self.add, self.body, self.widget):
             close_tree(w)
 
 
@@ -519,6 +522,16 @@ class Section:
             self.form._folds[self.key] = on
         for css, wanted in (("wb-section-open", on is True), ("wb-section-closed", on is False)):
             (self.widget.add_class if wanted else self.widget.remove_class)(css)
+
+    def hide(self) -> None:
+        """Forget the section while its item is hidden (:class:`_List`); its fold stays remembered."""
+        if self.form._sections.get(self.key) is self:
+            del self.form._sections[self.key]
+
+    def show(self) -> None:
+        """The section of an item shown again: known to the form, folded as it was."""
+        self.form._sections[self.key] = self
+        self.set_open(self.form._folds.get(self.key))
 
     def holds(self, path: str) -> bool:
         """Whether the field at dotted ``path`` sits in this section."""

@@ -267,6 +267,8 @@ _CSS = """
 .wb-dashboard .widget-inline-hbox > .widget-label { white-space: normal; height: auto; min-height: var(--jp-widgets-inline-height, 28px);
   line-height: 1.15; overflow: visible; text-overflow: clip; display: flex; align-items: center;
   justify-content: flex-end; text-align: right; }
+/* A list's item removed from the end, kept hidden for the next one added (workbook.controls._List). */
+.wb-part.wb-spare { display: none !important; }
 /* The form's sections (workbook.controls.Section): a header button folds or unfolds each; until
    the reader chooses, open on a wide screen and folded on a phone. */
 .wb-section > .wb-section-fold, .wb-section > .wb-section-unfold { background: transparent; box-shadow: none;

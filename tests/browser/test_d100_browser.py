@@ -107,6 +107,10 @@ def test_opens_in_russian_and_switches_to_english_keeping_the_numbers(open_dashb
     assert dash.python_errors() == [] and dash.console_errors() == []
 
 
+_HANDLE_AT = """([css, value]) => { const h = document.querySelector(`.${css} .noUi-handle`);
+    return !!h && Number(h.getAttribute('aria-valuenow')) === value; }"""
+
+
 def test_controls_and_presets_in_russian(open_dashboard, timings):
     dash = open_dashboard(NOTEBOOK, "lang=ru")
     # Agility typed: 45 → 65.
@@ -124,6 +128,8 @@ def test_controls_and_presets_in_russian(open_dashboard, timings):
     dash.wait_for_headline(headline)
     assert dash.headline()["p_no_hit"] == Fraction(47, 400)  # worked by hand in the core tests
     assert attack_chart_y(dash, 1) == [float(t.evaded_by_leftovers) for t in analyse(two.scenario).tallies]
+    dash.set_slider("wb-attacks-1-evasion_modifier", -10)  # the second attack changed
+    dash.page.wait_for_function(_HANDLE_AT, arg=["wb-attacks-1-evasion_modifier", -10], timeout=30_000)
     # A Parry blocked by Size: no roll, and the note says why, in Russian.
     blocked = D100.preset("parry-2-sizes-larger-blocked")
     dash.select("wb-preset", option(translate(blocked.title, "ru")))
@@ -131,6 +137,15 @@ def test_controls_and_presets_in_russian(open_dashboard, timings):
     dash.wait_for_table(table)
     wait_for_text(dash, "wb-headline", "должен быть продвинут на +20")
     assert dash.headline()["p_dodge_succeeds"] is None
+    # One attack: the second attack's controls are gone from view. Two again: they are back,
+    # with the preset's values, not the one changed before.
+    assert dash.page.locator(".wb-attacks-1").is_hidden()
+    assert dash.page.locator(".wb-attacks-0").is_visible()
+    dash.select("wb-preset", option(translate(two.title, "ru")))
+    dash.wait_for_table(expected(two.scenario)[0])
+    assert dash.page.locator(".wb-attacks-1").is_visible()
+    for i, attack in enumerate(two.scenario.attacks):
+        assert dash.slider_value(f"wb-attacks-{i}-evasion_modifier") == attack.evasion_modifier
     # A ruling changed in the form: DH2 tens digits.
     dash.select("wb-preset", option(translate(D100.presets[0].title, "ru")))
     dash.select("wb-successes", option(translate(dict(D100.rulings()[0].choices)["tens_digits"], "ru")))

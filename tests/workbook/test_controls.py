@@ -24,6 +24,20 @@ def by_class(form, css: str) -> list[widgets.Widget]:
     return [w for w in all_widgets(getattr(form, "widget", form)) if css in getattr(w, "_dom_classes", ())]
 
 
+def shown_widgets(root: widgets.Widget):
+    """``root``'s widgets the page shows: none inside a hidden list item (class ``wb-spare``,
+    which the page's style sheet hides)."""
+    if "wb-spare" in getattr(root, "_dom_classes", ()):
+        return
+    yield root
+    for child in getattr(root, "children", ()):
+        yield from shown_widgets(child)
+
+
+def shown_by_class(form, css: str) -> list[widgets.Widget]:
+    return [w for w in shown_widgets(form.widget) if css in getattr(w, "_dom_classes", ())]
+
+
 def test_infinity_controls_follow_the_declared_ranges():
     form = ScenarioForm(INF)
     assert {"dodger.ph", "dodger.mod", "attackers.0.attribute", "attackers.0.burst"} <= set(form.paths())
@@ -113,12 +127,12 @@ def test_list_add_and_remove_stay_within_the_declared_limits():
     # Classes follow the new positions.
     assert "wb-shooters-0-skill" in form.control("shooters.0.skill")._dom_classes
     assert form.control("shooters.0.skill").value == 5
-    assert by_class(form, "wb-shooters-1-remove") and not by_class(form, "wb-shooters-2-remove")
+    assert shown_by_class(form, "wb-shooters-1-remove") and not shown_by_class(form, "wb-shooters-2-remove")
     with pytest.raises(KeyError):
         form.control("shooters.2.skill")
 
 
-def test_adding_an_item_builds_only_it_and_removing_the_last_closes_only_it():
+def test_adding_an_item_builds_only_it_and_removing_the_last_hides_it_for_the_next():
     form = ScenarioForm(FAKE, FakeScenario())
     first = form.control("shooters.0.skill")
     form.control("shooters.0.skill").value = 5
@@ -128,11 +142,22 @@ def test_adding_an_item_builds_only_it_and_removing_the_last_closes_only_it():
     assert not form.button("shooters.0.remove").disabled and not form.button("shooters.1.remove").disabled
     added = form.control("shooters.1.skill")
     assert "wb-shooters-1-skill" in added._dom_classes
+    form.control("shooters.1.skill").value = 6
     form.button("shooters.1.remove").click()
-    assert added.comm is None and first.comm is not None  # only the removed item's widgets closed
+    # The removed item is hidden, not closed; the form no longer knows its fields or section.
+    assert added.comm is not None and added not in shown_widgets(form.widget)
     assert len(form.scenario.shooters) == 1 and form.button("shooters.0.remove").disabled
+    assert "shooters.1" not in form.sections
     with pytest.raises(KeyError):
         form.control("shooters.1.skill")
+    with pytest.raises(KeyError):
+        form.button("shooters.1.remove")
+    # Added again, it is shown with the new item's values, not the ones it had.
+    form.button("shooters.add").click()
+    assert form.control("shooters.1.skill") is added and added in shown_widgets(form.widget)
+    assert added.value == FakeScenario().shooters[0].skill != 6
+    assert [s.skill for s in form.scenario.shooters] == [5, added.value]
+    assert "shooters.1" in form.sections and not form.button("shooters.1.remove").disabled
     # A scenario set in one go (a preset, a link) builds only the items it adds.
     form.set_scenario(FakeScenario(shooters=(Shooter(skill=3), Shooter(skill=4), Shooter(skill=6))))
     assert form.control("shooters.0.skill") is first and first.value == 3
@@ -140,8 +165,9 @@ def test_adding_an_item_builds_only_it_and_removing_the_last_closes_only_it():
     assert form.button("shooters.add").disabled and not form.button("shooters.0.remove").disabled
     third = form.control("shooters.2.skill")
     form.set_scenario(FakeScenario(shooters=(Shooter(skill=2),)))
-    assert form.control("shooters.0.skill") is first and third.comm is None
+    assert form.control("shooters.0.skill") is first and third not in shown_widgets(form.widget)
     assert [s.skill for s in form.scenario.shooters] == [2] and form.button("shooters.0.remove").disabled
+    assert len([w for w in shown_by_class(form, "wb-part") if any(c.startswith("wb-shooters-") for c in w._dom_classes)]) == 1
 
 
 def open_widgets() -> int:
@@ -150,18 +176,39 @@ def open_widgets() -> int:
     return len(_instances)
 
 
-def test_an_item_added_then_removed_leaves_no_widget_behind():
-    form = ScenarioForm(INF)
+def test_items_removed_and_added_again_build_nothing_and_closing_the_form_leaves_nothing():
     before = open_widgets()
+    form = ScenarioForm(INF)
+    one = open_widgets()
     form.button("attackers.add").click()
-    assert open_widgets() > before
+    two = open_widgets()
+    assert two > one
     form.button("attackers.1.remove").click()
-    assert open_widgets() == before  # its fields, their layouts and styles, its section
     form.button("attackers.add").click()
+    assert open_widgets() == two  # the hidden item shown again
     form.button("attackers.add").click()
-    form.button("attackers.0.remove").click()  # the others rebuilt, one step up
+    three = open_widgets()
+    form.button("attackers.0.remove").click()  # the others' values move up one place
     form.button("attackers.1.remove").click()
-    assert open_widgets() == before
+    form.set_scenario(form.scenario.to_data() | {"attackers": [form.scenario.attackers[0].to_data()] * 3})
+    assert open_widgets() == three
+    form.close()
+    assert open_widgets() == before  # every item's fields, layouts, styles and sections, hidden or not
+
+
+def test_a_hidden_item_shown_again_speaks_the_forms_language_and_shows_its_help():
+    form = ScenarioForm("d100-homebrew", lang="en")
+    form.button("attacks.add").click()
+    form.button("attacks.1.remove").click()
+    form.set_lang("ru")
+    form.show_help(True)
+    form.button("attacks.add").click()
+    again = ScenarioForm("d100-homebrew", form.scenario, lang="ru", show_help=True)
+    for path in ("attacks.1.hits", "attacks.1.evasion"):
+        assert form.control(path).description == again.control(path).description
+    assert form.sections["attacks.1"].fold.description == again.sections["attacks.1"].fold.description
+    assert [w.value for w in shown_widgets(form.widget) if isinstance(w, widgets.HTML)] == \
+        [w.value for w in shown_widgets(again.widget) if isinstance(w, widgets.HTML)]
 
 
 def test_a_refused_combination_shows_a_notice_and_keeps_the_last_valid_scenario():
