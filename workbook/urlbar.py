@@ -9,6 +9,8 @@ fallback for browsers that refuse the clipboard API). It renders as the button (
 That is for a dashboard page (``follow`` true). In a notebook in JupyterLab the address is
 JupyterLab's own and is left alone (``follow`` false); the button copies ``link`` instead (the
 notebook's Voilà address with the query) and is hidden when there is none.
+
+The address is replaced just after the page has drawn the change that asked for it, not before.
 """
 
 from __future__ import annotations
@@ -44,7 +46,12 @@ function render({ model, el }) {
   done.setAttribute("role", "status");
   done.style.marginLeft = "6px";
   const target = () => model.get("follow") ? window.location.href : model.get("link");
-  const follow = () => {
+  // The address is replaced once the page has drawn the change that asked for it (replaceState
+  // takes the browser several milliseconds: the numbers should not wait for it), and only the
+  // latest of several changes in a row.
+  let waiting = false;
+  const replace = () => {
+    waiting = false;
     if (model.get("follow")) {
       const query = model.get("query");
       const url = window.location.pathname + (query ? "?" + query : "") + window.location.hash;
@@ -53,12 +60,19 @@ function render({ model, el }) {
       }
       if (model.get("title")) document.title = model.get("title");
     }
-    button.textContent = model.get("label");
     button.title = target();
     button.style.display = target() ? "" : "none";
+  };
+  const follow = () => {
+    button.textContent = model.get("label");
     done.textContent = "";
+    if (!waiting) {
+      waiting = true;
+      requestAnimationFrame(() => setTimeout(replace, 0));
+    }
   };
   button.addEventListener("click", () => {
+    if (waiting) replace();
     const href = target();
     copyText(href).then(() => {
       done.textContent = model.get("copied");
