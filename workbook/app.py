@@ -158,10 +158,25 @@ def _event_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-def _output(css: str) -> widgets.Box:
-    """A box that shows a chart, a table or HTML (see :func:`_show_in`)."""
+class _Output(widgets.Box):
+    """A box that shows a chart, a table or HTML (see :func:`_show_in`); ``made`` holds the
+    widgets it made, by kind, shown or not, all closed with it."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.made: dict[type, widgets.Widget] = {}
+
+    def close(self) -> None:
+        for made in self.made.values():
+            close_tree(made)
+        self.made.clear()
+        super().close()
+
+
+def _output(css: str) -> _Output:
+    """An :class:`_Output` box with the CSS class ``css``."""
     # Never shrunk by the box around it: a flex column would squash a chart to nothing.
-    out = widgets.Box(layout=widgets.Layout(flex="0 0 auto", flex_flow="column", width="100%"))
+    out = _Output(layout=widgets.Layout(flex="0 0 auto", flex_flow="column", width="100%"))
     out.add_class(css)
     return out
 
@@ -229,11 +244,14 @@ def _seed(text: str | None) -> int | None:
     return int(text) if text is not None and text.isdigit() and len(text) <= 9 else None
 
 
-def _show_in(out: widgets.Box, thing: Rendered | None, text: Callable[[str], str],
+def _show_in(out: _Output, thing: Rendered | None, text: Callable[[str], str],
              present: bool = False) -> None:
     """Show in ``out`` a Figure (in the workbook's style, larger when ``present``), a DataFrame
     or an HTML string (None: nothing). A figure is drawn by the box's :class:`Chart`, updated
-    in place; what did not change is not sent again."""
+    in place; what did not change is not sent again. The box makes at most one chart and one
+    HTML widget, kept while the other is shown (a view that is a chart for some scenarios and a
+    note for others builds nothing new, and leaves nothing behind, as the reader goes back and
+    forth)."""
     if thing is None:
         out.children = ()
         return
@@ -243,9 +261,10 @@ def _show_in(out: widgets.Box, thing: Rendered | None, text: Callable[[str], str
         kind, value = widgets.HTML, table_html(thing, {c: str(c) for c in thing.columns}, text=text)
     else:
         kind, value = widgets.HTML, str(thing)
-    shown = out.children[0] if out.children and isinstance(out.children[0], kind) else None
+    shown = out.made.get(kind)
     if shown is None:
-        shown = kind()
+        shown = out.made[kind] = kind()
+    if out.children != (shown,):
         out.children = (shown,)
     if kind is Chart:
         shown.show(value, present)

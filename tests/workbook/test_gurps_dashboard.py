@@ -112,6 +112,29 @@ def test_hits_landing_and_dodged(dash):
     assert exact_bars(dodged) == {k: core.distributions["hits_dodged"][k] for k in dodged.x}
 
 
+def test_a_view_that_is_a_chart_or_a_note_builds_each_once(dash):
+    """"Hits landing and dodged" is a chart under rapid fire and a note otherwise: going back
+    and forth shows each in turn and makes no widget after the first time."""
+    from ipywidgets import HTML
+    from ipywidgets.widgets.widget import _instances
+    from workbook.chart import Chart
+    box = dash._view_boxes["Hits landing and dodged"]
+    kinds = []
+    for name in ("rapid-fire-dodge-and-drop", "sacrificial-dodge-and-drop") * 2:
+        dash.preset.value = name
+        kinds.append(Chart if isinstance(box.children[0], Chart) else type(box.children[0]))
+        if len(kinds) == 2:
+            made = len(_instances)
+    assert kinds == [Chart, HTML, Chart, HTML] and len(box.children) == 1
+    assert len(_instances) == made
+    shown_as_chart = box.made[Chart]
+    dash.preset.value = "rapid-fire-dodge-and-drop"
+    assert box.children == (shown_as_chart,)
+    assert "data" in shown_as_chart.figure and shown_as_chart.comm is not None
+    box.close()  # the note it does not show is closed with it
+    assert box.made == {} and shown_as_chart.comm is None
+
+
 def test_a_wrong_dice_notation_is_refused_in_place(dash):
     dash.preset.value = "rapid-fire-dodge-and-drop"
     before = dash.result
