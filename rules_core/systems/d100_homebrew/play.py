@@ -445,7 +445,11 @@ def no_roll(plan: Plan, state: State, i: int, why: Why) -> tuple[State, list[Eve
 
 
 def after_roll(plan: Plan, state: State, i: int, successes: int) -> tuple[State, list[Event]]:
-    """The Evasion roll against attack ``i`` scored ``successes`` (0: failed): spend them."""
+    """The Evasion roll against attack ``i`` scored ``successes`` (0: failed): spend them.
+
+    Only a Leap dodges an attack covering the whole Base, and no roll is made against one
+    without a Leap that fits the Round's budget (:func:`make_plan` blocks it without a Leap,
+    :func:`decide` once the budget is spent): a passed roll against it always Leaps."""
     a = plan.attacks[i]
     remaining = list(state.remaining)
     n = remaining[i]
@@ -470,9 +474,6 @@ def after_roll(plan: Plan, state: State, i: int, successes: int) -> tuple[State,
             counts = not a.free_attackers_evade
             events.append(Disengage(i, counts))
             disengage = disengage or counts
-    elif a.area:  # only a Leap dodges it (decide() lets no roll happen without one)
-        events.append(Land(i, n))
-        landed += n
     else:
         evaded = min(successes, n)
         left = successes - evaded

@@ -123,6 +123,47 @@ def test_a_leap_out_of_melee_is_a_disengage_unless_the_free_attackers_evade_too(
     assert on(scenario(Attack(hits=1, leap="cover"), agility=45), 10)["disengage"] is False
 
 
+def test_leftover_cost_under_a_penalty_step_of_one():
+    # a step of 1 point: +1 per point of extra penalty, and nothing for a smaller penalty
+    assert [leftover_cost(0, m, step=1) for m in (0, 5, -1, -3)] == [2, 2, 3, 5]
+
+
+def test_stray_shots_add_up_over_the_turns_attacks():
+    """Dodge 45 against shots with a next target behind the dodger: each stray adds to the ones
+    before, whether it comes from a dodge, a Leap or leftover Successes."""
+    stray = dict(next_target=True)
+    # 40 scores 1 Success: 1 of attack 1's 2 shots dodged (a stray). Then 10 scores 4: a Leap
+    # out of reach from attack 2's 2 shots (both fly on), or a dodge of both.
+    leap = scenario(Attack(hits=2, **stray), Attack(hits=2, leap="out_of_reach", **stray), agility=45, reactions=2)
+    assert on(leap, 40, 10)["stray_shots"] == 1 + 2
+    dodge = scenario(Attack(hits=2, **stray), Attack(hits=2, **stray), agility=45, reactions=2)
+    assert on(dodge, 40, 10)["stray_shots"] == 1 + 2
+    # 01 against 65 scores 7: attack 1's 2 shots dodged (2 strays), 4 of the 5 left pay attack
+    # 2's 2 shots (2 more).
+    leftovers = scenario(Attack(hits=2, **stray), Attack(hits=2, **stray), agility=65, reactions=1)
+    assert on(leftovers, 1)["stray_shots"] == 2 + 2
+
+
+def test_hits_of_one_attack_paid_by_the_leftovers_of_two_rolls_add_up():
+    """Dodge 45, 2 Reactions; attack 1 (1 hit, +0), attack 2 (1 hit, −20), attack 3 (3 hits, +0).
+    01 against 45 scores 5: 1 evades attack 1, and the 4 left buy the cheapest hits: 2 of attack
+    3's at 2 each (attack 2's cost 4). 01 against attack 2's 25 scores 3: 1 evades its hit, and
+    2 buy attack 3's last hit (2 each, no extra penalty from −20 to +0). Attack 3 needs no roll."""
+    sc = scenario(Attack(hits=1), Attack(hits=1, evasion_modifier=-20), Attack(hits=3), agility=45, reactions=2)
+    played = on(sc, 1, 1)
+    assert played["attacks"] == (AttackFate(rolled=True, evaded_by_roll=1),
+                                 AttackFate(rolled=True, evaded_by_roll=1),
+                                 AttackFate(evaded_by_leftovers=3))
+    assert played.hits == 0
+
+
+def test_an_attack_left_without_hits_by_leftovers_says_so_and_cites_the_leftovers_rule():
+    from rules_core.systems.d100_homebrew.scenario import CITE_LEFTOVERS
+    sc = scenario(Attack(hits=1), Attack(hits=1), agility=45, reactions=2)
+    step, = [s for s in on(sc, 1).trace if s.rule == "No Evasion roll against attack 2"]
+    assert (step.detail, step.citation) == ("every hit already evaded by leftover Successes", CITE_LEFTOVERS)
+
+
 def test_no_trace_when_the_roller_does_not_explain():
     class Quiet(Roller):
         explain = False

@@ -338,3 +338,32 @@ def test_a_turn_of_three_attacks_step_by_step():
     four = [(rule, detail) for rule, detail, _ in lines(sc, 13, 80)]
     assert four[3:5] == [("Leftover Successes", "1 hit of attack 3 evaded at 2 Successes per hit"),
                          ("Dodge against attack 2", "rolled 80 against 25: the test fails")]
+
+
+def test_a_house_rule_on_points_per_success_is_said_in_the_successes_ruling_alone():
+    from rules_core.systems.d100_homebrew.scenario import D100Variant
+    official = dict(result_lines(TWO_TARGETS))
+    for successes, said in (
+            ("margin", "1 + one per full 5 points the roll is under the target: 1 + floor((target − roll)/5) "
+                       "(house rule)"),
+            ("tens_digits", "1 + floor(target/5) − floor(roll/5): digits 5 points wide (house rule)")):
+        house = TWO_TARGETS.replace(successes=successes, variant=D100Variant(points_per_success=5))
+        lines_ = dict(result_lines(house))
+        assert lines_["Ruling: Successes on a pass"] == said
+        # the other rulings keep their own words
+        for ruling in ("Ruling: A roll of 01", "Ruling: A roll of 100", "Ruling: Spending leftover Successes"):
+            assert lines_[ruling] == official[ruling]
+
+
+def test_the_first_rolls_steps_cite_the_leftovers_rule_only_when_there_are_later_attacks():
+    from rules_core.systems.d100_homebrew.scenario import CITE_LEFTOVERS, CITE_ONE_PER_ATTACK
+
+    def first_roll_citations(sc):
+        return {s.citation for s in evaluate(sc).trace if s.rule.startswith("First roll")}
+    assert first_roll_citations(scenario(Attack(hits=2), agility=45)) == {CITE_ONE_PER_ATTACK}
+    assert first_roll_citations(TWO_TARGETS) == {CITE_LEFTOVERS}
+
+
+def test_the_result_names_its_system():
+    from rules_core.systems.d100_homebrew.exact import evaluate as fast
+    assert fast(TWO_TARGETS).system == "d100-homebrew"
