@@ -179,3 +179,52 @@ def test_ward_leaves_the_critical_and_the_barrier_takes_a_plain_hit():
         ("Attack 1: Attack roll", "[3, 4] against OFF 12 → 0 Critical Hit(s), 2 Hit(s)"),
         ("Attack 1: Protective Barrier", "negates one Hit and is removed"),
         ("Attack 1: damage", "rolled [2] for Hits (Wound on 6 or less) → 1 Wound(s)")]
+
+
+def test_a_value_of_exactly_1_is_no_automatic_failure():
+    # OFF 1 (a 1 is still a Critical), AG 1, PW one above ARM: each can still succeed.
+    scenario = EldfallScenario(attackers=(Attacker(value=1, pw=3),), defender=Defender(ag=1, arm=2))
+    said = dict((rule, detail) for rule, detail, _ in lines(scenario))
+    assert said["Attack 1"].endswith("→ 1: per die a Critical Hit 1/20 (5.0%), a Hit 0/1 (0.0%)")
+    assert said["Dodge against Attack 1"] == ("one AG roll against 1; it succeeds with probability 1/20 (5.0%)"
+                                              + DODGE_EFFECT)
+    assert said["Damage from Attack 1"] == ("one d20 per Hit that lands: a Wound on 1 face(s) (PW 3 − ARM 2); "
+                                            "a Critical Hit ignores ARM: 3 face(s)")
+    assert "p_dodge_succeeds" not in evaluate(scenario).notes
+
+
+def test_house_rules_on_criticals_and_halving_are_read_in_the_trace():
+    from rules_core.systems.eldfall.scenario import CITE_HALVING, EldfallVariant
+    # A successful 1 or 2 is a Critical: OFF 12 gives 2 Critical faces and 10 Hits.
+    scenario = EldfallScenario(attackers=(Attacker(),), variant=EldfallVariant(critical_face=2, halving="down"))
+    said = {rule: (detail, cite) for rule, detail, cite in lines(scenario)}
+    assert said["Attribute rolls"] == ("d20 roll-under the modified attribute; a successful 1 to 2 is a Critical, "
+                                       "above 20 a 20 is too; at 0 or less an automatic failure; halving after the "
+                                       "other modifiers, rounding down", CITE_HALVING)
+    assert said["Attack 1"][0].endswith("→ 12: per die a Critical Hit 1/10 (10.0%), a Hit 1/2 (50.0%)")
+
+
+def test_a_sweeps_plain_hit_is_said_plain():
+    scenario = EldfallScenario(attackers=(Attacker(sweep=True),), sweep_hit="plain")
+    sweep = next(detail for rule, detail, _ in lines(scenario) if rule == "Sweep on Attack 1")
+    assert sweep.startswith("on a successful Attack roll the second model suffers a Hit (a plain Hit) and rolls")
+
+
+def test_the_notes_on_a_dodge_that_cannot_succeed_and_on_no_roll_at_all():
+    from rules_core.systems.eldfall.scenario import EldfallVariant
+    hopeless = EldfallScenario(attackers=(Attacker(),), defender=Defender(ag=1, ag_mod=-1))
+    assert evaluate(hopeless).notes["p_dodge_succeeds"] == (
+        "The defender's AG for at least one Dodge is 0 or less: that roll fails automatically.")
+    # AG 1 halved without LoS: 1 rounding up (the official rule), 0 rounding down.
+    blind = EldfallScenario(attackers=(Attacker(los=False),), defender=Defender(ag=1))
+    assert "p_dodge_succeeds" not in evaluate(blind).notes
+    assert "p_dodge_succeeds" in evaluate(blind.replace(variant=EldfallVariant(halving="down"))).notes
+    ward = EldfallScenario(attackers=(Attacker(),), defender=Defender(reaction="ward"))
+    assert evaluate(ward).notes["p_dodge_succeeds"] == "No evasion roll is made: Ward is already cast and needs no roll."
+    none = EldfallScenario(attackers=(Attacker(),), defender=Defender(reaction="none"))
+    assert evaluate(none).notes["p_dodge_succeeds"] == "No evasion roll is made: the defender does not react."
+
+
+def test_the_fast_result_names_its_system():
+    from rules_core.systems.eldfall.exact import evaluate as fast
+    assert fast(EldfallScenario(attackers=(Attacker(),))).system == "eldfall"
