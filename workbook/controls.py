@@ -406,10 +406,9 @@ class _List:
             yield from item.nodes()
 
     def close(self) -> None:
-        for item, remove in [*zip(self.items, self.buttons.values()), *self._spare]:
+        for item in (*self.items, *(item for item, _ in self._spare)):
             item.close()
-            close_tree(remove)
-        for w in (self.add, self.body, self.widget):
+        for w in (*self.buttons.values(), *(remove for _, remove in self._spare), self.add, self.body, self.widget):
             close_tree(w)
 
 
