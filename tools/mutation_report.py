@@ -120,7 +120,8 @@ def report(status: dict[str, str], equivalent: dict[str, str],
              "| module | mutants | killed | equivalent | survived | score | run |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     ok = True
-    survivors = []
+    survivors: list[str] = []
+    misjudged: list[str] = []
     # an earlier row stays for a module that still has mutants, none checked by this run
     kept = {m: row for m, row in earlier_rows(earlier).items() if m in unchecked and m not in by_module}
     for module in sorted({*by_module, *kept, *unchecked}):
@@ -128,9 +129,12 @@ def report(status: dict[str, str], equivalent: dict[str, str],
             lines.append(kept.get(module) or f"| `{module}` | {unchecked[module]} | — | — | — | not run yet | — |")
             continue
         names = by_module[module]
-        eq = [n for n in names if n in equivalent]
-        killed = [n for n in names if status[n] in KILLED and n not in equivalent]
-        alive = [n for n in names if status[n] not in KILLED and n not in equivalent]
+        # a mutant a test kills is no equivalent, whatever the list says (its name may have come
+        # to mean another mutant since the list was written, as the code above it changed)
+        eq = [n for n in names if n in equivalent and status[n] != "killed"]
+        killed = [n for n in names if status[n] in KILLED and n not in eq]
+        alive = [n for n in names if status[n] not in KILLED and n not in eq]
+        misjudged += [n for n in names if n in equivalent and n not in eq]
         counted = len(names) - len(eq)
         score = len(killed) / counted if counted else 1.0
         ok &= score >= TARGET
@@ -139,7 +143,7 @@ def report(status: dict[str, str], equivalent: dict[str, str],
         lines.append(f"| `{module}` | {len(names)}{partial} | {len(killed)} | {len(eq)} | {len(alive)} | "
                      f"{score:.1%} | {today} |")
     lines += ["", "## Equivalent mutants", ""]
-    used = [n for n in sorted(named) if n in status or module_of(n) in kept]
+    used = [n for n in sorted(named) if (n in status or module_of(n) in kept) and n not in misjudged]
     lines += [f"- `{n}` — {named[n]}" for n in used] or ["None."]
     # Counted in each module's row: a run of a few modules sees only its own of a pattern's mutants.
     lines += [f"- `{pattern}` — {why}" for pattern, why in (patterns or {}).items()]
@@ -154,6 +158,11 @@ def report(status: dict[str, str], equivalent: dict[str, str],
         lines.pop()
     if lines[-1] == "## Surviving mutants":
         lines += ["", "None."]
+    if misjudged:
+        lines += ["", "## Listed as equivalent, but a test kills them", "",
+                  "Counted as killed. Each entry in `tools/mutation_equivalent.toml` names a mutant by its "
+                  "number, which changes when the function above it changes: check what it means now.", "",
+                  *(f"- `{n}` — {named[n]}" for n in misjudged)]
     stale = sorted(n for n in set(named) - every if module_of(n) not in kept)
     if stale:
         lines += ["", "## Equivalences that no longer match a mutant", "",

@@ -83,3 +83,17 @@ def test_the_pages_own_notes_stay_under_a_new_report(monkeypatch, tmp_path):
     text = page.read_text()
     assert "| `pkg.decl` | 1 | 1 | 0 | 0 | 100.0% |" in text and "old table" not in text
     assert text.endswith(report_tool.NOTES + "\n\nWritten by hand.\n")
+
+
+def test_an_equivalence_a_test_kills_is_counted_killed_and_named(monkeypatch):
+    """A mutant's number changes when its function changes above it: a listed "equivalent" that
+    a test now kills is another mutant, counted killed and named for a second look."""
+    monkeypatch.setattr(report_tool, "diff", lambda name: "- a\n+ b")
+    text, ok = report_tool.report(STATUS, {"pkg.rules.x_f__mutmut_3": "was a grouping hint",
+                                           "pkg.rules.x_f__mutmut_10": "slow but the same"},
+                                  {"pkg.decl.x__field__*": "runs at import"})
+    # the timed-out one stays equivalent; the killed one counts killed
+    assert "| `pkg.rules` | 11 | 9 | 1 | 1 | 90.0% |" in text and ok
+    misjudged = text.split("## Listed as equivalent, but a test kills them")[1]
+    assert "- `pkg.rules.x_f__mutmut_3` — was a grouping hint" in misjudged
+    assert "x_f__mutmut_3" not in text.split("## Equivalent mutants")[1].split("## Surviving")[0]
