@@ -458,3 +458,52 @@ def test_a_dodge_that_survives_every_roll_moves():
     assert mine[-2:] == [("Movement", "Unharmed, dodged everything: moves up to 2\""),
                          ("Final state", "Unharmed, dodged everything: moves up to 2\"")]
     assert mine[2][1].startswith("Normal PH Roll against SV 4: success")
+
+
+def test_a_success_value_of_exactly_1_still_rolls_and_0_is_noted():
+    from rules_core.systems.infinity_n4.scenario import CITE_ROLLS
+    mine = dict(minus_three="stacking", attackers=(Attacker(attacks=False),),
+                template=Template(kind="deployable", lof=False))
+    one = evaluate(InfinityScenario(dodger=Dodger(ph=7), **mine))  # 7 − 6 = SV 1: a 1 succeeds
+    assert not any(s.rule.startswith("SV ≤ 0") for s in one.trace) and "p_dodge_succeeds" not in one.notes
+    zero = evaluate(InfinityScenario(dodger=Dodger(ph=6), **mine))
+    step, = [s for s in zero.trace if s.rule.startswith("SV ≤ 0")]
+    assert (step.rule, step.detail, step.citation) == ("SV ≤ 0 (dodger against Mine)",
+                                                       "no roll is made: automatic failure", CITE_ROLLS)
+    assert zero.notes["p_dodge_succeeds"] == "The dodger's SV is 0 or less against Mine: that roll fails automatically."
+    # two rolls at 0 or less are named together
+    two = evaluate(InfinityScenario(dodger=Dodger(ph=6), minus_three="stacking",
+                                    attackers=(Attacker(attacks=True, dodge_mod=-6),),
+                                    template=Template(kind="deployable", lof=False)))
+    assert two.notes["p_dodge_succeeds"] == ("The dodger's SV is 0 or less against Attacker 1, Mine: that roll "
+                                             "fails automatically.")
+    none = evaluate(InfinityScenario(dodger=Dodger(dodges=False)))
+    assert none.notes["p_dodge_succeeds"] == "The trooper does not declare Dodge: no evasion roll is made."
+
+
+def test_a_success_value_of_39_makes_every_face_a_critical():
+    # PH 30, MOD +9: SV 39, +19 to every face; 20 or more is a Critical from the face 1 up.
+    said = {s.rule: s.detail for s in evaluate(InfinityScenario(dodger=Dodger(ph=30, mod=9))).trace}
+    assert said["SV above 20 (dodger against Attacker 1)"] == (
+        "+19 to every face; every face succeeds; a face of 1 or more is a Critical")
+
+
+def test_the_mods_of_the_dodge_name_the_one_against_this_attack():
+    said = {s.rule: s.detail for s in evaluate(InfinityScenario(attackers=(Attacker(dodge_mod=-3),))).trace}
+    assert said["Success Value (dodger against Attacker 1)"] == (
+        "PH 10, MODs -3 (against this attack -3) → SV 7; MOD sum capped at ±12: not reached")
+
+
+def test_ap_halves_an_odd_armour_rounding_up_and_damage_1_still_brings_a_guts_roll():
+    ap = evaluate(InfinityScenario(dodger=Dodger(arm=3), attackers=(Attacker(ammo="AP"),)))
+    said = {s.rule: s.detail for s in ap.trace}
+    assert said["Saving Rolls (Attacker 1)"] == ("AP: 1 per hit, +1 per Critical; a roll of 11 or less is a wound "
+                                                 "(DAM 13 − ARM 3 halved to 2 (AP), within 0..20)")
+    weak = evaluate(InfinityScenario(attackers=(Attacker(damage=1),)))
+    assert "Guts Roll" in {s.rule for s in weak.trace}
+    assert weak.headline["p_guts_fails"] > 0
+
+
+def test_the_outcomes_are_ordered_dodged_no_hit_then_each_number_of_hits():
+    assert evaluate(InfinityScenario()).outcome_order == (
+        "Dodge succeeds", "No hit lands, no successful dodge", "1 hit lands", "2 hits land", "3 hits land")
