@@ -507,3 +507,14 @@ def test_ap_halves_an_odd_armour_rounding_up_and_damage_1_still_brings_a_guts_ro
 def test_the_outcomes_are_ordered_dodged_no_hit_then_each_number_of_hits():
     assert evaluate(InfinityScenario()).outcome_order == (
         "Dodge succeeds", "No hit lands, no successful dodge", "1 hit lands", "2 hits land", "3 hits land")
+
+
+def test_an_attack_with_no_damage_rolls_no_saving_roll_on_typed_faces():
+    # No Dodge; BS 12 with a State and DAM 0: the attack die 5 hits, no Saving Roll is rolled,
+    # then the Guts die 1 passes (WIP 13). Two faces, no more.
+    state = InfinityScenario(dodger=Dodger(dodges=False),
+                             attackers=(Attacker(value=12, burst=1, damage=0, inflicts_state=True),))
+    played = play_once(SYSTEM, state, faces=[5, 1])
+    assert [r.dice.purpose for r in played.rolled] == ["Attacker 1", "Guts die"]
+    assert {s.rule: s.detail for s in evaluate(state).trace}["Saving Rolls (Attacker 1)"] == (
+        "inflicts a State: no Saving Roll, but a hit causes a Guts Roll")
