@@ -148,6 +148,8 @@ HINTED = [
                            Attack(hits_by="fixed", hits=1, damage="1d", damage_type="cr")), crit_hit="first"),
     GurpsScenario(situation="sacrificial", dodger=Dodger(defense="dodge_and_drop"), friend=Friend(defense=10),
                   attacks=(Attack(skill=14, rof=2, recoil=2, damage="1d", damage_type="pi"),)),
+    GurpsScenario(situation="sacrificial", friend=Friend(defense=3, defends=True), crit_dodge="all",
+                  attacks=(Attack(skill=14, rof=3, recoil=1, damage="1d", damage_type="pi"),)),
     GurpsScenario(situation="smother", blast=Blast(damage="1d+2", distance=1), friend=Friend(distance=2),
                   dodger=Dodger(acrobatic=True)),
     GurpsScenario(situation="dive", blast=Blast(damage="2d", distance=1), cover=Cover(kind="dr", dr=1)),
@@ -173,3 +175,51 @@ def test_a_faster_dodger_is_never_hit_more(data):
     if slow["p_dodge_succeeds"] is not None:
         assert fast["p_dodge_succeeds"] >= slow["p_dodge_succeeds"]
     assert fast["p_no_hit"] >= slow["p_no_hit"]
+
+
+# -- sacrificial dodge and smothering on typed faces (B374 "Sacrificial Dodge", B415 explosions) -------
+
+SACRIFICE = GurpsScenario(situation="sacrificial", friend=Friend(defense=3, defends=True),
+                          attacks=(Attack(skill=14, rof=3, recoil=1, damage="1d", damage_type="pi"),))
+
+
+def test_a_critical_hit_the_friend_takes_leaves_the_dodge_to_face_the_others():
+    # Attack 3 vs 14: a critical success, 3 hits; under crit_hit "first" the first cannot be
+    # defended: the friend takes it, and the sacrificial dodge (6 vs 9) faces the other 2.
+    played = play_once(SYSTEM, SACRIFICE.replace(crit_hit="first"), faces=[1, 1, 1, 1, 2, 3, 4, 4, 4])
+    said = [(s.rule, s.detail) for s in played.trace]
+    assert ("Sacrificial dodge", "roll 6 vs 9: success, margin +3 → avoids 2 of 2") in said
+    assert [r.dice.purpose for r in played.rolled] == ["attack 1", "Sacrificial dodge", "damage to the dodger",
+                                                       "damage to the dodger", "damage to the friend"]
+
+
+@pytest.mark.parametrize("ruling, avoided, outcome", [("all", 3, "Friend defends every hit"), ("margin", 1, "Friend is hit")])
+def test_the_friends_critical_dodge_follows_the_critical_dodge_ruling(ruling, avoided, outcome):
+    # The sacrificial dodge fails (18); the friend's Dodge 3 rolls 3: a critical success by 0,
+    # which avoids every hit under "all", 1 + 0 under "margin" (B375).
+    faces = [2, 2, 2, 6, 6, 6, 1, 1, 1] + ([4, 4] if avoided < 3 else [])
+    played = play_once(SYSTEM, SACRIFICE.replace(crit_dodge=ruling), faces=faces)
+    said = [(s.rule, s.detail) for s in played.trace]
+    assert ("Friend's defense", f"roll 3 vs 3: critical success, margin +0 → avoids {avoided} of 3") in said
+    assert played.outcome == outcome
+    assert [r.dice.purpose for r in played.rolled][:3] == ["attack 1", "Sacrificial dodge", "friend's Dodge"]
+
+
+SMOTHER = GurpsScenario(situation="smother", blast=Blast(damage="1d+2", distance=1), friend=Friend(distance=2))
+
+
+@pytest.mark.parametrize("dodge, outcome", [([1, 1, 1], "Smothered: the dodger takes the blast in contact"),
+                                            ([6, 6, 6], "Too slow: the blast goes off")])
+def test_smothering_asks_for_the_blast_on_the_dodger_and_the_friend(dodge, outcome):
+    played = play_once(SYSTEM, SMOTHER, faces=[*dodge, 3, 2])
+    assert played.outcome == outcome and played.hits == 1
+    assert [r.dice.purpose for r in played.rolled] == ["Sacrificial dodge and drop", "blast damage to the dodger",
+                                                       "blast damage to the friend"]
+
+
+def test_maximum_contact_damage_is_traced_step_by_step():
+    maximum = SMOTHER.replace(smother_damage="maximum")
+    played = play_once(SYSTEM, maximum, faces=[1, 1, 1, 2])
+    said = [(s.rule, s.detail) for s in played.trace]
+    assert ("Basic damage", "dice 6, 1d+2 → 8") in said  # 6 per die: the most the die can show
+    assert ("Wounding modifier", "8 × 1 (cr, torso) → 8 (round down, at least 1)") in said
