@@ -223,3 +223,61 @@ def test_maximum_contact_damage_is_traced_step_by_step():
     said = [(s.rule, s.detail) for s in played.trace]
     assert ("Basic damage", "dice 6, 1d+2 → 8") in said  # 6 per die: the most the die can show
     assert ("Wounding modifier", "8 × 1 (cr, torso) → 8 (round down, at least 1)") in said
+
+
+# -- the attack roll and the Acrobatics roll on typed faces (B344, B373, B375, B381) ------------------
+
+def test_an_attack_below_effective_skill_3_is_not_rolled_and_scores_nothing():
+    from rules_core.systems.gurps_4e.sources import MIN_SKILL
+    # Skill 3, −4 against a lying target (B551): effective skill 1, so no roll (B344) and no hit.
+    low = GurpsScenario(dodger=Dodger(posture="lying"), attacks=(Attack(skill=3, damage="1d"),))
+    played = play_once(SYSTEM, low, faces=[])
+    assert (played.outcome, played.hits, played.rolled) == ("No hit arrives", 0, ())
+    assert [(s.rule, s.detail, s.citation) for s in played.trace] == [
+        ("Attack 1", "effective skill 1: no attack roll", MIN_SKILL)]
+    assert evaluate(low).hits[0] == 1
+
+
+RAPID = GurpsScenario(dodger=Dodger(acrobatic=True, acrobatics=12),
+                      attacks=(Attack(skill=14, rof=3, recoil=1, damage="1d", damage_type="pi"),))
+
+
+def test_a_critical_hit_is_said_and_cited_as_one_and_allows_no_dodge():
+    from rules_core.systems.gurps_4e.sources import CRIT_HIT, RAPID_FIRE
+    critical = play_once(SYSTEM, RAPID, faces=[1, 1, 1, 3, 4, 5])
+    assert (critical.trace[0].rule, critical.trace[0].detail, critical.trace[0].citation) == (
+        "Attack 1", "roll 3 vs 14: critical success, margin +11 → 3 hit(s), a critical hit", CRIT_HIT)
+    assert [r.dice.purpose for r in critical.rolled] == ["attack 1"] + ["damage to the dodger"] * 3
+    plain = play_once(SYSTEM, RAPID, faces=[2, 2, 2, 2, 2, 2, 3, 3, 3])
+    assert (plain.trace[0].detail, plain.trace[0].citation) == ("roll 6 vs 14: success, margin +8 → 3 hit(s)",
+                                                                 RAPID_FIRE)
+    # The acrobatic dodge: its own roll first, +2 on a success (B375), then the Dodge 11.
+    assert [r.dice.purpose for r in plain.rolled] == ["attack 1", "Acrobatics", "Dodge"]
+    assert plain.trace[1].detail == "Acrobatics roll 6 vs 12: success, margin +6 → Dodge 11"
+    assert plain.outcome == "Every hit dodged" and plain.evasions == (True,)
+
+
+def test_no_trace_under_a_house_rule_when_the_roller_does_not_explain():
+    from rules_core import Roller
+    from rules_core.systems.gurps_4e.scenario import GurpsVariant
+
+    class Quiet(Roller):
+        explain = False
+
+        def faces(self, dice):
+            return (2,) * dice.count
+
+    house = RAPID.replace(variant=GurpsVariant(retreat_bonus=2))
+    assert SYSTEM.play(house, Quiet()).trace == ()
+    assert play_once(SYSTEM, house, faces=[2, 2, 2, 2, 2, 2, 2, 2, 2]).trace[0].rule.startswith("House rule")
+
+
+@pytest.mark.parametrize("scenario, said", [
+    (GurpsScenario(situation="dive", blast=Blast(damage="2d", distance=1), cover=Cover(kind="dr", dr=1)),
+     "the dodger reaches the cover: its DR stands between"),
+    (GurpsScenario(situation="dive", blast=Blast(damage="2d", distance=1, spread="area")),
+     "no cover: a step does not leave an area effect")])
+def test_a_dives_success_says_what_the_step_reached(scenario, said):
+    result = evaluate(scenario)
+    assert [s.detail for s in result.trace if s.rule == "Success"] == [said]
+    assert result.system == "gurps-4e"
