@@ -281,3 +281,22 @@ def test_a_dives_success_says_what_the_step_reached(scenario, said):
     result = evaluate(scenario)
     assert [s.detail for s in result.trace if s.rule == "Success"] == [said]
     assert result.system == "gurps-4e"
+
+
+def test_a_hit_that_arrived_still_counts_after_a_later_attack_misses():
+    # No defense, DR 20: attack 1 (6 vs 12) hits and is stopped by the DR; attack 2 rolls 18, a
+    # critical miss. A hit arrived this turn, whatever the last attack did.
+    s = GurpsScenario(dodger=Dodger(defense="none"), target=Target(dr=20),
+                      attacks=(Attack(skill=12, damage="1d"), Attack(skill=12, damage="1d")))
+    played = play_once(SYSTEM, s, faces=[2, 2, 2, 3, 6, 6, 6])
+    assert (played.outcome, played.hits) == ("Hits land, no injury", 1)
+
+
+def test_after_a_drop_behind_complete_cover_later_attacks_are_blocked_without_a_roll():
+    from rules_core.systems.gurps_4e.sources import COVER
+    s = GurpsScenario(dodger=Dodger(defense="dodge_and_drop"), cover=Cover(kind="full"),
+                      attacks=(Attack(skill=12, damage="1d"), Attack(skill=12, damage="1d"), Attack(skill=12, damage="1d")))
+    played = play_once(SYSTEM, s, faces=[2, 2, 2, 1, 2, 2])
+    assert [r.dice.purpose for r in played.rolled] == ["attack 1", "Dodge"]
+    assert [(t.rule, t.detail, t.citation) for t in played.trace][-2:] == [
+        ("Attack 2", "blocked by complete cover", COVER), ("Attack 3", "blocked by complete cover", COVER)]
