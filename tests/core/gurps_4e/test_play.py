@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from rules_core import DiceError, enumerate_play, evaluate, find_preset, load_scenario, play_once, sample
+from rules_core import DiceError, Dist, enumerate_play, evaluate, find_preset, load_scenario, play_once, sample
 from rules_core.systems.gurps_4e import SYSTEM, Attack, Blast, Cover, Dodger, Friend, GurpsScenario, Target
 from rules_core.systems.gurps_4e.play import attack_context, dodge_score
 from strategies import scenario_strategy
@@ -300,3 +300,30 @@ def test_after_a_drop_behind_complete_cover_later_attacks_are_blocked_without_a_
     assert [r.dice.purpose for r in played.rolled] == ["attack 1", "Dodge"]
     assert [(t.rule, t.detail, t.citation) for t in played.trace][-2:] == [
         ("Attack 2", "blocked by complete cover", COVER), ("Attack 3", "blocked by complete cover", COVER)]
+
+
+def test_a_friend_beyond_the_blasts_reach_takes_nothing_even_from_large_adds():
+    # 1d+10 reaches 2 yards (B414: 2 per die). At 3 yards its 11-16 ÷ 9 would still be 1-1
+    # injury; out of reach it is none (B414), smothered or not.
+    s = GurpsScenario(situation="smother", blast=Blast(damage="1d+10", distance=1), friend=Friend(distance=3))
+    result = evaluate(s)
+    assert result.distributions["friend_injury_unprotected"] == Dist.certain(0)
+    assert result.headline["expected_friend_injury"] == 0
+
+
+def test_no_drop_no_prone_dodger():
+    # A dodge and drop is made only against an attack that hits: a miss (18) leaves him standing.
+    s = GurpsScenario(dodger=Dodger(defense="dodge_and_drop"), attacks=(Attack(skill=12, damage="1d"),))
+    assert play_once(SYSTEM, s, faces=[6, 6, 6])["ends_prone"] is False
+    assert play_once(SYSTEM, s, faces=[2, 2, 2, 6, 6, 6, 3])["ends_prone"] is True  # hit, dodge failed, dropped
+
+
+def test_the_blast_situations_cite_their_own_rule_and_say_an_area_effect_is_even():
+    from rules_core.systems.gurps_4e.sources import DIVE, SACRIFICIAL
+    dive = evaluate(GurpsScenario(situation="dive", blast=Blast(damage="2d", distance=1, spread="area")))
+    said = {t.rule: (t.detail, t.citation) for t in dive.trace}
+    assert said["Situation"] == ("diving for cover 1 yard(s) from the blast, no cover", DIVE)
+    assert said["Blast"][0] == "2d cr, the same throughout the area"
+    smother = evaluate(GurpsScenario(situation="smother", blast=Blast(damage="1d+2", distance=1)))
+    assert {t.rule: t.citation for t in smother.trace}["Situation"] == SACRIFICIAL
+    assert smother.system == "gurps-4e"
