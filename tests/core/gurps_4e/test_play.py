@@ -327,3 +327,14 @@ def test_the_blast_situations_cite_their_own_rule_and_say_an_area_effect_is_even
     smother = evaluate(GurpsScenario(situation="smother", blast=Blast(damage="1d+2", distance=1)))
     assert {t.rule: t.citation for t in smother.trace}["Situation"] == SACRIFICIAL
     assert smother.system == "gurps-4e"
+
+
+def test_the_attack_roll_is_read_under_the_house_rule_on_criticals():
+    from rules_core.systems.gurps_4e.scenario import GurpsVariant
+    # Critical successes up to 6 (officially up to 4): 5 vs 14 is a critical hit.
+    s = GurpsScenario(dodger=Dodger(defense="none"), attacks=(Attack(skill=14, damage="1d"),),
+                      variant=GurpsVariant(critical_up_to=6))
+    played = play_once(SYSTEM, s, faces=[1, 2, 2, 3])
+    assert [(t.rule, t.detail) for t in played.trace][:2] == [
+        ("House rule", "Always a critical success: 3d6 up to 6 (official 4)"),
+        ("Attack 1", "roll 5 vs 14: critical success, margin +9 → 1 hit(s), a critical hit")]
