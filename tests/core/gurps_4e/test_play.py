@@ -338,3 +338,24 @@ def test_the_attack_roll_is_read_under_the_house_rule_on_criticals():
     assert [(t.rule, t.detail) for t in played.trace][:2] == [
         ("House rule", "Always a critical success: 3d6 up to 6 (official 4)"),
         ("Attack 1", "roll 5 vs 14: critical success, margin +9 → 1 hit(s), a critical hit")]
+
+
+def test_a_plain_sacrificial_dodge_with_an_undefended_friend_is_said_so():
+    # No dodge and drop, a friend who does not defend (B375).
+    plain = evaluate(GurpsScenario(situation="sacrificial", friend=Friend(defends=False),
+                                   attacks=(Attack(skill=14, rof=3, recoil=1, damage="1d"),)))
+    said = {t.rule: t.detail for t in plain.trace}
+    assert said["Situation"] == "the attack is aimed at a friend a step away; the dodger tries a sacrificial dodge"
+    assert said["Sacrificial dodge"] == "success: the dodger takes the hit(s)"
+    assert said["If it fails"] == "the friend is hit (no defense)"
+    assert plain.system == "gurps-4e"
+
+
+@pytest.mark.parametrize("attack, said", [
+    (Attack(skill=12, rof=2, recoil=1, damage="1d"), True),
+    (Attack(kind="melee", hits_by="fixed", hits=2, damage="1d"), True),
+    (Attack(skill=12, damage="1d"), False)])
+def test_the_rule_on_dodging_rapid_fire_is_traced_where_more_than_one_hit_can_arrive(attack, said):
+    result = evaluate(GurpsScenario(attacks=(attack,)))
+    assert ("Dodging rapid fire" in {t.rule for t in result.trace}) is said
+    assert result.system == "gurps-4e"
