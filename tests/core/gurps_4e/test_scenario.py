@@ -167,3 +167,25 @@ def test_the_attack_skill_says_what_it_includes_and_what_the_workbook_adds():
         assert any(t.rule.endswith("Target's posture") and t.detail.startswith(f"-2 ({posture}) → 10") for t in trace)
     standing = evaluate(load_scenario(base)).trace
     assert not any(t.rule.endswith("Target's posture") for t in standing)
+
+
+def test_a_turn_too_large_to_compute_is_refused_with_its_attacks_and_hits(monkeypatch):
+    import sys
+
+    from rules_core import load_scenario
+    from rules_core.scenario import ScenarioError
+    from rules_core.systems.gurps_4e.scenario import turn_size
+    big = {"system": "gurps-4e", "attacks": [{"rof": 20, "damage": "20d"},
+                                             {"hits_by": "fixed", "hits": 2, "damage": "1d"}]}
+    with pytest.raises(ScenarioError) as refused:
+        load_scenario(big)
+    assert "got '2 attack(s), up to 22 hits in all'" in str(refused.value)
+    assert "this one is 2.7 times the limit" in str(refused.value)
+    # A turn of exactly the limit is computed; one past it is refused.
+    small = load_scenario(dict(big, attacks=big["attacks"][1:]))
+    module = sys.modules["rules_core.systems.gurps_4e.scenario"]
+    monkeypatch.setattr(module, "SIZE_LIMIT", turn_size(small))
+    assert load_scenario(dict(big, attacks=big["attacks"][1:])) == small
+    monkeypatch.setattr(module, "SIZE_LIMIT", turn_size(small) - 1)
+    with pytest.raises(ScenarioError):
+        load_scenario(dict(big, attacks=big["attacks"][1:]))
