@@ -359,3 +359,10 @@ def test_the_rule_on_dodging_rapid_fire_is_traced_where_more_than_one_hit_can_ar
     result = evaluate(GurpsScenario(attacks=(attack,)))
     assert ("Dodging rapid fire" in {t.rule for t in result.trace}) is said
     assert result.system == "gurps-4e"
+
+
+def test_the_sacrificial_trace_says_which_hits_of_a_critical_strike_the_friend():
+    for ruling, which in (("all", "hits"), ("first", "first hit")):
+        result = evaluate(SACRIFICE.replace(crit_hit=ruling))
+        assert {t.rule: t.detail for t in result.trace}["Critical hit"] == (
+            f"no defense at all, not even a sacrificial one, against its {which}: they strike the friend")
