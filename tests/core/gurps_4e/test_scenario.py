@@ -189,3 +189,32 @@ def test_a_turn_too_large_to_compute_is_refused_with_its_attacks_and_hits(monkey
     monkeypatch.setattr(module, "SIZE_LIMIT", turn_size(small) - 1)
     with pytest.raises(ScenarioError):
         load_scenario(dict(big, attacks=big["attacks"][1:]))
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"situation": "sacrificial", "attacks": [{}, {}]},
+     "field 'attacks': got 2; allowed: one attack: a sacrificial dodge is against the attack aimed at the friend"),
+    ({"situation": "sacrificial", "dodger": {"defense": "retreat"}},
+     "field 'dodger.defense': got 'retreat'; allowed: 'plain' (sacrificial dodge) or 'dodge_and_drop' "
+     "(sacrificial dodge and drop)"),
+    ({"dodger": {"defense": "retreat"}, "attacks": [{"kind": "ranged"}]},
+     "field 'attacks.0.kind': got 'ranged'; allowed: 'melee' with a retreat: a retreat works only against melee attacks"),
+    ({"dodger": {"defense": "dodge_and_drop"}, "attacks": [{"kind": "melee"}]},
+     "field 'attacks.0.kind': got 'melee'; allowed: 'ranged' with a dodge and drop: it works only against ranged "
+     "attacks"),
+    ({"target": {"location": "vitals"}, "attacks": [{"damage_type": "cr"}]},
+     "field 'attacks.0.damage_type': got 'cr'; allowed: impaling or piercing (imp, pi-, pi, pi+, pi++) against the "
+     "vitals")])
+def test_each_combination_the_rules_refuse_says_its_field_value_and_why(data, message):
+    from rules_core import load_scenario
+    from rules_core.scenario import ScenarioError
+    with pytest.raises(ScenarioError) as refused:
+        load_scenario({"system": "gurps-4e", **data})
+    assert str(refused.value) == f"invalid gurps-4e scenario: {message}"
+
+
+def test_a_blast_situation_does_not_check_the_attacks_it_does_not_use():
+    from rules_core import load_scenario
+    dive = load_scenario({"system": "gurps-4e", "situation": "dive", "dodger": {"defense": "dodge_and_drop"},
+                          "attacks": [{}, {"kind": "melee"}]})
+    assert dive.situation == "dive" and len(dive.attacks) == 2
