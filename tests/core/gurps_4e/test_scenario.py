@@ -218,3 +218,20 @@ def test_a_blast_situation_does_not_check_the_attacks_it_does_not_use():
     dive = load_scenario({"system": "gurps-4e", "situation": "dive", "dodger": {"defense": "dodge_and_drop"},
                           "attacks": [{}, {"kind": "melee"}]})
     assert dive.situation == "dive" and len(dive.attacks) == 2
+
+
+def test_the_turns_size_by_hand():
+    from rules_core import load_scenario
+    from rules_core.systems.gurps_4e.scenario import turn_size
+
+    def size(**data):
+        return turn_size(load_scenario({"system": "gurps-4e", **data}))
+    two = [{"hits_by": "fixed", "hits": 2, "damage": "1d", "damage_type": "cr"}]
+    # Bits: 32 + ⌈2 hits × 1 die × log2 6⌉ = 38; injury values: 0 to 2 × 6 (1d cr, DR 0) = 13.
+    assert size(attacks=two) == 38 * 13
+    # A sacrificial dodge counts the larger of the dodger's and the friend's injury: behind DR 3
+    # the dodger takes at most 3 a hit, the friend (DR 0) 6.
+    assert size(situation="sacrificial", attacks=two, target={"dr": 3}) == 38 * 13
+    assert size(attacks=two, target={"dr": 3}) == 38 * 7
+    # A blast is always small, whatever attacks the scenario still carries.
+    assert size(situation="smother", attacks=two) == size(situation="dive", attacks=two) == 0
