@@ -4,6 +4,7 @@ limit, and the package's files importing only those above them (no cycle)."""
 from __future__ import annotations
 
 import ast
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -172,8 +173,6 @@ def test_the_attack_skill_says_what_it_includes_and_what_the_workbook_adds():
 def test_a_turn_too_large_to_compute_is_refused_with_its_attacks_and_hits(monkeypatch):
     import sys
 
-    from rules_core import load_scenario
-    from rules_core.scenario import ScenarioError
     from rules_core.systems.gurps_4e.scenario import turn_size
     big = {"system": "gurps-4e", "attacks": [{"rof": 20, "damage": "20d"},
                                              {"hits_by": "fixed", "hits": 2, "damage": "1d"}]}
@@ -206,22 +205,18 @@ def test_a_turn_too_large_to_compute_is_refused_with_its_attacks_and_hits(monkey
      "field 'attacks.0.damage_type': got 'cr'; allowed: impaling or piercing (imp, pi-, pi, pi+, pi++) against the "
      "vitals")])
 def test_each_combination_the_rules_refuse_says_its_field_value_and_why(data, message):
-    from rules_core import load_scenario
-    from rules_core.scenario import ScenarioError
     with pytest.raises(ScenarioError) as refused:
         load_scenario({"system": "gurps-4e", **data})
     assert str(refused.value) == f"invalid gurps-4e scenario: {message}"
 
 
 def test_a_blast_situation_does_not_check_the_attacks_it_does_not_use():
-    from rules_core import load_scenario
     dive = load_scenario({"system": "gurps-4e", "situation": "dive", "dodger": {"defense": "dodge_and_drop"},
                           "attacks": [{}, {"kind": "melee"}]})
     assert dive.situation == "dive" and len(dive.attacks) == 2
 
 
 def test_the_turns_size_by_hand():
-    from rules_core import load_scenario
     from rules_core.systems.gurps_4e.scenario import turn_size
 
     def size(**data):
@@ -235,3 +230,20 @@ def test_the_turns_size_by_hand():
     assert size(attacks=two, target={"dr": 3}) == 38 * 7
     # A blast is always small, whatever attacks the scenario still carries.
     assert size(situation="smother", attacks=two) == size(situation="dive", attacks=two) == 0
+
+
+def test_fatigue_and_hp_damage_in_one_turn_are_refused_at_the_fatigue_attack():
+    with pytest.raises(ScenarioError) as refused:
+        load_scenario({"system": "gurps-4e", "attacks": [{"damage_type": "cut"}, {"damage_type": "fat"}]})
+    assert str(refused.value) == ("invalid gurps-4e scenario: field 'attacks.1.damage_type': got 'fat'; allowed: "
+                                  "not fat when other attacks this turn do HP damage (FP and HP are separate)")
+
+
+def test_no_active_defense_means_no_evasion_roll_except_against_a_blast():
+    from rules_core import evaluate
+    still = evaluate(load_scenario({"system": "gurps-4e", "dodger": {"defense": "none"}}))
+    assert still.headline["p_dodge_succeeds"] is None
+    assert still.notes["p_dodge_succeeds"] == "The dodger makes no active defense, so no evasion roll is made."
+    # Diving for cover is a Dodge roll of its own (B377), whatever defense the form says.
+    dive = evaluate(load_scenario({"system": "gurps-4e", "situation": "dive", "dodger": {"defense": "none"}}))
+    assert dive.headline["p_dodge_succeeds"] == Fraction(20, 27) and "p_dodge_succeeds" not in dive.notes
