@@ -247,3 +247,26 @@ def test_no_active_defense_means_no_evasion_roll_except_against_a_blast():
     # Diving for cover is a Dodge roll of its own (B377), whatever defense the form says.
     dive = evaluate(load_scenario({"system": "gurps-4e", "situation": "dive", "dodger": {"defense": "none"}}))
     assert dive.headline["p_dodge_succeeds"] == Fraction(20, 27) and "p_dodge_succeeds" not in dive.notes
+
+
+def test_the_attack_steps_of_the_trace_at_their_edges():
+    from rules_core import evaluate
+
+    def said(**data):
+        result = evaluate(load_scenario({"system": "gurps-4e", **data}))
+        return result, [(t.rule, t.detail) for t in result.trace]
+    # Effective skill 3 is rolled (B344: no roll below 3); 3 − 4 against a lying target is not,
+    # and then no hit can arrive to defend against.
+    standing, _ = said(attacks=[{"skill": 3}])
+    assert standing.notes.get("p_dodge_succeeds") is None and standing.headline["p_dodge_succeeds"] > 0
+    lying, lines = said(dodger={"posture": "lying"}, attacks=[{"skill": 3}])
+    assert lying.notes["p_dodge_succeeds"] == ("No hit ever arrives that the dodger may defend against (misses, "
+                                               "critical hits or blocked attacks).")
+    assert ("Attack 1: Effective Dodge", "6 against this ranged attack") in lines
+    # After a dodge and drop: behind complete cover the foe cannot attack; with no cover, no
+    # cover step at all.
+    _, full = said(dodger={"defense": "dodge_and_drop"}, cover={"kind": "full"}, attacks=[{}, {}])
+    assert ("Attack 2 after the dodge and drop: Cover", "complete cover: the foe cannot attack the dodger") in full
+    _, none = said(dodger={"defense": "dodge_and_drop"}, attacks=[{}, {}])
+    assert not any(rule.endswith("Cover") for rule, _ in none)
+    assert ("Attack 2 after the dodge and drop: Effective Dodge", "9 against this ranged attack") in none
