@@ -229,7 +229,7 @@ def test_maximum_contact_damage_is_traced_step_by_step():
 
 def test_an_attack_below_effective_skill_3_is_not_rolled_and_scores_nothing():
     from rules_core.systems.gurps_4e.sources import MIN_SKILL
-    # Skill 3, −4 against a lying target (B551): effective skill 1, so no roll (B344) and no hit.
+    # Skill 3, −2 against a lying target (B551): effective skill 1, so no roll (B344) and no hit.
     low = GurpsScenario(dodger=Dodger(posture="lying"), attacks=(Attack(skill=3, damage="1d"),))
     played = play_once(SYSTEM, low, faces=[])
     assert (played.outcome, played.hits, played.rolled) == ("No hit arrives", 0, ())
@@ -366,3 +366,19 @@ def test_the_sacrificial_trace_says_which_hits_of_a_critical_strike_the_friend()
         result = evaluate(SACRIFICE.replace(crit_hit=ruling))
         assert {t.rule: t.detail for t in result.trace}["Critical hit"] == (
             f"no defense at all, not even a sacrificial one, against its {which}: they strike the friend")
+
+
+def test_a_dodged_hit_still_arrived_after_a_later_attack_misses():
+    # Attack 1 (6 vs 12) hits, the Dodge (5 vs 9) avoids it; attack 2 rolls 18. Every hit that
+    # arrived was dodged: not "no hit arrives".
+    s = GurpsScenario(dodger=Dodger(defense="plain"), attacks=(Attack(skill=12, damage="1d"), Attack(skill=12, damage="1d")))
+    assert play_once(SYSTEM, s, faces=[2, 2, 2, 1, 2, 2, 6, 6, 6]).outcome == "Every hit dodged"
+
+
+def test_an_undefended_friend_takes_the_critical_hit_and_the_hits_the_dodge_missed():
+    # A critical success (3): 3 hits, the first undefendable (crit_hit "first"); the sacrificial
+    # dodge (18) fails, the friend does not defend: he takes all 3 (B375).
+    s = SACRIFICE.replace(crit_hit="first", friend=Friend(defends=False))
+    played = play_once(SYSTEM, s, faces=[1, 1, 1, 6, 6, 6, 1, 2, 3])
+    assert played.outcome == "Friend is hit"
+    assert [r.dice.purpose for r in played.rolled].count("damage to the friend") == 3

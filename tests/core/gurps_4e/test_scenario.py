@@ -179,7 +179,8 @@ def test_a_turn_too_large_to_compute_is_refused_with_its_attacks_and_hits(monkey
     with pytest.raises(ScenarioError) as refused:
         load_scenario(big)
     assert "got '2 attack(s), up to 22 hits in all'" in str(refused.value)
-    assert "this one is 2.7 times the limit" in str(refused.value)
+    assert str(refused.value).endswith("allowed: a turn small enough to compute exactly (this one is 2.7 times the "
+                                       "limit): fewer attacks, a lower RoF or fewer hits, or smaller damage")
     # A turn of exactly the limit is computed; one past it is refused.
     small = load_scenario(dict(big, attacks=big["attacks"][1:]))
     module = sys.modules["rules_core.systems.gurps_4e.scenario"]
@@ -256,10 +257,15 @@ def test_the_attack_steps_of_the_trace_at_their_edges():
         result = evaluate(load_scenario({"system": "gurps-4e", **data}))
         return result, [(t.rule, t.detail) for t in result.trace]
     # Effective skill 3 is rolled (B344: no roll below 3): only 3 or 4 succeed, critical hits
-    # (4 of 216 ways), which no Dodge can meet. 3 − 4 against a lying target is not rolled.
-    standing, _ = said(attacks=[{"skill": 3}])
+    # (4 of 216 ways), which no Dodge can meet. 3 − 2 against a lying target is not rolled.
+    standing, lines = said(attacks=[{"skill": 3}])
     assert standing.headline["p_no_hit"] == Fraction(53, 54)
+    assert not any(rule.endswith("No attack roll") for rule, _ in lines)
     lying, lines = said(dodger={"posture": "lying"}, attacks=[{"skill": 3}])
+    step, = [t for t in lying.trace if t.rule == "Attack 1: No attack roll"]
+    assert (step.detail, step.citation) == ("effective skill 1 is below 3: the attack cannot be made",
+                                            "GURPS Basic Set 4e p. B344 (no roll below effective skill 3, "
+                                            "except defense rolls)")
     assert lying.notes["p_dodge_succeeds"] == ("No hit ever arrives that the dodger may defend against (misses, "
                                                "critical hits or blocked attacks).")
     assert ("Attack 1: Effective Dodge", "6 against this ranged attack") in lines
@@ -270,3 +276,9 @@ def test_the_attack_steps_of_the_trace_at_their_edges():
     _, none = said(dodger={"defense": "dodge_and_drop"}, attacks=[{}, {}])
     assert not any(rule.endswith("Cover") for rule, _ in none)
     assert ("Attack 2 after the dodge and drop: Effective Dodge", "9 against this ranged attack") in none
+
+
+def test_a_blast_situation_does_not_mix_fatigue_with_the_attacks_it_does_not_use():
+    dive = load_scenario({"system": "gurps-4e", "situation": "dive",
+                          "attacks": [{"damage_type": "cut"}, {"damage_type": "fat"}]})
+    assert dive.situation == "dive"
