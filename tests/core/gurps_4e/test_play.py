@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from rules_core import DiceError, Dist, enumerate_play, evaluate, find_preset, load_scenario, play_once, sample
 from rules_core.systems.gurps_4e import SYSTEM, Attack, Blast, Cover, Dodger, Friend, GurpsScenario, Target
-from rules_core.systems.gurps_4e.play import attack_context, dodge_score
+from rules_core.systems.gurps_4e import sources as cite
+from rules_core.systems.gurps_4e.play import attack_context, base_dodge, dodge_score
 from strategies import scenario_strategy
 
 from .small import fix
@@ -31,6 +32,25 @@ def test_dodge_arithmetic_by_hand():
     # FP below 1/3 halves just the same; exactly 1/3 does not.
     assert dodge_score(s.replace(target=Target(fp=9, fp_left=2)), "ranged", False).value == 4
     assert dodge_score(s.replace(target=Target(hp=9, hp_left=3)), "ranged", False).value == 6
+
+
+def test_the_dodge_steps_cite_encumbrance_only_when_it_counts_and_name_what_is_low():
+    plain = base_dodge(GurpsScenario())
+    assert [(step.rule, step.citation) for step in plain.steps] == [("Dodge", cite.DODGE)]
+    loaded = base_dodge(GurpsScenario(dodger=Dodger(encumbrance="light"), target=Target(hp=9, hp_left=2)))
+    assert [(step.rule, step.citation) for step in loaded.steps] == [
+        ("Dodge", cite.DODGE + "; " + cite.ENCUMBRANCE), ("Below 1/3 HP", cite.LOW_HP_FP)]
+    both = base_dodge(GurpsScenario(target=Target(hp=9, hp_left=2, fp=9, fp_left=2)))
+    assert [step.rule for step in both.steps] == ["Dodge", "Below 1/3 HP and FP"]
+    assert base_dodge(GurpsScenario(target=Target(fp=9, fp_left=2))).steps[1].rule == "Below 1/3 FP"
+
+
+@pytest.mark.parametrize("rof, rapid", [(1, False), (2, True), (3, True)])
+def test_the_rapid_fire_step_from_rof_2_even_without_a_bonus(rof, rapid):
+    # RoF 2 to 4 give no skill bonus (B373), but a burst still scores hits by the margin.
+    skill = attack_context(GurpsScenario(attacks=(Attack(rof=rof),)), 0, dropped=False).skill
+    assert skill.value == 12
+    assert [step.rule for step in skill.steps] == ["Attack roll"] + (["Rapid fire"] if rapid else [])
 
 
 @pytest.mark.parametrize("carry, dodge, skill", [("both", 9, 11), ("bonus_only", 12, 13), ("prone_only", 6, 11)])
