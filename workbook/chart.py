@@ -3,6 +3,9 @@
 :class:`Chart` is how a dashboard shows a plotly figure. It keeps the figure's JSON in a trait;
 when the trait changes, the browser calls ``Plotly.react(div, data, layout, config)`` on the same
 plot, which redraws only what changed (no new plot, no image snapshot, no new page elements).
+A chart further than half a window from the viewport (below the fold, in a closed panel) is not
+drawn: it is marked ``wb-chart-pending``, keeps its figure's height, and is drawn with its latest
+figure when it comes near, so a change costs the browser only the charts a reader can see.
 The plot's element keeps plotly's class ``js-plotly-plot`` (with its ``data`` and
 ``_fullLayout``), follows its box's width (responsive), and has the workbook's modebar
 (``displaylogo: False``). Setting the same figure again sends nothing.
@@ -91,35 +94,73 @@ function plotlyFor(model) {
   return window[SHARED];
 }
 
+// The outermost ancestor that can scroll vertically: the page's own scrolling box (null: the
+// window). Boxes inside it that may scroll (widget boxes) are as tall as what they hold.
+function scroller(el) {
+  let found = null;
+  for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {
+    const y = getComputedStyle(box).overflowY;
+    if (y === "auto" || y === "scroll") found = box;
+  }
+  return found;
+}
+
 function render({ model, el }) {
   el.classList.add("wb-chart");
   el.style.width = "100%";
   const plot = document.createElement("div");
   plot.style.width = "100%";
   el.append(plot);
-  let Plotly = null, wanted = true, busy = null;
+  let Plotly = null, wanted = true, busy = null, near = false;
   const draw = async () => {
     Plotly = Plotly || await plotlyFor(model);
     const text = model.get("figure");
-    if (!text) { Plotly.purge(plot); plot.replaceChildren(); return; }
+    if (!text) { Plotly.purge(plot); plot.replaceChildren(); plot.style.minHeight = ""; return; }
     const figure = JSON.parse(text);
     await Plotly.react(plot, figure.data || [], figure.layout || {}, model.get("config"));
+    plot.style.minHeight = "";
+  };
+  // A chart is drawn only while it is within half a window of the viewport: one further away
+  // (below the fold, in a closed panel) is marked pending, keeps its height, and is drawn with
+  // its latest figure when it comes near.
+  const pending = (on) => {
+    el.classList.toggle("wb-chart-pending", on);
+    if (on && !plot._fullLayout) {
+      const text = model.get("figure");
+      const height = text && (JSON.parse(text).layout || {}).height;
+      plot.style.minHeight = height ? height + "px" : "";
+    }
   };
   // Changes that arrive while one is drawn are drawn once, the latest.
   const update = () => {
     wanted = true;
+    if (!near) { pending(true); return; }
     if (busy) return;
     busy = (async () => {
-      while (wanted) {
+      while (wanted && near) {
         wanted = false;
         try { await draw(); } catch (err) { console.error("chart not drawn:", err); }
       }
       busy = null;
+      pending(wanted);
     })();
   };
   model.on("change:figure", update);
   model.on("change:config", update);
-  update();
+  // "Near" is judged against the box the page scrolls in (Voilà scrolls an inner panel, not the
+  // window, and an observer of the window would see that panel clip every chart below it).
+  let seen = null;
+  const watch = () => {
+    if (seen) return;
+    if (!el.isConnected) { requestAnimationFrame(watch); return; }
+    seen = new IntersectionObserver((entries) => {
+      near = entries[entries.length - 1].isIntersecting;
+      if (near && wanted) update();
+    }, { root: scroller(el), rootMargin: "50% 0px" });
+    seen.observe(el);
+  };
+  pending(true);
+  watch();
   // A box that changes width (a panel opened, a phone turned, present mode): fit it.
   const fit = new ResizeObserver(() => {
     if (Plotly && plot._fullLayout && plot.clientWidth
@@ -128,7 +169,7 @@ function render({ model, el }) {
     }
   });
   fit.observe(el);
-  return () => { fit.disconnect(); if (Plotly) Plotly.purge(plot); };
+  return () => { fit.disconnect(); if (seen) seen.disconnect(); seen = {}; if (Plotly) Plotly.purge(plot); };
 }
 export default { render };
 """

@@ -29,7 +29,8 @@ a field, see ``workbook/app.py`` for the rest), waits with Playwright's ``wait_f
 - ``wait_for_table(expected)``, ``wait_for_headline(expected)``,
   ``wait_for_chart(expected_y, css)`` — each returns the seconds it waited;
 - ``table()``, ``headline()``, ``chart_y(css)``, ``notices()``, ``share_link()``,
-  ``slider_value(css)``;
+  ``slider_value(css)``; ``wait_drawn(selector)`` for a chart (charts far from the viewport
+  are drawn only when they come near: these scroll to them);
 - ``resize(width, height)``, ``python_errors()`` (tracebacks or stderr on the page), ``console_errors()`` (browser
   console errors, not counting the requests this harness aborts), ``screenshot(path)`` (into
   test-artifacts/, or to ``path`` itself with WORKBOOK_UPDATE_DOCS=1).
@@ -174,22 +175,41 @@ _TABLE_EQUALS = """([css, col, expected]) => {
     return true;
 }"""
 
+# The drawn plot of the chart that matches ``selector`` (a chart or a box holding one), or null.
+# A chart is drawn only near the viewport (``workbook/chart.py``): a pending one is scrolled to
+# (it is drawn when it comes near) and null is returned meanwhile.
+_DRAWN_PLOT = """(selector) => {
+    const host = document.querySelector(selector);
+    const el = host && (host.classList.contains('wb-chart') ? host : host.querySelector('.wb-chart'));
+    if (!el) return null;
+    if (el.classList.contains('wb-chart-pending')) { el.scrollIntoView({block: 'center'}); return null; }
+    const plot = el.querySelector('.js-plotly-plot');
+    return plot && plot.querySelector('.main-svg') ? plot : null;
+}"""
+
 _CHART_Y = """([css, trace]) => {
-    const plot = document.querySelector(`.${css} .js-plotly-plot`);
+    const plot = (""" + _DRAWN_PLOT + """)(`.${css}`);
     return plot && plot.data && plot.data[trace] ? Array.from(plot.data[trace].y) : null;
 }"""
 
 _CHART_EQUALS = """([css, trace, expected]) => {
-    const plot = document.querySelector(`.${css} .js-plotly-plot`);
+    const plot = (""" + _DRAWN_PLOT + """)(`.${css}`);
     if (!plot || !plot.data || !plot.data[trace]) return false;
     const y = plot.data[trace].y;
     return y.length === expected.length && expected.every((v, i) => Math.abs(y[i] - v) <= 1e-12);
 }"""
 
 
-# Every chart drawn at its box's current width (plotly redraws responsive charts on resize).
-_CHARTS_FIT = """() => Array.from(document.querySelectorAll('.wb-dashboard .js-plotly-plot')).every(
-    plot => plot._fullLayout && Math.abs(plot._fullLayout.width - plot.clientWidth) <= 2)"""
+# Every chart in the window or within half a window of it drawn with its latest figure, at its
+# box's current width (plotly redraws responsive charts on resize); charts further away are
+# not drawn until they come near (``workbook/chart.py``).
+_CHARTS_FIT = """() => Array.from(document.querySelectorAll('.wb-dashboard .wb-chart')).every(el => {
+    const box = el.getBoundingClientRect();
+    if ((!box.width && !box.height) || box.bottom < -innerHeight / 2 || box.top > 1.5 * innerHeight) return true;
+    if (el.classList.contains('wb-chart-pending')) return false;
+    const plot = el.querySelector('.js-plotly-plot');
+    return !plot || (plot._fullLayout && Math.abs(plot._fullLayout.width - plot.clientWidth) <= 2);
+})"""
 
 
 def _exact(value: Fraction | None) -> str | None:
@@ -270,7 +290,17 @@ class DashboardPage:
         return self.table("wb-headline")
 
     def chart_y(self, css: str = "wb-outcome-chart", trace: int = 0) -> list[float] | None:
+        """The chart's trace's y values (None: the chart has no such trace), once the chart is
+        drawn (scrolled to if it was out of view)."""
+        self.wait_drawn(f".{css}")
         return self.page.evaluate(_CHART_Y, [css, trace])
+
+    def wait_drawn(self, selector: str, timeout: float = UPDATE_TIMEOUT_MS) -> None:
+        """Wait until the chart matching ``selector`` (a chart or a box holding one) is drawn
+        with its latest figure, scrolling to it if it is out of view (charts far from the
+        viewport are not drawn, see ``workbook/chart.py``)."""
+        self.page.wait_for_function(f"() => Boolean(({_DRAWN_PLOT})({selector!r}))",
+                                    timeout=timeout, polling=100)
 
     def notices(self) -> list[str]:
         texts = self.page.locator(".wb-notice").all_inner_texts()

@@ -19,7 +19,7 @@ def test_pin_sweep_modes_and_export(open_dashboard):
     a = find_preset("eldfall/dodge-vs-critical").scenario
     assert page.headline()["p_no_hit"] == evaluate(a).headline["p_no_hit"]
     p.click(".wb-analysis-toggle")
-    p.wait_for_function("() => document.querySelector('.wb-modes-chart .main-svg')", timeout=20_000)
+    page.wait_drawn(".wb-modes-chart")
     # pin as A, then one step up on AG: B beside A
     p.click(".wb-analysis .wb-ab-pin")
     page.press_slider("wb-defender-ag", "ArrowRight")
@@ -40,7 +40,7 @@ def test_pin_sweep_modes_and_export(open_dashboard):
                         arg=want, timeout=20_000)
     # sweep: the point at the scenario's own AG equals evaluate
     p.click(".wb-sweep-open")
-    p.wait_for_function("() => document.querySelector('.wb-sweep-chart .main-svg')", timeout=20_000)
+    page.wait_drawn(".wb-sweep-chart")
     point = p.evaluate("(ag) => { const t = document.querySelector('.wb-sweep-chart .js-plotly-plot').data"
                        ".find(t => t.name === 'P(no hit lands)'); const i = t.x.indexOf(ag); return t.customdata[i][0]; }",
                        b.defender.ag)

@@ -9,13 +9,13 @@ from __future__ import annotations
 from fractions import Fraction
 from urllib.parse import urlsplit
 
-from .conftest import ARTIFACTS, ROOT, output_path
-from .test_layout_browser import LAPTOP, PHONE, PROJECTOR, _SMALLEST_CHART_TEXT, _SPILL, box, shoot
+from .conftest import _DRAWN_PLOT, ARTIFACTS, ROOT, output_path
+from .test_layout_browser import LAPTOP, PHONE, PROJECTOR, _SPILL, box, shoot, smallest_chart_text
 from rules_core import evaluate
 from rules_core.compare import without_reaction
 from workbook.four_games import FourGames
 
-READY = ("() => Boolean(document.querySelector('.wb-four-chart .main-svg') && "
+READY = ("() => Boolean((" + _DRAWN_PLOT + ")('.wb-four-chart') && "
          "document.querySelector('.wb-four-table td[data-system]'))")
 _CELLS = """(key) => Object.fromEntries(Array.from(document.querySelectorAll(
     `.wb-four-table tr[data-key="${key}"] td[data-system]`)).map(td => [td.dataset.system, td.dataset.exact]))"""
@@ -101,7 +101,7 @@ def test_a_phone_a_laptop_and_a_projector(open_dashboard):
     page.resize(*PROJECTOR)
     assert box(page, ".wb-four")["width"] >= PROJECTOR[0] - 100
     assert box(page, ".wb-four-chart .js-plotly-plot")["width"] >= PROJECTOR[0] - 200
-    assert page.page.evaluate(_SMALLEST_CHART_TEXT) >= 18
+    assert smallest_chart_text(page) >= 18
     page.page.wait_for_function("() => location.search.includes('present=1')", timeout=20_000)
     shoot(page, "compare-systems", PROJECTOR)
     assert page.python_errors() == [] and page.console_errors() == []

@@ -137,3 +137,26 @@ def test_controls_situation_and_rulings(open_dashboard, timings):
     labels = dict(next(r for r in GURPS.rulings() if r.name == "carry").choices)
     assert labels["both"] in words.replace("\xa0", " ") and labels["bonus_only"] in words.replace("\xa0", " ")
     assert dash.python_errors() == [] and dash.console_errors() == [] and dash.notices() == []
+
+
+def test_a_chart_out_of_view_is_drawn_when_it_comes_near(open_dashboard):
+    """Charts far below the window are not drawn (workbook/chart.py): the injury chart waits,
+    keeps its height, and shows the scenario of the moment, exactly, once scrolled to."""
+    dash = open_dashboard(NOTEBOOK, width=1280, height=800)
+    pending = ".wb-view-injury .wb-chart-pending"
+    top = dash.page.evaluate(f"() => document.querySelector('{pending}')?.getBoundingClientRect().top")
+    assert top is not None and top > 1.5 * 800, top  # far below the window: not drawn
+    assert dash.page.evaluate(f"() => document.querySelector('{pending} .main-svg')") is None
+    assert dash.page.evaluate(f"() => getComputedStyle(document.querySelector('{pending} > div')).minHeight") == "320px"
+    # A change while it is out of view: the outcome chart is drawn, the injury chart still waits.
+    dash.select("wb-preset", option(BURST.title))
+    core = evaluate(BURST.scenario)
+    dash.page.wait_for_function(
+        "(y) => { const p = document.querySelector('.wb-outcome-chart .js-plotly-plot');"
+        " return p && p.data && JSON.stringify(Array.from(p.data[0].y)) === JSON.stringify(y); }",
+        arg=[float(p) for _, p in core.outcome_rows()], timeout=20_000)
+    assert dash.page.evaluate(f"() => Boolean(document.querySelector('{pending}'))")
+    # Scrolled to, it is drawn with the burst's injury distribution.
+    dash.wait_for_chart(injury_y(BURST.scenario), INJURY)
+    assert dash.page.evaluate(f"() => document.querySelector('{pending}')") is None
+    assert dash.python_errors() == [] and dash.console_errors() == []

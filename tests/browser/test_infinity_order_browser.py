@@ -13,6 +13,8 @@ from rules_core.systems.infinity_n4.exact import dodge_grid
 from rules_core.systems.infinity_n4.outcomes import final_state_order
 from rules_core.systems.infinity_n4.scenario import Attacker
 
+from .conftest import _DRAWN_PLOT
+
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "infinity-n4-dodge.ipynb"
@@ -27,7 +29,7 @@ _READ_CELLS = """([css, col]) => Object.fromEntries(Array.from(
 
 # The heatmap panel's heatmap (the sweep panel): its axes and one cell's exact text.
 _HEATMAP = """([row, col]) => {
-    const plot = document.querySelector('.wb-view-heatmap .wb-sweep-chart .js-plotly-plot');
+    const plot = (""" + _DRAWN_PLOT + """)('.wb-view-heatmap .wb-sweep-chart');
     if (!plot || !plot.data) return null;
     const heat = plot.data.find(t => t.type === 'heatmap');
     return heat ? [Array.from(heat.y), Array.from(heat.x), heat.customdata[row][col][0]] : null;

@@ -137,7 +137,7 @@ def _open_every_panel(dash, field: str = "dodger.ph") -> None:
     simulate 2,000 rolls; open the rulings panel."""
     p = dash.page
     dash.click("wb-analysis-toggle")
-    p.wait_for_function("() => document.querySelector('.wb-modes-chart .main-svg')", timeout=30_000)
+    dash.wait_drawn(".wb-modes-chart", 30_000)
     p.click(".wb-analysis .wb-ab-pin")
     section = "wb-" + field.split(".")[0]
     if visible(dash, f".{section} > .wb-section-unfold"):
@@ -145,9 +145,9 @@ def _open_every_panel(dash, field: str = "dodger.ph") -> None:
         p.wait_for_function(_VISIBLE, arg=f".{section} > .wb-section-body", timeout=20_000)
     dash.press_slider("wb-" + field.replace(".", "-"), "ArrowRight")
     p.wait_for_function(f"() => location.search.includes('{field}=')", timeout=30_000)
-    p.wait_for_function("() => document.querySelector('.wb-ab-chart .main-svg')", timeout=30_000)
+    dash.wait_drawn(".wb-ab-chart", 30_000)
     p.click(".wb-analysis .wb-sweep-open")
-    p.wait_for_function("() => document.querySelector('.wb-analysis .wb-sweep-chart .main-svg')", timeout=30_000)
+    dash.wait_drawn(".wb-analysis .wb-sweep-chart", 30_000)
     dash.click("wb-roll-toggle")
     dash.click("wb-roll-button")
     p.wait_for_function("() => document.querySelector('.wb-roll-outcome')", timeout=60_000)
@@ -159,7 +159,7 @@ def _open_every_panel(dash, field: str = "dodger.ph") -> None:
     p.wait_for_function("() => (document.querySelector('.wb-sim-status') || {}).innerText?.includes('2,000 rolls')",
                         timeout=60_000)
     dash.click("wb-rulings-toggle")
-    p.wait_for_function("() => document.querySelector('.wb-rulings .wb-ab-chart .main-svg')", timeout=30_000)
+    dash.wait_drawn(".wb-rulings .wb-ab-chart", 30_000)
 
 
 def _shoot(dash, name: str, size: tuple[int, int], css: str) -> None:
