@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docs_page import write_keeping_notes  # noqa: E402
 from browser_session import (DASHBOARD_READY, PANELS_CHANGED, PANELS_SNAPSHOT, CountingProxy,  # noqa: E402
                              launch, machine_load, open_page, percentile, start_server, wait_quiet)
 
@@ -272,10 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     text = markdown(steps, sizes, errors, load_start, load_end, args)
     print(text)
     if args.write:
-        # The page's own analysis (from its NOTES heading on) is kept under the new tables.
-        earlier = args.write.read_text() if args.write.exists() else ""
-        kept = earlier[earlier.index(NOTES):] if NOTES in earlier else ""
-        args.write.write_text(text + ("\n" + kept if kept else ""))
+        write_keeping_notes(args.write, text, NOTES)  # the page's own analysis stays under the tables
     return 0
 
 

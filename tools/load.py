@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docs_page import write_keeping_notes  # noqa: E402
 from browser_session import (CHROMIUM, CHROMIUM_FLAGS, DASHBOARD_READY, DASHBOARDS,  # noqa: E402
                              PANELS_CHANGED, PANELS_SNAPSHOT, machine_load, percentile, start_server,
                              wait_for_pools)
@@ -246,12 +247,21 @@ visitor) ran on this machine ({os.cpu_count()} cores), over 127.0.0.1 only.
 browser are far longer than a real class would see; the server's own time per page is what
 students on their own devices would wait for (target ≤ 5 s p95).
 
+Each session waits for its dashboard (outcome chart and table drawn), presses an arrow key on a
+slider and waits for the headline, table and chart to change, stays open, then closes its tab.
+`make load` rewrites this run's part of the page (`SESSIONS=`, `RAMP=`, `POOL=`, `POOLS=`,
+`MAX_KERNELS=` change it) and keeps the runs written up by hand below it.
+
 | measure | result |
 | --- | --- |
 {table}
 ## Failures, server log errors and console errors
 
 {details}"""
+
+
+#: The heading from which docs/load.md is written by hand (kept by ``--write``).
+NOTES = "## Runs written up by hand"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -272,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     text = run(args)
     print(text)
     if args.write:
-        args.write.write_text(text)
+        write_keeping_notes(args.write, text, NOTES)  # the earlier runs, written by hand, stay
     return 0
 
 

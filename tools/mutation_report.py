@@ -26,6 +26,9 @@ import tomllib
 from collections import defaultdict
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docs_page import write_keeping_notes  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENT = ROOT / "tools" / "mutation_equivalent.toml"
 TARGET = 0.90
@@ -178,9 +181,7 @@ def main() -> int:
     earlier = args.write.read_text(encoding="utf-8") if args.write and args.write.exists() else ""
     text, ok = report(results(), judged.get("equivalent", {}), judged.get("equivalent_patterns", {}), earlier)
     if args.write:
-        # what the page says by hand, from its NOTES heading on, stays under the new report
-        kept = earlier[earlier.index(NOTES):] if NOTES in earlier else ""
-        args.write.write_text(text + ("\n" + kept if kept else ""), encoding="utf-8")
+        write_keeping_notes(args.write, text, NOTES)  # what the page says by hand stays under the report
     else:
         sys.stdout.write(text)
     print("mutation score target met in every module" if ok else "below the target in some module", file=sys.stderr)
