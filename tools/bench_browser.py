@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pool", type=int, default=1, help="preheated kernels per notebook")
     parser.add_argument("--opens", type=int, default=5, help="opens per dashboard")
-    parser.add_argument("--changes", type=int, default=8, help="repetitions of each control change")
+    parser.add_argument("--changes", type=int, default=20, help="repetitions of each control change")
     parser.add_argument("--only", nargs="*", help="labels of the dashboards to measure (default: all)")
     parser.add_argument("--write", type=Path, help="write the Markdown table to this path")
     args = parser.parse_args(argv)
