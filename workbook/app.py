@@ -56,16 +56,11 @@ class                    what
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import html
-import importlib
 import logging
 import os
-import pkgutil
 from collections.abc import Callable, Sequence
-from functools import cache
-from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
@@ -92,51 +87,11 @@ from .text import LANGUAGE_NAMES, translator
 from .urlbar import UrlBar
 from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Panel, Rendered, View, at_least_chart,
                     evaluate_cached, headline_table, notice_html, outcome_chart,
-                    outcome_table, table_html, trace_html)
+                    outcome_table, system_views, table_html, trace_html)
 
-__all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "system_views", "Section", "collapsible"]
+__all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "Section", "collapsible"]
 
 #: Modules of this package that are the workbook itself, not a system's panels.
-_FRAMEWORK = {"app", "chart", "catalog", "controls", "share", "text", "views", "layout", "notices",
-              "present", "urlbar", "explain", "classroom", "lessons", "explore", "server", "analysis",
-              "compare", "export", "modes", "sweep_panel", "four_games", "design"}
-
-
-def _panel_modules() -> list[str]:
-    """Names of this package's modules that may declare a system's panels."""
-    names = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)])]
-    return sorted(n for n in names if n not in _FRAMEWORK and not n.startswith("_"))
-
-
-def _declared_system_id(name: str) -> str | None:
-    """The ``SYSTEM_ID = "<id>"`` a module of this package declares, read from its source
-    without importing it (a dashboard then imports only its own system's panels)."""
-    try:
-        tree = ast.parse((Path(__file__).parent / f"{name}.py").read_text(encoding="utf-8"))
-    except (OSError, SyntaxError):
-        return None
-    for node in tree.body:
-        if (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Constant)
-                and any(isinstance(t, ast.Name) and t.id == "SYSTEM_ID"
-                        for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))):
-            return node.value.value
-    return None
-
-
-@cache
-def system_views(system_id: str) -> tuple[View, ...]:
-    """The extra panels a system declares in a module of this package (``workbook/<name>.py``
-    defining ``SYSTEM_ID = "<id>"`` and ``VIEWS = (View(...), ...)``), in module-name order.
-    Only the modules declaring ``system_id`` are imported."""
-    found: list[View] = []
-    for name in _panel_modules():
-        declared = _declared_system_id(name)
-        if declared is not None and declared != system_id:
-            continue
-        module = importlib.import_module(f"{__package__}.{name}")
-        if getattr(module, "SYSTEM_ID", None) == system_id:
-            found.extend(getattr(module, "VIEWS", ()))
-    return tuple(found)
 
 
 def _handling_browser_message() -> bool:
@@ -278,7 +233,7 @@ class Dashboard:
     ``system`` is an id or a :class:`rules_core.System`. The first scenario is, in order: the
     one the URL ``query`` names (read from the page when ``query`` is None; a refused query
     shows a notice), else ``scenario``, else the system's default. ``views`` are the extra
-    panels (by default the ones the system declares, see :func:`system_views`);
+    panels (by default the ones the system declares, see :func:`workbook.views.system_views`);
     ``lang`` forces the language (else the query's ``lang``, else the system's first).
     A query's fields change the system's default scenario (or the preset it names), like the
     links the page writes; ``present=1`` opens the page in present mode.

@@ -45,7 +45,7 @@ from rules_core.tables import comparison_rows, csv_text, outcome_rows, sweep_row
 
 from .text import headline_label, translator
 from .views import OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart, outcome_chart, outcome_table, \
-    percent_text, table_html, trace_html
+    percent_text, system_views, table_html, trace_html
 
 __all__ = ["outcomes_csv", "sweep_csv", "comparison_csv", "scenario_json", "LoadError",
            "read_scenario_file", "report_html", "dashboard_report", "report_document", "figure_div",
@@ -231,7 +231,7 @@ def views_html(result: Result, *, lang: str = "en", system: System | None = None
                views: Sequence[View] | None = None, rendered: Mapping[str, Rendered] | None = None,
                panels: Mapping[str, Any] | None = None, opened: Collection[str] | None = None) -> list[str]:
     """The system's own views of ``result`` as report sections (``views``: by default those the
-    system declares, :func:`workbook.app.system_views`). A page passes what it shows: its
+    system declares, :func:`workbook.views.system_views`). A page passes what it shows: its
     ``rendered`` outputs (used as they are), its ``panels`` (read as they are) and the titles of
     its collapsed views that are ``opened``. A collapsed view is left out unless opened (the
     Infinity heatmap is 900 evaluations); any other view is rendered from ``result`` when the
@@ -239,7 +239,6 @@ def views_html(result: Result, *, lang: str = "en", system: System | None = None
     system = system if system is not None else get_system(result.system)
     text = translator(system, lang)
     if views is None:
-        from .app import system_views  # the dashboards' own list (app imports this module)
         views = system_views(system.id)
     rendered, panels, opened = rendered or {}, panels or {}, set(opened or ())
     parts = []

@@ -12,13 +12,18 @@ shows them with :class:`workbook.chart.Chart`, a few kilobytes each, updated in 
 
 from __future__ import annotations
 
+import ast
 import html
+import importlib
 import math
+import pkgutil
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
+from pathlib import Path
 from typing import Any, Protocol, Union
 
 import pandas as pd
@@ -33,7 +38,7 @@ from .text import headline_label, one_in_text, translator
 __all__ = ["View", "Panel", "PanelBuilder", "distribution_views", "exact_text", "percent_text", "is_probability",
            "outcome_table", "headline_table", "compare_table", "outcome_chart", "at_least_chart",
            "distribution_chart", "compare_chart", "trace_html", "table_html", "headline_html",
-           "notice_html", "evaluate_cached", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
+           "notice_html", "evaluate_cached", "system_views", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
 
 # A small template of our own: plotly's named templates cost ~13 ms per figure to copy.
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
@@ -386,3 +391,46 @@ def notice_html(*messages: str) -> str:
     return "".join(f'<div class="wb-notice-text" style="color:#a00;margin:4px 0">{html.escape(m)}</div>'
                    for m in messages if m)
 
+
+# -- the panels each system declares ---------------------------------------------------------
+
+_FRAMEWORK = {"app", "chart", "catalog", "controls", "share", "text", "views", "layout", "notices",
+              "present", "urlbar", "explain", "classroom", "lessons", "explore", "server", "analysis",
+              "compare", "export", "modes", "sweep_panel", "four_games", "design"}
+
+
+def _panel_modules() -> list[str]:
+    """Names of this package's modules that may declare a system's panels."""
+    names = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)])]
+    return sorted(n for n in names if n not in _FRAMEWORK and not n.startswith("_"))
+
+
+def _declared_system_id(name: str) -> str | None:
+    """The ``SYSTEM_ID = "<id>"`` a module of this package declares, read from its source
+    without importing it (a dashboard then imports only its own system's panels)."""
+    try:
+        tree = ast.parse((Path(__file__).parent / f"{name}.py").read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return None
+    for node in tree.body:
+        if (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Constant)
+                and any(isinstance(t, ast.Name) and t.id == "SYSTEM_ID"
+                        for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))):
+            return node.value.value
+    return None
+
+
+@cache
+def system_views(system_id: str) -> tuple[View, ...]:
+    """The extra panels a system declares in a module of this package (``workbook/<name>.py``
+    defining ``SYSTEM_ID = "<id>"`` and ``VIEWS = (View(...), ...)``), in module-name order.
+    Only the modules declaring ``system_id`` are imported."""
+    found: list[View] = []
+    for name in _panel_modules():
+        declared = _declared_system_id(name)
+        if declared is not None and declared != system_id:
+            continue
+        module = importlib.import_module(f"{__package__}.{name}")
+        if getattr(module, "SYSTEM_ID", None) == system_id:
+            found.extend(getattr(module, "VIEWS", ()))
+    return tuple(found)

@@ -170,9 +170,9 @@ def test_a_preheated_page_shows_a_refused_query_as_a_notice(monkeypatch):
 
 
 def test_views_are_found_without_importing_other_systems_panels():
-    assert app._declared_system_id("gurps") == "gurps-4e"
-    assert app._declared_system_id("views") is None
-    assert [v.title for v in app.system_views("gurps-4e")][:1] == ["Dodge roll (3d6)"]
+    assert views._declared_system_id("gurps") == "gurps-4e"
+    assert views._declared_system_id("views") is None
+    assert [v.title for v in views.system_views("gurps-4e")][:1] == ["Dodge roll (3d6)"]
 
 
 def test_view_open_defaults_to_true():

@@ -10,7 +10,7 @@ import pytest
 
 from rules_core import Dist, get_system
 from rules_core.result import Result, TraceStep
-from workbook import app
+from workbook import app, views
 from workbook.views import (View, at_least_chart, compare_chart, compare_table, distribution_chart,
                             distribution_views, exact_text, headline_html, headline_table,
                             outcome_chart, outcome_table, percent_text, table_html, trace_html)
@@ -141,16 +141,16 @@ def test_views_declared_by_a_system_module_are_found(monkeypatch):
     module.SYSTEM_ID = "fake-dice"
     module.VIEWS = distribution_views("hits rolled")
     monkeypatch.setitem(sys.modules, "workbook.fake_panels", module)
-    monkeypatch.setattr(app, "_panel_modules", lambda: ["fake_panels"])
-    app.system_views.cache_clear()
+    monkeypatch.setattr(views, "_panel_modules", lambda: ["fake_panels"])
+    views.system_views.cache_clear()
     try:
-        assert app.system_views("fake-dice") == module.VIEWS
-        assert app.system_views("other") == ()
+        assert views.system_views("fake-dice") == module.VIEWS
+        assert views.system_views("other") == ()
         dash = app.Dashboard(FAKE, query="")
         assert list(dash.rendered) == ["Hits rolled"]
         assert app.Dashboard(FAKE, query="", views=[]).rendered == {}
     finally:
-        app.system_views.cache_clear()
+        views.system_views.cache_clear()
 
 
 def test_view_css_slug():
