@@ -137,6 +137,9 @@ function render({ model, el }) {
     if (!near) { pending(true); return; }
     if (busy) return;
     busy = (async () => {
+      // One near the window but not in it waits until the page has shown the change.
+      if (!inView()) await new Promise((done) => window.requestIdleCallback
+        ? requestIdleCallback(done, { timeout: 250 }) : setTimeout(done, 0));
       while (wanted && near) {
         wanted = false;
         try { await draw(); } catch (err) { console.error("chart not drawn:", err); }
@@ -149,14 +152,19 @@ function render({ model, el }) {
   model.on("change:config", update);
   // "Near" is judged against the box the page scrolls in (Voilà scrolls an inner panel, not the
   // window, and an observer of the window would see that panel clip every chart below it).
-  let seen = null;
+  let seen = null, root = null;
+  const inView = () => {
+    const box = el.getBoundingClientRect(), frame = root ? root.getBoundingClientRect() : { top: 0, bottom: innerHeight };
+    return box.bottom > frame.top && box.top < frame.bottom;
+  };
   const watch = () => {
     if (seen) return;
     if (!el.isConnected) { requestAnimationFrame(watch); return; }
+    root = scroller(el);
     seen = new IntersectionObserver((entries) => {
       near = entries[entries.length - 1].isIntersecting;
       if (near && wanted) update();
-    }, { root: scroller(el), rootMargin: "50% 0px" });
+    }, { root, rootMargin: "50% 0px" });
     seen.observe(el);
   };
   pending(true);
