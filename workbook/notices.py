@@ -26,28 +26,9 @@ from rules_core import ScenarioError, System
 from rules_core.scenario import FieldSpec, Part, fields_of, parse, spec_at
 
 from .present import PAGE_KEYS
+from .text import field_place
 
 __all__ = ["link_notice", "FieldMarks"]
-
-
-def _spec(system: System, key: str, text: Callable[[str], str] = str) -> tuple[FieldSpec | None, str]:
-    """The field a dotted link key names, and where it is in the page's language (list items
-    numbered from 1)."""
-    cls, spec, where = system.scenario_cls, None, []
-    steps = key.split(".")
-    i = 0
-    while i < len(steps):
-        if cls is None:
-            return None, ""
-        spec = {s.name: s for s in fields_of(cls)}.get(steps[i])
-        if spec is None:
-            return None, ""
-        if spec.kind == "parts" and i + 1 < len(steps) and steps[i + 1].isdigit():
-            where.append(f"{text(spec.label)} {int(steps[i + 1]) + 1}")
-            i += 1
-        cls = spec.part_cls
-        i += 1
-    return spec, " — ".join(where)
 
 
 def _range(spec: FieldSpec, text: Callable[[str], str]) -> str:
@@ -150,19 +131,17 @@ def _scenario_refusals(system: System, pairs: list[tuple[str, str]], text: Calla
         return []
     said = []
     for problem in problems:
-        spec, where = _spec(system, problem.field, text)
+        spec, named = field_place(system.scenario_cls, problem.field, text)
         if spec is None or spec.kind == "part":
             return []  # not one field of the scenario: the fallback says what it is
-        place = f" ({where})" if where else ""
-        label = text(spec.label)
         asked = fields.get(problem.field)
         value = asked if asked is not None and spec.kind in ("text", "int", "float") else \
             _value_words(spec, problem.given, text)
         value = value if len(value) <= 30 else value[:30] + "…"
         if spec.kind == "text":
-            said.append(f"{text('The link asked for')} {label}{place} {value}; {_range(spec, text)}.")
+            said.append(f"{text('The link asked for')} {named} {value}; {_range(spec, text)}.")
         else:
-            said.append(f"{text('The link asked for')} {label}{place} {value}; "
+            said.append(f"{text('The link asked for')} {named} {value}; "
                         f"{text('with the rest of the scenario it must be')} "
                         f"{_rule_words(system, problem.field, spec, problem.allowed, text)}.")
     return said
@@ -204,15 +183,14 @@ def link_notice(system: System, query: str, text: Callable[[str], str] = str,
                 said.append(f"{text('The link asked for the example')} “{shown}”, "
                             f"{text('which this page does not have')}.")
             continue
-        spec, where = _spec(system, key, text)
+        spec, named = field_place(system.scenario_cls, key, text)
         item = _item_beyond(system, key, text)
         if item:
             said.append(item)
         elif spec is None:
             said.append(f"{text('The link names')} “{key[:40]}”, {text('which this page does not have')}.")
         elif spec.kind not in ("part", "parts") and not _fits(spec, raw):
-            place = f" ({where})" if where else ""
-            said.append(f"{text('The link asked for')} {text(spec.label)}{place} {shown}; "
+            said.append(f"{text('The link asked for')} {named} {shown}; "
                         f"{_range(spec, text)}.")
     if not said:
         said = _scenario_refusals(system, pairs, text)

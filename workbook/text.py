@@ -15,9 +15,9 @@ from fractions import Fraction
 
 from rules_core import System
 from rules_core.result import one_in
-from rules_core.scenario import Part, fields_of
+from rules_core.scenario import FieldSpec, Part, fields_of
 
-__all__ = ["translator", "headline_label", "one_in_text", "count_text", "field_label", "LANGUAGE_NAMES",
+__all__ = ["translator", "headline_label", "one_in_text", "count_text", "field_label", "field_place", "LANGUAGE_NAMES",
            "WORKBOOK_TEXT"]
 
 #: Names of languages in their own words, for the language switch.
@@ -255,13 +255,19 @@ def field_label(cls: type[Part], path: str, text: Callable[[str], str] = str) ->
     >>> field_label(d100, "attacks.0.hits"), field_label(d100, "defender.agility")
     ('Hits (Attack 1)', 'Agility (A) (Defender)')
     """
-    where, current, label = [], cls, None
+    return field_place(cls, path, text)[1]
+
+
+def field_place(cls: type[Part], path: str, text: Callable[[str], str] = str) -> tuple[FieldSpec | None, str]:
+    """The field a dotted path names (None where the scenario declares no such field) and its
+    :func:`field_label`."""
+    where, current, label, spec = [], cls, None, None
     steps = path.split(".")
     i = 0
     while i < len(steps):
         spec = {s.name: s for s in fields_of(current)}.get(steps[i]) if current is not None else None
         if spec is None:
-            return path
+            return None, path
         if spec.kind == "parts" and i + 1 < len(steps) and steps[i + 1].isdigit():
             item = spec.extra.get("item_label") or spec.label
             where.append(f"{text(item)} {int(steps[i + 1]) + 1}")
@@ -270,7 +276,7 @@ def field_label(cls: type[Part], path: str, text: Callable[[str], str] = str) ->
             where.append(text(spec.label))
         label, current = text(spec.label), spec.part_cls
         i += 1
-    return f"{label} ({' — '.join(where)})" if where else label
+    return spec, (f"{label} ({' — '.join(where)})" if where else label)
 
 
 _COMMON_LABELS = {

@@ -174,7 +174,7 @@ def test_the_address_bar_follows_and_copy_link_copies_a_short_link(open_dashboar
 
 def test_a_refused_link_is_explained_at_the_top_in_a_players_words(open_dashboard):
     dash = open_dashboard("infinity-n4-dodge.ipynb", query="dodger.ph=99999")
-    words = "The link asked for PH 99999; PH goes from 0 to 30. Showing the default scenario."
+    words = "The link asked for PH (Dodger) 99999; PH goes from 0 to 30. Showing the default scenario."
     dash.page.wait_for_function(f"() => document.body.innerText.includes({words!r})", timeout=20_000)
     notice = box(dash, ".wb-top-notice .wb-notice-text")
     assert notice["top"] < box(dash, ".wb-headline")["top"] < 1000

@@ -128,9 +128,9 @@ def test_a_refused_link_shows_the_default_with_a_notice(query):
 
 
 @pytest.mark.parametrize("query, words", [
-    ("dodger.ph=99999", "The link asked for PH 99999; PH goes from 0 to 30. Showing the default scenario."),
+    ("dodger.ph=99999", "The link asked for PH (Dodger) 99999; PH goes from 0 to 30. Showing the default scenario."),
     ("preset=nope", "The link asked for the example “nope”, which this page does not have."),
-    ("attackers.0.burst=9", "The link asked for Burst (Attackers 1) 9; Burst goes from 1 to 5."),
+    ("attackers.0.burst=9", "The link asked for Burst (Attacker 1) 9; Burst goes from 1 to 5."),
     ("dodger.phh=3", "The link names “dodger.phh”, which this page does not have."),
     ("attackers.7.burst=2", "The link asked for Attackers 8; there are at most 3."),
     ("system=gurps-4e", "This link is for another page (“gurps-4e”)."),

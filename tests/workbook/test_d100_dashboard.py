@@ -226,9 +226,9 @@ def test_modifiers_move_in_fives_on_the_dashboard_and_in_links():
 
 
 @pytest.mark.parametrize("query, words", [
-    ("attacks.0.evasion_modifier=-23", "The link asked for Modifier to Evasion (Attacks 1) -23; Modifier to "
+    ("attacks.0.evasion_modifier=-23", "The link asked for Modifier to Evasion (Attack 1) -23; Modifier to "
                                        "Evasion goes from -60 to 30 in steps of 5."),
-    ("lang=ru&defender.dodge_modifier=-7", "Модификатор Уклонения -7; Модификатор Уклонения"),
+    ("lang=ru&defender.dodge_modifier=-7", "Модификатор Уклонения (Защищающийся) -7; Модификатор Уклонения"),
 ])
 def test_a_modifier_between_the_fives_is_refused_in_a_players_words(query, words):
     dash = Dashboard("d100-homebrew", query=query)

@@ -110,7 +110,7 @@ def test_a_link_reopens_the_house_rule_with_the_panel_open(system_id, query, pat
 def test_a_refused_constant_in_a_link_names_the_field():
     dash = Dashboard("infinity-n4", query="variant.mod_cap=99")
     assert dash.scenario.variant.mod_cap == 12
-    assert dash.notices == ["The link asked for MOD cap (±) 99; MOD cap (±) goes from 0 to 24. "
+    assert dash.notices == ["The link asked for MOD cap (±) (Rule variants) 99; MOD cap (±) goes from 0 to 24. "
                             "Showing the default scenario."]
 
 

@@ -220,5 +220,5 @@ def test_every_preset_renders_every_panel(dash):
 @pytest.mark.parametrize("value", ["6.3", "99"])
 def test_a_basic_speed_off_its_quarters_in_a_link_is_explained(value):
     dash = Dashboard("gurps-4e", query=f"dodger.basic_speed={value}")
-    assert (f"The link asked for Basic Speed {value}; Basic Speed goes from 1 to 20 in steps of 0.25. "
+    assert (f"The link asked for Basic Speed (Dodger) {value}; Basic Speed goes from 1 to 20 in steps of 0.25. "
             "Showing the default scenario.") in dash.notices[0]

@@ -240,20 +240,20 @@ _DEVELOPER_WORDS = ("invalid", "scenario:", "field '", "got ", "allowed:", "'att
 @pytest.mark.parametrize("query, words", [
     # a text field the rules cannot read: its label, the value asked for, and what it takes
     ("attacks.0.damage=4d8",
-     "The link asked for Damage (Attacks this turn 1) 4d8; Damage takes GURPS damage dice: a number of "
+     "The link asked for Damage (Attack 1) 4d8; Damage takes GURPS damage dice: a number of "
      "six-sided dice, an optional add and an optional multiplier, such as 2d+1, 1d-1, 3d or 4d×2. "
      "Showing the default scenario."),
     ("situation=sacrificial&attacks.0.damage=2d%2B1%2B",
-     "The link asked for Damage (Attacks this turn 1) 2d+1+; Damage takes GURPS damage dice"),
+     "The link asked for Damage (Attack 1) 2d+1+; Damage takes GURPS damage dice"),
     # a value the other fields rule out (a cross-field check): what it must be, in the page's words
     ("situation=smother&blast.distance=3",
-     "The link asked for Yards from the blast 3; with the rest of the scenario it must be 0 or 1: the "
+     "The link asked for Yards from the blast (Blast) 3; with the rest of the scenario it must be 0 or 1: the "
      "explosive must be no more than a step away. Showing the default scenario."),
     ("dodger.defense=none&dodger.acrobatic=yes",
-     "The link asked for Acrobatic dodge on; with the rest of the scenario it must be off when the "
+     "The link asked for Acrobatic dodge (Dodger) on; with the rest of the scenario it must be off when the "
      "defense is “No defense” (no Dodge to make acrobatic)."),
     ("situation=sacrificial&dodger.defense=none",
-     "The link asked for Defense No defense; with the rest of the scenario it must be “Dodge” (sacrificial "
+     "The link asked for Defense (Dodger) No defense; with the rest of the scenario it must be “Dodge” (sacrificial "
      "dodge) or “Dodge and drop (+3)” (sacrificial dodge and drop)."),
 ])
 def test_a_refused_gurps_link_names_the_field_and_what_it_takes(query, words):
@@ -265,11 +265,11 @@ def test_a_refused_gurps_link_names_the_field_and_what_it_takes(query, words):
 def test_a_d100_link_a_cross_field_check_refuses_is_said_in_english_and_in_russian():
     query = "attacks.0.kind=melee&attacks.0.covers_whole_base=yes"
     assert _notice("d100-homebrew", query) == (
-        "The link asked for Covers the whole Base (Attacks 1) on; with the rest of the scenario it must be "
+        "The link asked for Covers the whole Base (Attack 1) on; with the rest of the scenario it must be "
         "off for a melee attack (only a shooting attack, kind “Shooting (ranged)” or “Shot fired in melee”, "
         "can cover the whole Base). Showing the default scenario.")
     assert _notice("d100-homebrew", f"lang=ru&{query}") == (
-        "В ссылке указано Накрывает всю Базу (Атаки 1) да; при остальных полях сценария здесь должно быть: "
+        "В ссылке указано Накрывает всю Базу (Атака 1) да; при остальных полях сценария здесь должно быть: "
         "нет для атаки в ближнем бою (накрыть всю Базу может только стрелковая атака — вида «Стрелковая "
         "(дистанционная)» или «Выстрел в рукопашной»). Показан сценарий по умолчанию.")
 
@@ -279,5 +279,5 @@ def test_a_dashboard_opened_on_a_refused_text_field_says_so_at_the_top():
 
     dash = Dashboard("gurps-4e", query="attacks.0.damage=4d8")
     assert dash.scenario == get_system("gurps-4e").default_scenario()
-    assert dash.notices[0].startswith("The link asked for Damage (Attacks this turn 1) 4d8; Damage takes ")
+    assert dash.notices[0].startswith("The link asked for Damage (Attack 1) 4d8; Damage takes ")
     assert "could not be used" not in dash.notices[0]
