@@ -3,9 +3,12 @@
 :class:`Chart` is how a dashboard shows a plotly figure. It keeps the figure's JSON in a trait;
 when the trait changes, the browser calls ``Plotly.react(div, data, layout, config)`` on the same
 plot, which redraws only what changed (no new plot, no image snapshot, no new page elements).
-A chart further than half a window from the viewport (below the fold, in a closed panel) is not
-drawn: it is marked ``wb-chart-pending``, keeps its figure's height, and is drawn with its latest
-figure when it comes near, so a change costs the browser only the charts a reader can see.
+A chart further than half a window from what the page shows (below the fold, in a closed
+panel) is not drawn: it keeps its figure's height and is drawn with its latest figure when it
+comes near; one near but not shown is drawn once the page has shown the change. A change thus
+costs the browser only the charts a reader can see. Until its latest figure is drawn a chart
+has the class ``wb-chart-pending``. (A page printed from the browser has only the charts near
+where it was scrolled; the HTML report of ``workbook.export`` holds them all.)
 The plot's element keeps plotly's class ``js-plotly-plot`` (with its ``data`` and
 ``_fullLayout``), follows its box's width (responsive), and has the workbook's modebar
 (``displaylogo: False``). Setting the same figure again sends nothing.
@@ -134,8 +137,8 @@ function render({ model, el }) {
   // Changes that arrive while one is drawn are drawn once, the latest.
   const update = () => {
     wanted = true;
-    if (!near) { pending(true); return; }
-    if (busy) return;
+    pending(true);  // until the latest figure is drawn
+    if (!near || busy) return;
     busy = (async () => {
       // One near the window but not in it waits until the page has shown the change.
       if (!inView()) await new Promise((done) => window.requestIdleCallback
@@ -177,7 +180,12 @@ function render({ model, el }) {
     }
   });
   fit.observe(el);
-  return () => { fit.disconnect(); if (seen) seen.disconnect(); seen = {}; if (Plotly) Plotly.purge(plot); };
+  return () => {
+    fit.disconnect();
+    if (seen) seen.disconnect();
+    seen = {};  // a view removed before it was attached stops waiting to watch
+    if (Plotly) Plotly.purge(plot);
+  };
 }
 export default { render };
 """

@@ -176,8 +176,8 @@ _TABLE_EQUALS = """([css, col, expected]) => {
 }"""
 
 # The drawn plot of the chart that matches ``selector`` (a chart or a box holding one), or null.
-# A chart is drawn only near the viewport (``workbook/chart.py``): a pending one is scrolled to
-# (it is drawn when it comes near) and null is returned meanwhile.
+# A chart is drawn only near the viewport (``workbook/chart.py``): one whose latest figure is not
+# drawn yet (pending) is scrolled to, and null is returned until it is drawn.
 _DRAWN_PLOT = """(selector) => {
     const host = document.querySelector(selector);
     const el = host && (host.classList.contains('wb-chart') ? host : host.querySelector('.wb-chart'));
