@@ -22,7 +22,7 @@ import math
 import numbers
 import typing
 from dataclasses import dataclass, field as dc_field
-from decimal import Decimal, localcontext
+from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
 from functools import cache

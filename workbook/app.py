@@ -59,7 +59,6 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-import os
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 from urllib.parse import quote
@@ -78,14 +77,14 @@ from .compare import PIN_KEY, ReadingPanel
 from .classroom import RollPanel, SimulatePanel
 from .controls import ScenarioForm, close_tree
 from .design import DesignPanel
-from .layout import headline_cards, house_rule_banner, page_css, style_figure
+from .layout import headline_cards, house_rule_banner, page_css
 from .notices import FieldMarks, link_notice
 from .share import (decode_query, encode_query, in_voila, page_url, preheating, request_query,
                     share_url)
 from .present import asked_lang, split_page_keys
 from .text import LANGUAGE_NAMES, translator
 from .urlbar import UrlBar
-from .views import (HEADLINE_COLUMNS, OUTCOME_COLUMNS, Panel, Rendered, View, at_least_chart,
+from .views import (OUTCOME_COLUMNS, Panel, Rendered, View, at_least_chart,
                     evaluate_cached, headline_table, notice_html, outcome_chart,
                     outcome_table, system_views, table_html, trace_html)
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 import rules_core
-from rules_core import COMMON_HEADLINES, Dist, ScenarioError, evaluate, load_scenario, all_systems
+from rules_core import COMMON_HEADLINES, ScenarioError, evaluate, load_scenario, all_systems
 from rules_core.result import one_in
 from rules_core.scenario import fields_of
 from rules_core.systems.infinity_n4.scenario import InfinityScenario

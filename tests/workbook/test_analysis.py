@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import re
-from fractions import Fraction
 
 from rules_core import all_systems, evaluate, find_preset
 from rules_core.compare import compare

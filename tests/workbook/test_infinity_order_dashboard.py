@@ -10,7 +10,7 @@ from fractions import Fraction
 import plotly.graph_objects as go
 import pytest
 
-from rules_core import evaluate, find_preset, get_system
+from rules_core import evaluate, find_preset
 from rules_core.systems.infinity_n4.dice import success_value
 from rules_core.systems.infinity_n4.exact import dodge_grid, f2f_headline
 from rules_core.systems.infinity_n4.outcomes import final_state_order

@@ -19,7 +19,7 @@ enumerating without them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from typing import NamedTuple
 
 from ...d20 import d20
