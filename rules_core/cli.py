@@ -43,7 +43,8 @@ from .roller import DiceError
 from .scenario import Scenario, ScenarioError, one_line
 from .simulate import MAX_ROLLS, simulate
 
-__all__ = ["main", "UsageError", "OneLineParser", "say_error", "read_scenario_source", "write_output"]
+__all__ = ["main", "UsageError", "OneLineParser", "say_error", "read_scenario_source", "write_output",
+           "json_integer", "LongNumber"]
 
 #: Digits a JSON integer may have; a longer one is never a valid field value, and is refused
 #: before Python spends time converting it (any field's bounds have a few digits).
@@ -74,7 +75,10 @@ class LongNumber:
 _LONG_DIGITS = re.compile(f"[0-9]{{{MAX_DIGITS + 1}}}")
 
 
-def _integer(digits: str) -> Any:
+def json_integer(digits: str) -> Any:
+    """A JSON integer read (``json.loads``'s ``parse_int``): an ``int``, or a :class:`LongNumber`
+    for one longer than any field allows (never converted: Python refuses, or takes long, to
+    convert thousands of digits)."""
     return int(digits) if len(digits) <= MAX_DIGITS else LongNumber(digits)
 
 
@@ -89,7 +93,7 @@ def _parse_json(text: str, name: str) -> Any:
     # that keeps such integers unconverted.
     long_digits = _LONG_DIGITS.search(text) is not None
     try:
-        return json.loads(text, parse_int=_integer if long_digits else None, parse_constant=_constant)
+        return json.loads(text, parse_int=json_integer if long_digits else None, parse_constant=_constant)
     except json.JSONDecodeError as err:
         raise UsageError(f"{name} is not valid JSON: {err.msg} at line {err.lineno} "
                          f"column {err.colno}") from None

@@ -39,10 +39,12 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from rules_core import Result, ScenarioError, System, get_system
+from rules_core.cli import json_integer
 from rules_core.compare import Comparison
 from rules_core.scenario import Scenario, one_line, parse
 from rules_core.tables import comparison_rows, csv_text, outcome_rows, sweep_rows
 
+from .notices import problem_words
 from .text import headline_label, translator
 from .views import OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart, outcome_chart, outcome_table, \
     percent_text, system_views, table_html, trace_html
@@ -77,7 +79,22 @@ def scenario_json(scenario: Scenario) -> str:
 
 
 class LoadError(ValueError):
-    """A scenario file that cannot be used; its message is one line for the reader."""
+    """A scenario file that cannot be used; its message is one line for the reader.
+
+    ``template`` and ``values`` make the message (``str``, in English); :meth:`said` says it in
+    a page's language. ``problems`` are the scenario's refused fields when the file is JSON of
+    this system's scenario that the rules refuse."""
+
+    def __init__(self, template: str, problems: Sequence[Any] = (), **values: Any):
+        self.template, self.values, self.problems = template, values, tuple(problems)
+        super().__init__(template.format(**values))
+
+    def said(self, text: Callable[[str], str] = str) -> str:
+        """The message in the page's language (``text`` translates its words, the system's name
+        and a file with no name of its own; a file's name and what it holds stay as they are)."""
+        values = {k: (text(v) if k == "system" or (k == "name" and v == "the file") else v)
+                  for k, v in self.values.items()}
+        return text(self.template).format(**values)
 
 
 def _depth(value: Any, limit: int) -> int:
@@ -96,8 +113,8 @@ def _depth(value: Any, limit: int) -> int:
     return depth
 
 
-def _refuse_constant(name: str) -> Any:
-    raise LoadError(f"the file is not valid JSON: {name} is not a JSON number")
+def _refuse_constant(constant: str) -> Any:
+    raise LoadError("the file is not valid JSON: {constant} is not a JSON number", constant=constant)
 
 
 def read_scenario_file(system: System | str, content: bytes | str, name: str = "the file") -> Scenario:
@@ -107,28 +124,31 @@ def read_scenario_file(system: System | str, content: bytes | str, name: str = "
     system = get_system(system) if isinstance(system, str) else system
     label = one_line(name, 60)
     if len(content) > MAX_FILE_BYTES:
-        raise LoadError(f"{label} is {len(content):,} bytes; a scenario file is at most {MAX_FILE_BYTES:,}")
+        raise LoadError("{name} is {size:,} bytes; a scenario file is at most {limit:,}",
+                        name=label, size=len(content), limit=MAX_FILE_BYTES)
     try:
         text = content.decode("utf-8") if isinstance(content, bytes) else content
     except UnicodeDecodeError:
-        raise LoadError(f"{label} is not UTF-8 text") from None
+        raise LoadError("{name} is not UTF-8 text", name=label) from None
     try:
-        data = json.loads(text, parse_constant=_refuse_constant)
+        data = json.loads(text, parse_int=json_integer, parse_constant=_refuse_constant)
     except json.JSONDecodeError as err:
-        raise LoadError(f"{label} is not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
+        raise LoadError("{name} is not valid JSON ({why}) at line {line} column {column}",
+                        name=label, why=err.msg, line=err.lineno, column=err.colno) from None
     except RecursionError:
-        raise LoadError(f"{label} is nested too deeply to be a scenario") from None
+        raise LoadError("{name} is nested too deeply to be a scenario", name=label) from None
     if _depth(data, _MAX_DEPTH) > _MAX_DEPTH:
-        raise LoadError(f"{label} is nested too deeply to be a scenario")
+        raise LoadError("{name} is nested too deeply to be a scenario", name=label)
     if not isinstance(data, dict):
-        raise LoadError(f"{label} holds no scenario: a scenario is a JSON object")
+        raise LoadError("{name} holds no scenario: a scenario is a JSON object", name=label)
     other = data.get("system", system.id)
     if other != system.id:
-        raise LoadError(f"{label} is a scenario of {one_line(repr(other), 40)}; this page shows {system.id}")
+        raise LoadError("{name} is a scenario of {other}; this page shows {system}",
+                        name=label, other=one_line(repr(other), 40), system=system.name)
     try:
         return parse(system.scenario_cls, {**data, "system": system.id})
     except ScenarioError as err:
-        raise LoadError(one_line(str(err), 600)) from None
+        raise LoadError("{why}", problems=err.problems, why=one_line(str(err), 600)) from None
 
 
 def download_link(filename: str, content: str, mime: str, label: str, css: str) -> str:
@@ -418,8 +438,11 @@ class ExportPanel:
         try:
             scenario = read_scenario_file(self.system, content, name)
         except LoadError as err:
+            # the scenario's refused fields as the page names them, else the file's fault said
+            words = [problem_words(self.system, problem, self.text) for problem in err.problems[:3]]
+            why = "; ".join(words) + ("; …" if len(err.problems) > 3 else "") if words else err.said(self.text)
             self.notice.value = (f'<div class="wb-notice-text" style="color:#a00">'
-                                 f'{html.escape(self.text("Not loaded"))}: {html.escape(str(err))}</div>')
+                                 f'{html.escape(self.text("Not loaded"))}: {html.escape(why)}</div>')
             return None
         self.notice.value = f"<small>{html.escape(self.text('Loaded'))} {html.escape(one_line(name, 60))}</small>"
         if self.on_load is not None:

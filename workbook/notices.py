@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import re
+import json
 from fractions import Fraction
 from collections.abc import Callable
 from typing import Any
@@ -23,12 +24,13 @@ from urllib.parse import parse_qsl
 import ipywidgets as widgets
 
 from rules_core import ScenarioError, System
-from rules_core.scenario import FieldSpec, Part, fields_of, parse, spec_at
+from rules_core.cli import LongNumber
+from rules_core.scenario import FieldSpec, Part, Problem, fields_of, one_line, parse, spec_at
 
 from .present import PAGE_KEYS
 from .text import field_place
 
-__all__ = ["link_notice", "FieldMarks"]
+__all__ = ["link_notice", "problem_words", "FieldMarks"]
 
 
 def _range(spec: FieldSpec, text: Callable[[str], str]) -> str:
@@ -159,6 +161,38 @@ def _fits(spec: FieldSpec, raw: str) -> bool:
     if spec.kind in ("choice", "ruling"):
         return raw in [str(v) for v, _ in spec.choices]
     return True
+
+
+def problem_words(system: System, problem: Problem, text: Callable[[str], str] = str) -> str:
+    """One refused field of a scenario (from a file: a JSON value) in the reader's words, as a
+    link's refusal says it: "PH (Dodger) 99: PH goes from 0 to 30", or, for a value in range that
+    the other fields rule out, what it must be with them; a key the scenario does not have, or a
+    block or list it cannot read, said as such."""
+    spec, named = field_place(system.scenario_cls, problem.field, text)
+    if spec is None:
+        return f"“{one_line(problem.field, 40)}”: {text('no such field')}"
+    if spec.kind in ("part", "parts"):
+        return f"{named}: {text('cannot be read in this form')}"
+    given = problem.given
+    # a value as the file wrote it (JSON's true, not Python's True), a choice by its label
+    value = (json.dumps(given, ensure_ascii=False)
+             if isinstance(given, (int, float, list, dict, type(None))) and spec.kind not in ("choice", "ruling", "flag")
+             else _value_words(spec, given, text))
+    value = value if len(value) <= 30 else value[:30] + "…"
+    if isinstance(given, LongNumber):
+        value = text("a whole number of {digits:,} digits").format(digits=given.digits)
+    typed = {"int": isinstance(given, (int, float)), "float": isinstance(given, (int, float)),
+             "flag": isinstance(given, bool), "choice": isinstance(given, str),
+             "ruling": isinstance(given, str)}.get(spec.kind, False) and \
+        (spec.kind == "flag" or not isinstance(given, bool))
+    if typed and _fits(spec, str(given)):
+        return (f"{named} {value}: {text('with the rest of the scenario it must be')} "
+                f"{_rule_words(system, problem.field, spec, problem.allowed, text)}")
+    # JSON says what a value is: a number written as text, or a flag as anything but true/false
+    hint = (text("a number, written without quotes") if spec.kind in ("int", "float") and isinstance(given, str)
+            else text("true or false") if spec.kind == "flag" and not typed else None)
+    shown = f"“{value}”" if isinstance(given, str) and spec.kind not in ("choice", "ruling", "text") else value
+    return f"{named} {shown}: {_range(spec, text)}" + (f" ({hint})" if hint else "")
 
 
 def link_notice(system: System, query: str, text: Callable[[str], str] = str,

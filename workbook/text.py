@@ -184,6 +184,24 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "Load a scenario (JSON)": "Загрузить сценарий (JSON)",
         "Loaded": "Загружен файл",
         "Not loaded": "Не загружено",
+        # a scenario file refused (workbook.export.read_scenario_file, workbook.notices.problem_words)
+        "the file": "файл",
+        "{name} is {size:,} bytes; a scenario file is at most {limit:,}":
+            "{name}: {size} байт, а файл сценария — не больше {limit} байт",
+        "{name} is not UTF-8 text": "{name}: это не текст в кодировке UTF-8",
+        "{name} is not valid JSON ({why}) at line {line} column {column}":
+            "{name}: это не правильный JSON (строка {line}, столбец {column})",
+        "{name} is nested too deeply to be a scenario": "{name}: слишком глубокая вложенность для сценария",
+        "{name} holds no scenario: a scenario is a JSON object": "{name}: в нём нет сценария (сценарий — объект JSON)",
+        "{name} is a scenario of {other}; this page shows {system}":
+            "{name}: это сценарий для {other}, а на этой странице — {system}",
+        "the file is not valid JSON: {constant} is not a JSON number":
+            "файл — не правильный JSON: {constant} не является числом JSON",
+        "no such field": "такого поля нет",
+        "a number, written without quotes": "числом, без кавычек",
+        "true or false": "true или false",
+        "a whole number of {digits:,} digits": "целое число из {digits} цифр",
+        "cannot be read in this form": "не читается в таком виде",
         "report": "отчёт",
         "Charts": "Графики",
         "Scenario": "Сценарий",

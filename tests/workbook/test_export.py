@@ -96,7 +96,7 @@ def test_panel_loads_a_good_file_and_a_bad_one_changes_nothing():
     result = evaluate(system.default_scenario())
     panel.update(result, "http://example.test/page?preset=x")
     assert panel.load(b'{"dodger": {"ph": 99}}', "bad.json") is None
-    assert loaded == [] and "dodger.ph" in panel.notice.value and "99" in panel.notice.value
+    assert loaded == [] and "Not loaded: PH (Dodger) 99: PH goes from 0 to 30<" in panel.notice.value
     good = system.default_scenario().set("dodger.ph", 14)
     assert panel.load(good.to_json().encode(), "good.json") == good
     assert loaded == [good]
@@ -104,7 +104,8 @@ def test_panel_loads_a_good_file_and_a_bad_one_changes_nothing():
     panel.upload.value = ({"name": "again.json", "type": "application/json", "size": 10,
                            "content": memoryview(b'{"dodger": {"ph": 0.5}}'),
                            "last_modified": datetime.datetime(2026, 1, 1)},)
-    assert loaded == [good] and "dodger.ph" in panel.notice.value and panel.upload.value == ()
+    assert loaded == [good] and "PH (Dodger) 0.5: PH goes from 0 to 30" in panel.notice.value
+    assert panel.upload.value == ()
 
 
 def test_panel_download_links_carry_the_exact_csv_and_the_scenario():
@@ -257,3 +258,37 @@ def test_a_dashboard_report_is_what_the_page_shows():
     export.page = None  # a panel on its own reports the system's views only
     assert "wb-report-rulings" not in export.make_report()
     assert 'data-view="What the Dodge is worth"' in export.report
+
+
+@pytest.mark.parametrize("content, says", [
+    (b'{"dodger": {"ph": 99}}', "PH (Dodger) 99: PH goes from 0 to 30"),
+    (b'{"dodger": {"ph": "12"}}', "PH (Dodger) “12”: PH goes from 0 to 30 (a number, written without quotes)"),
+    (b'{"dodger": {"ph": true}}', "PH (Dodger) true: PH goes from 0 to 30"),
+    (b'{"dodger": {"ph": 1' + b"0" * 5000 + b"}}", "PH (Dodger) a whole number of 5,001 digits: PH goes from 0 to 30"),
+    (b'{"dodger": {"phh": 12}}', "“dodger.phh”: no such field"),
+    (b'{"attackers": 3}', "Attackers: cannot be read in this form"),
+    (b'{"minus_three": "both"}', "Several −3 PH circumstances both: Several −3 PH circumstances is one of: One −3 at most"),
+    (b"{not json", "mine.json is not valid JSON (Expecting property name enclosed in double quotes) at line 1 column 2"),
+    (b'{"system": "eldfall"}', "mine.json is a scenario of 'eldfall'; this page shows Infinity N4"),
+])
+def test_a_refused_file_is_said_as_the_page_names_its_fields(content, says):
+    """The panel says a refused file in the page's words: each refused field by its label and
+    place, as a refused link is said, what the field takes, and what the file wrote."""
+    system = all_systems()["infinity-n4"]
+    panel = ExportPanel(system)
+    assert panel.load(content, "mine.json") is None
+    assert says in html.unescape(panel.notice.value), panel.notice.value
+
+
+def test_a_refusal_names_at_most_three_fields():
+    panel = ExportPanel(all_systems()["infinity-n4"])
+    panel.load(b'{"dodger": {"ph": 99, "arm": 99, "bts": 99, "wip": 99}}', "mine.json")
+    said = html.unescape(panel.notice.value)
+    assert said.count(" 99: ") == 3 and said.endswith("; …</div>"), said
+
+
+def test_a_cross_field_refusal_in_a_file_says_what_the_field_must_be():
+    panel = ExportPanel(all_systems()["gurps-4e"])
+    panel.load(b'{"situation": "sacrificial", "dodger": {"defense": "none"}}', "mine.json")
+    assert ("Defense (Dodger) No defense: with the rest of the scenario it must be “Dodge” (sacrificial dodge)"
+            in html.unescape(panel.notice.value)), panel.notice.value

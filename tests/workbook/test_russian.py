@@ -91,6 +91,7 @@ ALLOWED_LATIN = {
     "English": "the language switch names each language in its own words",
     "CSV": "a file format, named so in Russian too", "JSON": "a file format, named so in Russian too",
     "HTML": "a file format, named so in Russian too",
+    "UTF": "a text encoding, UTF-8, named so in Russian too",
 }
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’]*(?:/[A-Za-z]+)?")
 # a link or a file the reader can open is not prose: a URL, a share query, a rulings file
@@ -281,3 +282,29 @@ def test_a_language_switch_in_place_says_what_a_page_opened_in_that_language_say
     assert switched.form.sections["defender"].open is False
     assert switched.language.value == then
     assert ("lang=ru" in switched.urlbar.query) is (then == "ru")  # English, the first, is the default
+
+
+@pytest.mark.parametrize("content", [
+    b'{"defender": {"agility": 999}}',                       # out of its range
+    b'{"defender": {"agility": "40"}}',                      # a number given as text
+    b'{"attacks": [{"kind": "melee", "covers_whole_base": true}]}',  # a cross-field check
+    b'{"defender": {"agilty": 40}}',                         # no such field
+    b'{"attacks": 3}',                                       # a list given as a number
+    b"{not json", b"\xff\xfe", b"[1, 2]", b'{"system": "eldfall"}', b'{"defender": {"agility": NaN}}',
+    b"[" * 50 + b"]" * 50, b" " * 300_000,
+])
+def test_a_refused_scenario_file_on_the_russian_page_is_said_in_russian(content):
+    """A scenario file the page cannot load is refused in Russian: only what the file itself
+    holds (a value, a name quoted in “”) may stay as it was written."""
+    import ipywidgets as widgets
+    from workbook.app import Dashboard
+
+    dash = Dashboard("d100-homebrew", query="lang=ru")
+    before = dash.scenario
+    assert dash.analysis.export.load(content) is None and dash.scenario == before
+    said = dash.analysis.export.notice.value
+    assert "Не загружено: " in said, said
+    unquoted = re.sub(r"“[^”]*”|&#x27;[^&]*&#x27;", " ", said)
+    for written in ("999", "40", "NaN"):
+        unquoted = unquoted.replace(f" {written}:", " :").replace(f" {written} ", " ")
+    assert _latin_words(widgets.HTML(unquoted)) == {}, said
