@@ -14,8 +14,8 @@ dimmed under a "not updated" line) until the value is valid again.
 from __future__ import annotations
 
 import html
-import re
 import json
+import re
 from fractions import Fraction
 from collections.abc import Callable
 from typing import Any
@@ -181,10 +181,9 @@ def problem_words(system: System, problem: Problem, text: Callable[[str], str] =
     value = value if len(value) <= 30 else value[:30] + "…"
     if isinstance(given, LongNumber):
         value = text("a whole number of {digits:,} digits").format(digits=given.digits)
-    typed = {"int": isinstance(given, (int, float)), "float": isinstance(given, (int, float)),
-             "flag": isinstance(given, bool), "choice": isinstance(given, str),
-             "ruling": isinstance(given, str)}.get(spec.kind, False) and \
-        (spec.kind == "flag" or not isinstance(given, bool))
+    number = isinstance(given, (int, float)) and not isinstance(given, bool)
+    typed = {"int": number, "float": number, "flag": isinstance(given, bool),
+             "choice": isinstance(given, str), "ruling": isinstance(given, str)}.get(spec.kind, False)
     if typed and _fits(spec, str(given)):
         return (f"{named} {value}: {text('with the rest of the scenario it must be')} "
                 f"{_rule_words(system, problem.field, spec, problem.allowed, text)}")
