@@ -90,8 +90,6 @@ from .views import (OUTCOME_COLUMNS, Panel, Rendered, View, at_least_chart,
 
 __all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "Section", "collapsible"]
 
-#: Modules of this package that are the workbook itself, not a system's panels.
-
 
 def _handling_browser_message() -> bool:
     """True while the kernel handles a widget message from the browser (a control change)."""

@@ -123,9 +123,8 @@ function render({ model, el }) {
     await Plotly.react(plot, figure.data || [], figure.layout || {}, model.get("config"));
     plot.style.minHeight = "";
   };
-  // A chart is drawn only while it is within half a window of the viewport: one further away
-  // (below the fold, in a closed panel) is marked pending, keeps its height, and is drawn with
-  // its latest figure when it comes near.
+  // Pending: the latest figure is not drawn yet (the chart is far from view, or waits for the
+  // page). A chart never drawn keeps its figure's height meanwhile, so the page does not jump.
   const pending = (on) => {
     el.classList.toggle("wb-chart-pending", on);
     if (on && !plot._fullLayout) {

@@ -394,6 +394,7 @@ def notice_html(*messages: str) -> str:
 
 # -- the panels each system declares ---------------------------------------------------------
 
+#: Modules of this package that are the workbook itself, not a system's panels.
 _FRAMEWORK = {"app", "chart", "catalog", "controls", "share", "text", "views", "layout", "notices",
               "present", "urlbar", "explain", "classroom", "lessons", "explore", "server", "analysis",
               "compare", "export", "modes", "sweep_panel", "four_games", "design"}
