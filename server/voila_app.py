@@ -45,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import hashlib
+import html
 import json
 import os
 import re
@@ -57,13 +58,14 @@ from functools import lru_cache
 from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import unquote, unquote_to_bytes
 
 HERE = Path(__file__).resolve().parent
 # Voilà finds templates under <jupyter path>/voila/templates: put this folder's first.
 os.environ["JUPYTER_PATH"] = os.pathsep.join(
     [str(HERE / "jupyter"), *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))])
 
+import jinja2  # noqa: E402
 import tornado.web  # noqa: E402
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager  # noqa: E402
 from jupyter_server._tz import utcnow  # noqa: E402
@@ -134,6 +136,21 @@ class PageClaim:
 _PAGE_CLAIM: ContextVar[PageClaim | None] = ContextVar("workbook_page_claim", default=None)
 
 
+@dataclass(eq=False)
+class Visit:
+    """One page request from one client address, from its admission until the page is sent;
+    once its page has a kernel (started for it or preheated), that kernel is the address's
+    until it is shut down."""
+
+    address: str
+    notebook: str
+    kernel: str | None = None
+
+
+#: The visit of the page request being handled (read where its kernel is started or handed over).
+_VISIT: ContextVar[Visit | None] = ContextVar("workbook_visit", default=None)
+
+
 class WorkbookKernelManager(AsyncMappingKernelManager):
     """Kernels under one cap, shut down soon after their last browser connection closed.
 
@@ -148,8 +165,12 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
     disconnected_timeout = Integer(30, config=True, help=(
         "Seconds after the last browser connection to a kernel closed before it is shut down "
         "(a reload reconnects well within it)."))
-    never_connected_timeout = Integer(300, config=True, help=(
-        "Seconds a kernel started for a page may wait for its browser to connect at all."))
+    never_connected_timeout = Integer(30, config=True, help=(
+        "Seconds a page's kernel may wait, idle, for its browser to connect at all (a page "
+        "request that never opens its websocket holds a kernel no longer than this)."))
+    max_per_address = Integer(0, config=True, help=(
+        "Most page kernels one client address may hold at once (pages open or being sent); "
+        "0: no limit."))
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -158,6 +179,8 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         self._claims = 0        # pages promised a kernel they have not started yet
         self._page_starts = 0   # page kernels starting (not listed until started)
         self._peak = 0
+        self._visits: set[Visit] = set()    # page requests admitted that have no kernel yet
+        self._owners: dict[str, str] = {}   # kernel id -> the address whose page it serves
 
     def kernel_count(self) -> int:
         """Every kernel counted by the cap: running ones, preheated ones on their way (waiting
@@ -165,6 +188,34 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         count = len(self._kernels) + pending_pool_starts(self) + self._page_starts + self._claims
         self._peak = max(self._peak, count)
         return count
+
+    def open_pages(self, address: str | None = None) -> int:
+        """Pages open or being sent (of ``address``, or of everyone): kernels serving a page, and
+        admitted page requests that have no kernel yet."""
+        return (sum(1 for v in self._visits if address in (None, v.address))
+                + sum(1 for a in self._owners.values() if address in (None, a)))
+
+    def admit(self, address: str, notebook: str) -> Visit | None:
+        """A page request from ``address`` admitted under the per-address limit, or None (that
+        address already holds its share)."""
+        if self.max_per_address and self.open_pages(address) >= self.max_per_address:
+            return None
+        visit = Visit(address, notebook)
+        self._visits.add(visit)
+        return visit
+
+    def assign(self, kernel_id: str) -> None:
+        """The kernel ``kernel_id`` now serves the page request being handled (if any)."""
+        visit = _VISIT.get()
+        if visit is not None and visit.kernel is None:
+            visit.kernel = kernel_id
+            self._visits.discard(visit)
+            self._owners[kernel_id] = visit.address
+
+    def leave(self, visit: Visit | None) -> None:
+        """The page request of ``visit`` is over (its kernel, if it got one, stays counted)."""
+        if visit is not None:
+            self._visits.discard(visit)
 
     def has_room(self, more: int = 1) -> bool:
         """Whether ``more`` kernels fit under the cap."""
@@ -211,6 +262,8 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
             if not preheated:
                 self._page_starts -= 1
         self._born.setdefault(kernel_id, time.monotonic())
+        if not preheated:
+            self.assign(kernel_id)
         return kernel_id
 
     def notify_connect(self, kernel_id: str) -> None:
@@ -252,6 +305,7 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
         self._left.pop(kernel_id, None)
         self._born.pop(kernel_id, None)
+        self._owners.pop(kernel_id, None)
         return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
     async def cull_kernel_if_idle(self, kernel_id: str):
@@ -302,6 +356,12 @@ class CappedPools:
             super().fill_if_needed(delay=delay, notebook_name=notebook_name, **kwargs)
         finally:
             self.kernel_pools_config = saved
+
+    async def get_rendered_notebook(self, notebook_name: str, *args, **kwargs):
+        """Voilà's: a preheated kernel for a page request; it now serves that request's address."""
+        render_task, rendered, kernel_id = await super().get_rendered_notebook(notebook_name, *args, **kwargs)
+        self.assign(kernel_id)
+        return render_task, rendered, kernel_id
 
     def top_up(self) -> None:
         """Refill the pools within the cap, the one furthest below its size first."""
@@ -392,25 +452,11 @@ def take_idle_pooled_kernel(kernel_manager, but: str) -> tuple[str, str] | None:
     return name, task.result()["kernel_id"]
 
 
-def pooled_kernel_ids(kernel_manager) -> set[str]:
-    """Ids of the preheated kernels still waiting in Voilà's pools (not serving a page)."""
-    ids = set()
-    for pool in getattr(kernel_manager, "_pools", {}).values():
-        for task in pool:
-            if task.done() and not task.cancelled() and task.exception() is None:
-                ids.add(task.result()["kernel_id"])
-    return ids
-
 
 def pending_pool_starts(kernel_manager) -> int:
     """Preheated kernels still starting (counted as pool, not as serving a page)."""
     return sum(1 for pool in getattr(kernel_manager, "_pools", {}).values() for t in pool if not t.done())
 
-
-def kernels_serving(kernel_manager) -> int:
-    """How many kernels serve pages now: all kernels minus those waiting in the pools."""
-    ids = set(kernel_manager.list_kernel_ids())
-    return max(0, len(ids - pooled_kernel_ids(kernel_manager)) - pending_pool_starts(kernel_manager))
 
 
 @lru_cache(maxsize=64)
@@ -445,54 +491,111 @@ def extensions_for(page_config: dict, root_dir: str, notebook_path: str | None) 
     return page_config
 
 
-FULL_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>The server is full</title>
+def refusal_page(kind: str, title: str, *paragraphs: str, retry_after: int | None = None) -> str:
+    """A short page refusing a request: ``title`` and ``paragraphs`` are plain text (escaped
+    here); ``kind`` is its body's CSS class; with ``retry_after`` a *Try again* button, and the
+    page tries again by itself after that many seconds."""
+    text = "\n".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+    retry = "" if retry_after is None else f"""
+<p><button class="wb-retry" onclick="location.reload()">Try again</button>
+<small id="wb-auto">(this page tries again by itself in <span id="wb-left">{retry_after}</span> s)</small></p>
+<script>let left = {retry_after}; setInterval(() => {{ left -= 1;
+  document.getElementById('wb-left').textContent = left; if (left <= 0) location.reload(); }}, 1000);</script>"""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{{font-family:sans-serif;max-width:36em;margin:15vh auto;padding:0 1em;color:#222}}
 button{{font-size:1em;padding:.4em 1.2em}}</style></head>
-<body class="wb-server-full"><h1>The server is full</h1>
-<p>{active} dashboards are open, the most this server runs at once. Try again in a minute:
-a place frees up as soon as someone closes a dashboard.</p>
-<p><button class="wb-retry" onclick="location.reload()">Try again</button>
-<small id="wb-auto">(this page tries again by itself in <span id="wb-left">60</span> s)</small></p>
-<script>let left = 60; setInterval(() => {{ left -= 1;
-  document.getElementById('wb-left').textContent = left; if (left <= 0) location.reload(); }}, 1000);</script>
+<body class="{kind}"><h1>{html.escape(title)}</h1>
+{text}{retry}
 </body></html>"""
 
 
+def clipped(text: str, most: int = 80) -> str:
+    """``text`` on one line, control characters escaped, at most ``most`` characters (then "…").
+
+    >>> clipped("dark\\n" + "x" * 100)[:12], len(clipped("x" * 100))
+    ('dark\\\\nxxxxxx', 81)
+    """
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= most else text[:most] + "…"
+
+
+def dashboards_open(count: int) -> str:
+    """``"1 dashboard is open"``, ``"3 dashboards are open"``."""
+    return f"{count} dashboard is open" if count == 1 else f"{count} dashboards are open"
+
+
+#: Voilà's query parameters that would choose the page's template or theme: not taken from a link.
+OVERRIDES = ("template", "theme")
+
+
 class DashboardHandler(TornadoVoilaHandler):
-    """Voilà's page handler, refusing politely beyond the kernel cap."""
+    """Voilà's page handler: the page's template and theme are the server's, never a link's; a
+    client address holds at most its share of the kernels; beyond the kernel cap a visitor is
+    refused politely."""
 
     async def get(self, path=None):
+        asked = [name for name in OVERRIDES if name in self.request.query_arguments]
+        if asked:
+            name = asked[0]
+            given = clipped(self.get_query_argument(name, ""))
+            self.log.warning("Refused a link choosing the %s (%s) from %s", name, given, self.request.remote_ip)
+            return self._refuse(400, refusal_page(
+                "wb-refused", "This link cannot be opened",
+                f"The link asks for the {name} “{given}”. This server shows its dashboards in its own "
+                f"{' and '.join(OVERRIDES)}: remove “{name}=” from the link and open it again."))
         manager = self.kernel_manager
+        if not (path and path.endswith(".ipynb")):
+            return await super().get(path)
+        visit = manager.admit(self.request.remote_ip, path)
+        if visit is None:
+            self.log.warning("Refused %s: %s already holds %d page kernels (at most %d per address)",
+                             self.request.path, self.request.remote_ip,
+                             manager.open_pages(self.request.remote_ip), manager.max_per_address)
+            return self._refuse(429, refusal_page(
+                "wb-too-many", "Too many dashboards open",
+                f"{dashboards_open(manager.open_pages(self.request.remote_ip))} on this server from your "
+                f"computer, the most one computer may have at once ({manager.max_per_address}). "
+                "Close a dashboard's tab, then try again.", retry_after=30), retry_after=30)
         claim = None
-        if path and path.endswith(".ipynb") and not self._preheated_kernel_for(path):
+        if not self._preheated_kernel_for(path):
             claim = await manager.claim_page_kernel(path)
             if claim is None:
-                serving = kernels_serving(manager)
+                manager.leave(visit)
+                serving = manager.open_pages()
                 self.log.warning("Server full: %d kernels (cap %d, %d serving pages); refused %s",
                                  manager.kernel_count(), manager.max_kernels, serving, self.request.path)
-                self.set_status(503)
-                self.set_header("Retry-After", "60")
-                self.set_header("Content-Type", "text/html; charset=utf-8")
-                self.set_header("Cache-Control", "no-store")
-                self.finish(FULL_PAGE.format(active=serving))
-                return
+                return self._refuse(503, refusal_page(
+                    "wb-server-full", "The server is full",
+                    f"{dashboards_open(serving)}, the most this server runs at once. Try again in a "
+                    "minute: a place frees up as soon as someone closes a dashboard.", retry_after=60),
+                    retry_after=60)
         started = time.monotonic()
         _ = self.xsrf_token  # sets the _xsrf cookie the page's shutdown beacon sends back
-        token = _PAGE_CLAIM.set(claim)
+        tokens = _PAGE_CLAIM.set(claim), _VISIT.set(visit)
         try:
             await super().get(path)
         finally:
-            _PAGE_CLAIM.reset(token)
+            _PAGE_CLAIM.reset(tokens[0])
+            _VISIT.reset(tokens[1])
             manager.release(claim)
+            manager.leave(visit)
         self.log.info("Page %s served in %.2f s", self.request.path, time.monotonic() - started)
 
+    def _refuse(self, status: int, page: str, retry_after: int | None = None) -> None:
+        self.set_status(status)
+        if retry_after is not None:
+            self.set_header("Retry-After", str(retry_after))
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(page)
+
     def _preheated_kernel_for(self, path: str) -> bool:
-        """Whether Voilà will give this request a preheated kernel (its own test)."""
+        """Whether Voilà will give this request a preheated kernel (its own test; a request
+        naming a template or theme never gets here)."""
         manager = self.kernel_manager
-        return (manager.get_pool_size(path) > 0 and bool(manager.notebook_data.get(path))
-                and self.get_argument("template", None) is None and self.get_argument("theme", None) is None)
+        return manager.get_pool_size(path) > 0 and bool(manager.notebook_data.get(path))
 
 
 class ShutdownHandler(VoilaShutdownKernelHandler):
@@ -641,6 +744,13 @@ class NotFound(tornado.web.RequestHandler):
         raise tornado.web.HTTPError(404)
 
 
+class BadRequest(tornado.web.RequestHandler):
+    """A plain 400 (a path that is not UTF-8 once decoded)."""
+
+    def prepare(self):
+        raise tornado.web.HTTPError(400)
+
+
 class Refused(tornado.web.RequestHandler):
     """400 for a request whose Host is not one this server answers to."""
 
@@ -661,10 +771,18 @@ class GuardedApplication(tornado.web.Application):
         if request.host_name.lower() not in hosts:
             self.settings["voila_log"].warning("Refused Host %r from %s", request.host, request.remote_ip)
             return self.get_handler_delegate(request, Refused, {"hosts": hosts})
+        try:
+            unquote_to_bytes(request.path).decode("utf-8")
+        except UnicodeDecodeError:  # (tornado's handlers then fail to render their error page)
+            return self.get_handler_delegate(request, BadRequest)
         path = unquote(unquote(request.path))
         if ".." in path.split("/") or "\\" in path or "\x00" in path:
             return self.get_handler_delegate(request, NotFound)
         return super().find_handler(request, **kwargs)
+
+    def listen(self, port: int, address: str = "", **kwargs):
+        """Listen, reading the client's address from a proxy's headers if told to trust them."""
+        return super().listen(port, address, xheaders=self.settings.get("workbook_xheaders", False), **kwargs)
 
 
 class WorkbookVoila(Voila):
@@ -683,11 +801,22 @@ class WorkbookVoila(Voila):
     pools = Unicode("", config=True, help=(
         "Preheated kernels of given notebooks, instead of --pool for them: comma-separated "
         "name=N (e.g. infinity-n4-dodge.ipynb=25 for a class on that dashboard)."))
+    max_per_address = Integer(10, config=True, help=(
+        "Most dashboards (page kernels) one client address may have open at once; beyond it the "
+        "page says so (HTTP 429). 0: no limit. Behind one NAT address a class shares it: raise it."))
+    trust_xheaders = Bool(False, config=True, help=(
+        "Take the client's address from X-Real-Ip / X-Forwarded-For (only behind a reverse proxy "
+        "that sets them: anyone else could claim any address)."))
+
+    classes = [*Voila.classes, WorkbookKernelManager]
 
     aliases = {**Voila.aliases, "hosts": "WorkbookVoila.hosts", "max-kernels": "WorkbookVoila.max_kernels",
                "pool": "VoilaConfiguration.default_pool_size", "pools": "WorkbookVoila.pools",
                "idle-timeout": "WorkbookVoila.idle_timeout",
+               "max-per-address": "WorkbookVoila.max_per_address",
+               "trust-xheaders": "WorkbookVoila.trust_xheaders",
                "disconnected-timeout": "WorkbookKernelManager.disconnected_timeout",
+               "never-connected-timeout": "WorkbookKernelManager.never_connected_timeout",
                "startup-timeout": "VoilaExecutor.startup_timeout",
                "iopub-timeout": "VoilaExecutor.iopub_timeout"}
 
@@ -722,6 +851,10 @@ class WorkbookVoila(Voila):
         # One cap for every kernel, preheated ones included: the pools fill within it.
         voila.app.voila_kernel_manager_factory = capped_kernel_manager_factory
         self.config.WorkbookKernelManager.max_kernels = self.max_kernels
+        self.config.WorkbookKernelManager.max_per_address = max(self.max_per_address, 0)
+        # A page's template and theme are the server's: a link naming either is refused
+        # (DashboardHandler) and Voilà itself never reads them from the query.
+        conf.allow_template_override = conf.allow_theme_override = "NO"
         if self.max_kernels and pool > self.max_kernels:
             self.log.warning("%d preheated kernels for %d notebooks is more than the cap of %d "
                              "kernels: the pools fill as far as the cap allows (and pages then take "
@@ -792,9 +925,12 @@ class WorkbookVoila(Voila):
         self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
         settings = self.init_settings()
         settings.update(self.tornado_settings)
+        # jupyter_server's error and logout pages, on a page of our own (see server/templates/page.html)
+        server_env = settings["jinja2_env"]
+        server_env.loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(HERE / "templates")), server_env.loader])
         settings.update(allow_remote_access=False, local_hostnames=self.allowed_hosts,
                         workbook_hosts=self.allowed_hosts, workbook_max_kernels=self.max_kernels,
-                        voila_log=self.log)
+                        workbook_xheaders=self.trust_xheaders, voila_log=self.log)
         if self.compress:
             settings.update(compress_response=True, websocket_compression_options={})
         self.log.info("Kernel manager: %s", " < ".join(c.__name__ for c in type(self.kernel_manager).__mro__[:3]))

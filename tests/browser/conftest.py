@@ -4,7 +4,8 @@ Fixtures (use them from any test module in this folder; every test here is marke
 
 ``voila_server`` (session)
     The workbook's server (``server/voila_app.py``, as ``make run`` starts it: Voilà with one
-    preheated kernel per notebook, the Host allowlist and the kernel cap) serving ``notebooks/``
+    preheated kernel per notebook, the Host allowlist and the kernel cap, but no per-address
+    limit: every page here comes from one browser) serving ``notebooks/``
     on a free 127.0.0.1 port; ``.url`` is its root, ``.log`` its log file. Started once per
     session with subprocess, ready when a static file answers, stopped by its PID at the end.
 ``browser`` (session)
@@ -119,8 +120,10 @@ def _wait_until_serving(server: VoilaServer, timeout: float = 60.0) -> None:
 def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
     port = _free_port()
     log = tmp_path_factory.mktemp("voila") / "voila.log"
+    # One browser plays every visitor here, from one address: no per-address limit (its own
+    # test starts a server with one, test_hardening.py).
     command = [sys.executable, str(SERVER), str(NOTEBOOKS), f"--port={port}", "--pool=1",
-               "--show_tracebacks=True"]
+               "--show_tracebacks=True", "--max-per-address=0"]
     with open(log, "wb") as sink:
         process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=sink, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=True)

@@ -10,6 +10,9 @@ import os
 import sys
 from pathlib import Path
 
+import html
+import subprocess
+
 import pytest
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
@@ -111,3 +114,99 @@ def test_the_culler_passes_over_a_kernel_gone_or_still_starting(server_module):
         assert manager._idle("starting") == 0.0
     finally:
         manager._kernels.pop("starting")
+
+
+# -- hardening ------------------------------------------------------------------------------------
+
+HOSTILE = ['"><script>alert(9)</script>', "javascript:alert(1)//", "' onmouseover='alert(2)"]
+
+
+def test_help_and_help_all_list_the_servers_own_settings():
+    """``--help`` once died of a KeyError (an alias naming a class the app did not list)."""
+    for flag in ("--help", "--help-all"):
+        done = subprocess.run([sys.executable, str(SERVER), flag], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "Traceback" not in done.stderr
+        for option in ("--max-kernels", "--max-per-address", "--never-connected-timeout", "--trust-xheaders"):
+            assert option in done.stdout, (flag, option)
+
+
+def test_links_cannot_choose_the_template_or_the_theme(server_module):
+    app = server_module.WorkbookVoila()
+    try:
+        app.initialize([str(SERVER.parents[1] / "notebooks"), "--port=0"])
+        conf = app.voila_configuration
+        assert (conf.allow_template_override, conf.allow_theme_override) == ("NO", "NO")
+        assert app.config.WorkbookKernelManager.max_per_address == 10
+    finally:
+        server_module.WorkbookVoila.clear_instance()
+
+
+@pytest.mark.parametrize("block", ["body_header", "html_head_js"])
+@pytest.mark.parametrize("hostile", [h for h in HOSTILE if h != html.escape(h)])
+def test_the_page_template_escapes_what_it_writes(server_module, block, hostile):
+    """Every block of the workbook's page template escapes a value it is given (nbconvert's
+    templates do not autoescape): a theme, a base URL or a page setting holding markup comes
+    out as text. The blocks are rendered by themselves with that value in every variable."""
+    import jinja2
+    from voila.paths import collect_template_paths
+
+    paths = collect_template_paths(["voila", "nbconvert"], "workbook")
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(paths), extensions=["jinja2.ext.do"])
+    template = env.get_template("index.html.j2")
+    assert "autoescape" in (Path(paths[0]) / "index.html.j2").read_text()
+    macro = lambda *a, **k: jinja2.utils.markupsafe.Markup("<i>trusted</i>")  # noqa: E731
+    context = template.new_context({
+        "resources": {"theme": hostile, "base_url": hostile, "include_js": macro},
+        "page_config": {"workbookPlotlyJs": hostile},
+        "spinner": type("M", (), {"html": macro, "css": macro}), "log": type("M", (), {"js": macro}),
+        "voila_setup_helper_functions": macro, "voila_setup_labextensions": macro,
+        "kernel_start": lambda nb: hostile, "cell_generator": lambda nb, kid: [], "nb": {"cells": []},
+        "frontend": "voila"})
+    written = "".join(template.blocks[block](context))
+    assert hostile not in written
+    assert jinja2.utils.markupsafe.escape(hostile) in written
+    assert "<i>trusted</i>" in written  # the template's own helpers' markup is kept
+
+
+def test_a_client_address_holds_at_most_its_share_of_page_kernels(server_module):
+    """Admission per address: pages being sent and kernels serving pages both count; a kernel
+    shut down frees its place; the count of open pages is of pages, not of preheated kernels."""
+    manager = server_module.WorkbookKernelManager(max_per_address=2)
+    first = manager.admit("10.0.0.5", "a.ipynb")
+    second = manager.admit("10.0.0.5", "b.ipynb")
+    assert first is not None and second is not None
+    assert manager.admit("10.0.0.5", "c.ipynb") is None       # its share is taken
+    assert manager.admit("10.0.0.6", "a.ipynb") is not None   # another address is not touched
+    token = server_module._VISIT.set(first)
+    try:
+        manager.assign("kernel-1")                             # the page got its kernel
+        manager.assign("kernel-2")                             # (a visit is given one kernel only)
+    finally:
+        server_module._VISIT.reset(token)
+    manager.leave(first)                                       # its page is sent: the kernel still counts
+    assert manager.open_pages("10.0.0.5") == 2 and manager.open_pages() == 3
+    manager.leave(second)                                      # a page that failed before its kernel
+    assert manager.open_pages("10.0.0.5") == 1
+    assert manager.admit("10.0.0.5", "c.ipynb") is not None
+    manager._owners.pop("kernel-1")                            # as shutdown_kernel does
+    assert manager.open_pages("10.0.0.5") == 1
+    assert server_module.WorkbookKernelManager().admit("x", "a.ipynb") is not None  # 0: no limit
+
+
+def test_a_kernel_whose_page_never_connects_is_released_after_30_s_by_default(server_module):
+    manager = server_module.WorkbookKernelManager()
+    assert manager.never_connected_timeout == 30
+
+
+@pytest.mark.parametrize("count, said", [(0, "0 dashboards are open"), (1, "1 dashboard is open"),
+                                         (2, "2 dashboards are open")])
+def test_the_refusal_pages_count_in_words(server_module, count, said):
+    assert server_module.dashboards_open(count) == said
+
+
+def test_a_refusal_page_escapes_its_text(server_module):
+    page = server_module.refusal_page("wb-refused", "<b>title</b>", HOSTILE[0], retry_after=5)
+    assert "<script>alert" not in page and "<b>title" not in page
+    assert "&lt;script&gt;alert(9)" in page and "&lt;b&gt;title" in page
+    assert 'class="wb-retry"' in page and ">5</span>" in page
