@@ -10,15 +10,20 @@ POOL        ?= 1
 # POOLS: the pools of given notebooks instead, e.g. POOLS=infinity-n4-dodge.ipynb=25 for a class.
 POOLS       ?=
 MAX_KERNELS ?= 40
+# PER_ADDRESS: most dashboards one client address may have open at once (0: no limit).
+PER_ADDRESS ?= 10
 HOSTS       ?= 127.0.0.1,localhost
 IP          ?= 127.0.0.1
 IDLE        ?= 1800
 TOKEN       ?=
+# TRUST_PROXY=1: behind a reverse proxy that sets X-Real-IP, count each device by that address.
+TRUST_PROXY ?=
 # make mutate: the modules to run (dotted names; empty: all of them).
 MODULES     ?=
-# make load: sessions opened over RAMP seconds.
+# make load: sessions opened over RAMP seconds; FLOOD page requests of a stranger from one address.
 SESSIONS    ?= 30
 RAMP        ?= 30
+FLOOD       ?= 0
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
@@ -46,8 +51,8 @@ plotly-js: $(STAMP)
 ## Serve all dashboards on 127.0.0.1 (Voilà with preheated kernels, a kernel cap, a Host allowlist).
 run: $(STAMP) plotly-js
 	$(BIN)/python server/voila_app.py notebooks --port=$(PORT) --Voila.ip=$(IP) --pool=$(POOL) \
-	  --pools=$(POOLS) --max-kernels=$(MAX_KERNELS) --hosts=$(HOSTS) --idle-timeout=$(IDLE) \
-	  $(if $(TOKEN),--token=$(TOKEN))
+	  --pools=$(POOLS) --max-kernels=$(MAX_KERNELS) --max-per-address=$(PER_ADDRESS) --hosts=$(HOSTS) \
+	  --idle-timeout=$(IDLE) $(if $(TOKEN),--token=$(TOKEN)) $(if $(TRUST_PROXY),--trust-xheaders=True)
 
 ## Run the whole suite: core, workbook, notebooks and browser.
 test: $(TSTAMP) plotly-js
@@ -67,7 +72,8 @@ bench-browser: $(TSTAMP) plotly-js
 load: $(TSTAMP) plotly-js
 	@$(BIN)/python tools/ensure_chromium.py
 	$(BIN)/python tools/load.py --sessions=$(SESSIONS) --ramp=$(RAMP) --pool=$(POOL) \
-	  --pools=$(POOLS) --max-kernels=$(MAX_KERNELS) --write docs/load.md
+	  --pools=$(POOLS) --max-kernels=$(MAX_KERNELS) --per-address=$(PER_ADDRESS) --flood=$(FLOOD) \
+	  --write docs/load.md
 
 ## Refresh the screenshots in docs/img/: every dashboard at 390, 1366 and 1920 px and the Roll,
 ## Simulate and Compare panels opened (a browser test run; timings: make bench-browser).

@@ -139,7 +139,8 @@ def run(args) -> tuple[list[Step], dict[str, int], list[str], str, str]:
 
     workdir = Path(tempfile.mkdtemp(prefix="bench-browser-"))
     load_start = machine_load()
-    server = start_server(workdir / "server.log", f"--pool={args.pool}")
+    # one browser measures every page, from one address: no per-address limit
+    server = start_server(workdir / "server.log", f"--pool={args.pool}", "--max-per-address=0")
     steps: list[Step] = []
     sizes: dict[str, int] = {}
     errors: list[str] = []

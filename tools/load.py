@@ -15,6 +15,13 @@ peak kernels and memory (server and kernels, sampled every second), the kernels 
 time per page from its log (kernel start and notebook run: what a class whose students each
 have their own device would wait for), and every error in the server log or a browser console.
 
+Each visitor is a device of its own: the server trusts a proxy's ``X-Real-IP`` here
+(``--trust-xheaders``), and each browser context sends its own loopback address in it
+(127.0.1.N), so the per-address limit (``--max-per-address``) applies per visitor as on a LAN.
+``--flood N`` adds a stranger: N page requests from one other address (127.0.2.1) spread over
+the ramp, none of which ever opens its websocket (a loop of ``curl``), to show what the class
+gets while one address floods the server.
+
 Bounded: every wait has a timeout, the run stops by itself, only 127.0.0.1 is contacted, and
 the server is stopped at the end by its own process id. ``--write PATH`` writes the Markdown.
 """
@@ -111,7 +118,8 @@ async def visit(browser, base: str, number: int, notebook: str, delay: float, ho
     """One visitor: open, wait for the dashboard, change a control, stay, close the tab."""
     await asyncio.sleep(delay)
     session = Session(number, notebook)
-    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    context = await browser.new_context(viewport={"width": 1280, "height": 900},
+                                        extra_http_headers={"X-Real-IP": f"127.0.1.{number}"})
     page = await context.new_page()
 
     def asked(request):  # watched, not intercepted (see browser_session); the browser resolves no other host
@@ -153,6 +161,28 @@ async def visit(browser, base: str, number: int, notebook: str, delay: float, ho
     return session
 
 
+def flood(base: str, requests: int, ramp: float, counts: dict[int, int]) -> None:
+    """``requests`` page requests from one address, spread over ``ramp`` seconds, each read to
+    its end and never connected (what a loop of ``curl`` does); ``counts``: status -> how many."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base)
+    for i in range(requests):
+        notebook = DASHBOARDS[i % len(DASHBOARDS)]
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=120)
+        try:
+            connection.request("GET", f"/voila/render/{notebook}", headers={"X-Real-IP": "127.0.2.1"})
+            response = connection.getresponse()
+            response.read()
+            counts[response.status] = counts.get(response.status, 0) + 1
+        except OSError:
+            counts[0] = counts.get(0, 0) + 1
+        finally:
+            connection.close()
+        time.sleep(ramp / max(requests, 1))
+
+
 async def class_of(base: str, sessions: int, ramp: float, hold: float) -> list[Session]:
     """Every visitor of the class, arriving evenly over ``ramp`` seconds."""
     from playwright.async_api import async_playwright
@@ -180,7 +210,8 @@ def _stats(values: list[float]) -> str:
 def run(args) -> str:
     workdir = Path(tempfile.mkdtemp(prefix="load-"))
     server = start_server(workdir / "server.log", f"--pool={args.pool}", f"--pools={args.pools}",
-                          f"--max-kernels={args.max_kernels}")
+                          f"--max-kernels={args.max_kernels}", f"--max-per-address={args.per_address}",
+                          "--trust-xheaders=True")
     sampler = Sampler(server.process.pid)
     try:
         names = [p.name for p in (Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb")]
@@ -193,7 +224,11 @@ def run(args) -> str:
         sampler.start()
         kernels_before = len(sampler.kernels())
         started = time.monotonic()
+        flooded: dict[int, int] = {}
+        stranger = threading.Thread(target=flood, args=(server.url, args.flood, args.ramp, flooded), daemon=True)
+        stranger.start()
         sessions = asyncio.run(class_of(server.url, args.sessions, args.ramp, args.hold))
+        stranger.join(timeout=300)
         closed_at = time.monotonic()
         load_peak_end = machine_load()
         time.sleep(args.after)
@@ -218,7 +253,11 @@ def run(args) -> str:
                             f"each held {args.hold:.0f} s after its change, then closed"),
         ("server settings", f"{args.pool} preheated kernel(s) per notebook"
                             + (f", {args.pools.replace(',', ', ')}" if args.pools else "")
-                            + f" ({pooled} in all), at most {args.max_kernels} kernels in all"),
+                            + f" ({pooled} in all), at most {args.max_kernels} kernels in all, "
+                            + f"{args.per_address or 'no limit of'} per address"),
+        ("a stranger flooding from one address", "none" if not args.flood else
+         f"{args.flood} page requests never connected, over the ramp: "
+         + ", ".join(f"{n} answered {status or 'no answer'}" for status, n in sorted(flooded.items()))),
         ("pools filled before the first visitor", ("yes" if pools_ready else "no (timed out)")
          + f", then {args.settle:.0f} s before the class arrived"),
         ("rendered", f"{len(rendered)}/{args.sessions}"),
@@ -250,7 +289,7 @@ students on their own devices would wait for (target ≤ 5 s p95).
 Each session waits for its dashboard (outcome chart and table drawn), presses an arrow key on a
 slider and waits for the headline, table and chart to change, stays open, then closes its tab.
 `make load` rewrites this run's part of the page (`SESSIONS=`, `RAMP=`, `POOL=`, `POOLS=`,
-`MAX_KERNELS=` change it) and keeps the runs written up by hand below it.
+`MAX_KERNELS=`, `PER_ADDRESS=`, `FLOOD=` change it) and keeps the runs written up by hand below it.
 
 | measure | result |
 | --- | --- |
@@ -275,10 +314,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settle", type=float, default=60.0,
                         help="seconds between the pools being ready and the first visitor")
     parser.add_argument("--max-kernels", type=int, default=40)
+    parser.add_argument("--per-address", type=int, default=10, help="the server's --max-per-address")
+    parser.add_argument("--flood", type=int, default=0,
+                        help="page requests of a stranger from one address during the ramp (0: none)")
     parser.add_argument("--write", type=Path)
     args = parser.parse_args(argv)
     if args.sessions < 1 or args.sessions > 200:
         parser.error(f"--sessions {args.sessions}: allowed 1 to 200")
+    if args.flood < 0 or args.flood > 500:
+        parser.error(f"--flood {args.flood}: allowed 0 to 500")
     text = run(args)
     print(text)
     if args.write:
