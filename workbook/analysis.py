@@ -16,6 +16,7 @@ sweep while its panel is open, the report when asked for.
 from __future__ import annotations
 
 import html
+from urllib.parse import quote
 from collections.abc import Callable
 from typing import Any
 
@@ -28,12 +29,13 @@ from rules_core.scenario import Scenario
 from .compare import ComparePanel, read_pin
 from .export import ExportPanel, comparison_csv, sweep_csv
 from .modes import ModePanel
+from .panels.base import PagePanel
 from .sweep_panel import SweepPanel
 
 __all__ = ["AnalysisPanels"]
 
 
-class AnalysisPanels:
+class AnalysisPanels(PagePanel):
     """The four panels of one dashboard, fed one result at a time.
 
     ``on_load(scenario)`` is called with a scenario file the reader loads (the page then shows
@@ -65,6 +67,49 @@ class AnalysisPanels:
         #: the four panels under their titles, ready to display
         self.widget = widgets.VBox([widgets.VBox([widgets.HTML(f"<h4 style='margin:8px 0 2px'>{html.escape(title)}</h4>"), w])
                                     for title, w in self.sections])
+
+    name, title, css = "analysis", "Compare, sweep, export", "wb-analysis"
+    link_keys = ("pin",)
+
+    @classmethod
+    def for_page(cls, page: Any) -> AnalysisPanels:
+        """On a page: a file loaded is shown by the form, the address follows a pin, and the
+        report holds what the page shows (:func:`workbook.export.dashboard_report`)."""
+        analysis = cls(page.system, page.text, page.lang, on_load=page.form.set_scenario, evaluate=page.evaluate)
+        analysis.page = page
+        analysis.set_present(page.present)
+        analysis.compare.pin_button.on_click(lambda _b: page.follow_address())
+        analysis.compare.unpin_button.on_click(lambda _b: page.follow_address())
+        analysis.export.page = page
+        return analysis
+
+    def feed(self, result: Result) -> None:
+        """On a page, fed only while open (with the page's link to ``result``)."""
+        if self.page is None:
+            self.update(result)
+        elif self.page.is_open(self.name):
+            self.update(result, self.page.share_url(result.scenario))
+
+    def set_open(self, on: bool) -> None:
+        if on and self.page is not None and self.page.result is not None:
+            self.feed(self.page.result)
+
+    def from_link(self, values: dict[str, str]) -> str:
+        """``pin=...``: that A pinned and the panel opened; a notice when it is refused."""
+        notice = self.restore(f"pin={quote(values['pin'], safe='')}")
+        if self.compare.pinned is not None:
+            self.page.open(self.name)
+        return notice
+
+    def link_query(self) -> str:
+        return self.share_query()
+
+    def carry(self) -> Result | None:
+        return self.compare.pinned
+
+    def take(self, carried: Result | None) -> None:
+        if carried is not None:
+            self.compare.pin(carried)
 
     def set_present(self, on: bool) -> None:
         """Present mode on or off: every panel's chart redrawn with larger type."""

@@ -61,7 +61,6 @@ import html
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
-from urllib.parse import quote
 
 import ipywidgets as widgets
 import pandas as pd
@@ -69,16 +68,13 @@ import plotly.graph_objects as go
 
 from rules_core import Result, System, get_system
 from rules_core.scenario import Scenario, parse
-from rules_core.variants import VARIANT_FIELD, house_rules
 
-from .analysis import AnalysisPanels
 from .chart import Chart
-from .compare import PIN_KEY, ReadingPanel
-from .classroom import RollPanel, SimulatePanel
 from .controls import ScenarioForm, close_tree
-from .design import DesignPanel
 from .layout import headline_cards, house_rule_banner, page_css
 from .notices import FieldMarks, link_notice
+from .panels.base import PagePanel
+from .panels.registry import page_keys, page_panels
 from .share import (decode_query, encode_query, in_voila, page_url, preheating, request_query,
                     share_url)
 from .present import asked_lang, split_page_keys
@@ -191,11 +187,6 @@ def _replace_child(root: widgets.Widget, old: widgets.Widget, new: widgets.Widge
     raise ValueError(f"{old!r} is not in the page")
 
 
-def _seed(text: str | None) -> int | None:
-    """A roll seed from a link (``roll=7``), or None when absent or not a small whole number."""
-    return int(text) if text is not None and text.isdigit() and len(text) <= 9 else None
-
-
 def _show_in(out: _Output, thing: Rendered | None, text: Callable[[str], str],
              present: bool = False) -> None:
     """Show in ``out`` a Figure (in the workbook's style, larger when ``present``), a DataFrame
@@ -238,13 +229,17 @@ class Dashboard:
     State for tests and extensions, replaced on every change: ``scenario``, ``result``,
     ``figures`` (``"outcome"``, ``"at_least"``), ``tables`` (``"outcomes"``, ``"headline"``),
     ``rendered`` (each rendering view's output by title), ``notices``.
-    Panels: ``panels`` (each panel view's panel by title), ``rulings`` (the rulings panel, a
-    :class:`workbook.compare.ReadingPanel`, or None without rulings: its ``compare.comparison``
-    holds both results), ``analysis`` (:class:`workbook.analysis.AnalysisPanels`), ``roll``,
-    ``simulation``. Widgets: ``widget`` (the page), ``form`` (:class:`ScenarioForm`),
+    Panels: ``panels`` (each panel view's panel by title); each panel of
+    :mod:`workbook.panels.registry` by its name, built on access (``analysis``, ``rulings``,
+    ``design``, ``roll``, ``simulation``: None where the page has not that panel) and its
+    toggle as ``<name>_on``. Widgets: ``widget`` (the page), ``form`` (:class:`ScenarioForm`),
     ``preset``, ``language`` (or None), ``toggles`` (every toggle-opened part by its toggle's
     class, e.g. ``"wb-rulings-toggle"``), ``view_toggles`` (the toggle of each collapsed
-    :class:`View`, by title), ``analysis_on``, ``rulings_on`` (or None).
+    :class:`View`, by title).
+
+    The page knows no panel by name: it asks each panel class of the registry the questions of
+    the panel protocol (:mod:`workbook.panels.base`) and gives the panels it built each result,
+    its language, present mode and the link's keys they read.
 
     Speed: each scenario is evaluated once (:func:`workbook.views.evaluate_cached`); a panel
     whose output did not change is not sent again; collapsed panels are not rendered; and the
@@ -269,12 +264,12 @@ class Dashboard:
         self._start, self._forced_lang = start, lang
         # Preheated by Voilà: build now, read the query once the page is requested (below).
         later = query is None and preheating()
-        query, page = split_page_keys("" if later else request_query() if query is None else query)
+        query, page = split_page_keys("" if later else request_query() if query is None else query, page_keys())
         shared = decode_query(self.system, query)
         asked = shared.lang or asked_lang(query)
         self.lang = lang or (asked if asked in self.system.languages else self.system.languages[0])
         self.present = page.get("present") == "1"
-        self._roll_seed = _seed(page.get("roll"))
+        self._link_keys = page  # the page's own keys of the link (pin=, roll=), for the panels
         self.views = system_views(self.system.id) if views is None else tuple(views)
         self._link_notice = shared.notice and link_notice(
             self.system, query, translator(self.system, self.lang), fallback=shared.notice)
@@ -288,7 +283,6 @@ class Dashboard:
         self.panels: dict[str, Panel] = {}
         self._opened = {v.title for v in self.views if v.open}
         self._pending: Scenario | None = None
-        self._pin = page.get(PIN_KEY)  # the A of an A/B comparison the link carries
         self.widget = widgets.VBox(layout=widgets.Layout(max_width="1400px"))
         self.widget.add_class("wb-dashboard")
         if self.present:
@@ -300,7 +294,7 @@ class Dashboard:
     def apply_query(self, query: str) -> None:
         """Show what a page URL's ``query`` asks for (scenario and language), as the page would
         have been built with it; a refused query keeps the scenario and shows its notice."""
-        query, page = split_page_keys(query)
+        query, page = split_page_keys(query, page_keys())
         shared = decode_query(self.system, query)
         asked = shared.lang or asked_lang(query)
         lang = self._forced_lang or (asked if asked in self.system.languages else self.lang)
@@ -308,12 +302,12 @@ class Dashboard:
             self.system, query, translator(self.system, lang), fallback=shared.notice)
         if page.get("present") == "1" and not self.present:
             self.set_present(True)
-        self._roll_seed = _seed(page.get("roll"))  # shown by the next refresh
-        if page.get(PIN_KEY):
-            self._set_notices(self._restore_pin(page[PIN_KEY]))
+        restored = self._restore_from_link(page)
+        self._link_notice = self._link_notice or restored
         scenario = shared.scenario or self.form.scenario
-        if self._design_controls and house_rules(scenario):
-            self.toggles["wb-design-toggle"].value = True  # a link to a house rule opens the Design panel
+        for kind in self._kinds.values():  # e.g. a link to a house rule opens the Design panel
+            if kind.opens(self, scenario):
+                self.open(kind.name)
         reopen = self._relabel(lang) if lang != self.lang else None
         if scenario != self.form.scenario:
             self.form.set_scenario(scenario)
@@ -329,9 +323,11 @@ class Dashboard:
         self.text = text
         self._syncing = False
         self.toggles = {}
-        self._lazy: dict[str, Any] = {}  # the collapsed panels built so far, by name
-        self._lazy_boxes: dict[str, widgets.Box] = {}
-        self._lazy_toggles: dict[str, tuple[widgets.ToggleButton, Callable[[bool], None]]] = {}
+        self._built: dict[str, PagePanel] = {}  # the collapsed panels built so far, by name
+        self._bodies: dict[str, widgets.Box] = {}
+        self._toggled: dict[str, Callable[[bool], None]] = {}
+        #: form controls a panel took out of the main form, by the panel's name (panel.prepare)
+        self.taken: dict[str, list[widgets.Widget]] = {}
         #: what says the page's own words again in another language (see _relabel)
         self._relabels: list[Callable[[], None]] = []
 
@@ -362,8 +358,11 @@ class Dashboard:
 
         self.form = ScenarioForm(system, scenario, self.lang)
         self.form.on_change(self._form_changed)
-        # The rule's constants leave the main controls for the Design panel (built when opened).
-        self._design_controls = self.form.take_group(VARIANT_FIELD["group"])
+        kinds = page_panels()
+        for kind in kinds:  # e.g. the rule's constants leave the main controls for Design
+            kind.prepare(self)
+        #: the panel classes this page has, by name, in page order
+        self._kinds = {kind.name: kind for kind in kinds if kind.applies(self)}
         self._notice = _html("wb-notice")
         self._notice.add_class("wb-top-notice")
         self._stale = _html("wb-stale-banner")
@@ -406,12 +405,12 @@ class Dashboard:
         bar.add_class("wb-toolbar")
         rows = [header, bar, self._notice, row, self._section("Outcome table", self._table)]
         rows += [self._view_section(v) for v in self.views]
-        rows.append(self._build_analysis())
-        rows.append(self._build_rulings())
-        rows.append(self._build_design(scenario))
-        rows += [self._build_classroom(), self._section("Trace of the rules applied", self._trace), self._share]
-        self.widget.children = [r for r in rows if r is not None]
+        rows += self._panel_sections(scenario)
+        rows += [self._section("Trace of the rules applied", self._trace), self._share]
+        self.widget.children = rows
         self._label_toolbar()
+        restored = self._restore_from_link(self._link_keys)
+        self._link_notice = self._link_notice or restored
         self._present_panels()
         self._show(self.form.scenario)
 
@@ -452,15 +451,14 @@ class Dashboard:
         for view in self.views:
             if view.panel:
                 self._rebuild_view_panel(view)
-        dropped = [(name, self._drop_lazy(name)) for name in list(self._lazy)]
+        dropped = [(name, self._drop(name)) for name in list(self._built)]
 
         def reopen() -> None:
-            for name, pinned in dropped:
-                toggle, toggled = self._lazy_toggles[name]
-                if pinned is not None:
-                    self._panel(name).compare.pin(pinned)
-                if toggle.value:
-                    toggled(True)
+            for name, carried in dropped:
+                if carried is not None:
+                    self.panel(name).take(carried)
+                if self.is_open(name):
+                    self._toggled[name](True)
         return reopen
 
     def _make_view_panel(self, view: View) -> Panel:
@@ -479,14 +477,15 @@ class Dashboard:
         self._view_boxes[view.title] = panel.widget
         close_tree(old.widget)
 
-    def _drop_lazy(self, name: str) -> Result | None:
+    def _drop(self, name: str) -> Any:
         """Close a collapsed panel built so far (it is built again when next needed) and return
-        its pinned A, if any. The form's controls it shows (the Design panel's) are the form's
-        and stay."""
-        old = self._lazy.pop(name)
-        self._lazy_boxes[name].children = ()
-        close_tree(old.widget, keep=self._design_controls)
-        return old.compare.pinned if name == "analysis" else None
+        what it carries over (:meth:`PagePanel.carry`). Widgets it shows that are not its own
+        (:meth:`PagePanel.kept`: the form's, in Design) stay."""
+        old = self._built.pop(name)
+        carried = old.carry()
+        self._bodies[name].children = ()
+        close_tree(old.widget, keep=old.kept())
+        return carried
 
     def _collapsible(self, title: str, css: str, body: widgets.Widget, *, opened: bool = False,
                      on_toggle: Callable[[bool], None] | None = None, box_css: str | None = None) -> Section:
@@ -520,127 +519,6 @@ class Dashboard:
         self.view_toggles[view.title] = section.toggle
         return section.box
 
-    # -- collapsed panels, built when first opened or asked for -------------------------------
-    def _lazy_section(self, name: str, title: str, css: str, *, opened: bool = False,
-                      on_toggle: Callable[[Any, bool], None] | None = None,
-                      box_css: str | None = None) -> Section:
-        """A collapsed part of the page whose panel (``_make_<name>()``) is built the first time
-        the part is opened or the panel asked for (``self.<name>``): a page the reader never
-        opens them on sends the browser none of their widgets. ``on_toggle(panel, on)`` runs
-        after each change of the toggle."""
-        body = widgets.VBox()
-        self._lazy_boxes[name] = body
-
-        def toggled(on: bool) -> None:
-            if on or name in self._lazy:
-                panel = self._panel(name)
-                if on_toggle is not None:
-                    on_toggle(panel, on)
-
-        section = self._collapsible(title, css, body, opened=opened, on_toggle=toggled, box_css=box_css)
-        self._lazy_toggles[name] = (section.toggle, toggled)
-        if opened:
-            toggled(True)
-        return section
-
-    def _panel(self, name: str) -> Any:
-        """The collapsed panel ``name``, built (and shown the current result) if it is not yet."""
-        panel = self._lazy.get(name)
-        if panel is None:
-            panel = self._lazy[name] = getattr(self, f"_make_{name}")()
-            self._lazy_boxes[name].children = (panel.widget,)
-            if self.result is not None:
-                self._feed(name, panel, self.result)
-        return panel
-
-    def _feed(self, name: str, panel: Any, result: Result) -> None:
-        """Show ``result`` in a built collapsed panel (each computes only while open)."""
-        if name == "analysis":
-            if self.analysis_on.value:
-                self._show_analysis(result)
-        else:
-            panel.update(result)
-
-    @property
-    def analysis(self) -> AnalysisPanels:
-        """"Compare, sweep, export" (:class:`workbook.analysis.AnalysisPanels`)."""
-        return self._panel("analysis")
-
-    @property
-    def rulings(self) -> ReadingPanel | None:
-        """The rulings panel (:class:`workbook.compare.ReadingPanel`), None without rulings."""
-        return self._panel("rulings") if "rulings" in self._lazy_boxes else None
-
-    @property
-    def design(self) -> DesignPanel | None:
-        """The Design panel (:class:`workbook.design.DesignPanel`), None without rule variants."""
-        return self._panel("design") if "design" in self._lazy_boxes else None
-
-    @property
-    def roll(self) -> RollPanel:
-        """The classroom's Roll panel."""
-        return self._panel("roll")
-
-    @property
-    def simulation(self) -> SimulatePanel:
-        """The classroom's Simulate panel."""
-        return self._panel("simulation")
-
-    def _build_analysis(self) -> widgets.Widget:
-        """"Compare, sweep, export" (:class:`workbook.analysis.AnalysisPanels`): collapsed, and
-        fed only while open — except that a pinned A from the link opens it."""
-        def toggled(_panel: AnalysisPanels, on: bool) -> None:
-            if on and self.result is not None:
-                self._show_analysis(self.result)
-
-        section = self._lazy_section("analysis", "Compare, sweep, export", "wb-analysis",
-                                     on_toggle=toggled, box_css="wb-analysis")
-        self.analysis_on = section.toggle
-        if self._pin:
-            self._link_notice = self._link_notice or self.analysis.restore(f"{PIN_KEY}={quote(self._pin, safe='')}")
-            self._pin = None
-        if "analysis" in self._lazy and self.analysis.compare.pinned is not None:
-            self.analysis_on.value = True
-        return section.box
-
-    def _make_analysis(self) -> AnalysisPanels:
-        analysis = AnalysisPanels(self.system, self.text, self.lang, on_load=self.form.set_scenario,
-                                  evaluate=lambda s: evaluate_cached(self.system, s))
-        analysis.set_present(self.present)
-        analysis.compare.pin_button.on_click(lambda _b: self._follow_address())
-        analysis.compare.unpin_button.on_click(lambda _b: self._follow_address())
-        analysis.export.page = self  # its report holds what the page shows (views, rulings)
-        return analysis
-
-    def _restore_pin(self, pin: str) -> str:
-        """Pin the A a requested link carries; a notice when it is refused."""
-        notice = self.analysis.restore(f"{PIN_KEY}={quote(pin, safe='')}")
-        if self.analysis.compare.pinned is not None:
-            self.analysis_on.value = True
-            if self.result is not None:
-                self._show_analysis(self.result)
-        return notice
-
-    def _show_analysis(self, result: Result) -> None:
-        self.analysis.update(result, share_url(self.system, result.scenario, self.lang))
-
-    def _build_classroom(self) -> widgets.VBox:
-        """The Roll and Simulate panels (workbook.classroom), each opened by its toggle."""
-        parts = [self._lazy_section(name, title, css, opened=opened).box
-                 for name, title, css, opened in (("roll", "Roll the dice", "wb-roll", self._roll_seed is not None),
-                                                  ("simulation", "Simulate many rolls", "wb-sim", False))]
-        box = widgets.VBox(parts, layout=widgets.Layout(margin="8px 0"))
-        box.add_class("wb-classroom")
-        return box
-
-    def _make_roll(self) -> RollPanel:
-        return RollPanel(self.system, self.text, seed=self._roll_seed or 1, on_roll=self._follow_address)
-
-    def _make_simulation(self) -> SimulatePanel:
-        simulation = SimulatePanel(self.system, self.text, self.lang)
-        simulation.set_present(self.present)
-        return simulation
-
     def _render_view(self, view: View, result: Result) -> None:
         if view.panel:
             self.panels[view.title].update(result)
@@ -648,39 +526,92 @@ class Dashboard:
         self.rendered[view.title] = view.render(result, self.lang)
         _show_in(self._view_boxes[view.title], self.rendered[view.title], self.text, self.present)
 
-    def _build_rulings(self) -> widgets.Widget | None:
-        """The rulings panel: the A/B panel with B = the scenario shown with another reading of
-        one ruling (:class:`workbook.compare.ReadingPanel`); collapsed, and evaluating nothing
-        while closed (a comparison costs a second evaluation per change)."""
-        self.rulings_on = None
-        if not self.system.rulings():
+    # -- the panels of the registry, each built when first opened or asked for ----------------
+    def _panel_sections(self, scenario: Scenario) -> list[widgets.Widget]:
+        """A collapsed section for each panel this page has, in the registry's order; panels of
+        one ``group`` share a box of that class. A page the reader never opens them on sends the
+        browser none of their widgets."""
+        rows: list[widgets.Widget] = []
+        group: widgets.VBox | None = None
+        for kind in self._kinds.values():
+            box = self._panel_section(kind, opened=kind.opens(self, scenario)).box
+            if kind.group is None:
+                rows.append(box)
+                group = None
+                continue
+            if group is None or kind.group not in group._dom_classes:
+                group = widgets.VBox(layout=widgets.Layout(margin="8px 0"))
+                group.add_class(kind.group)
+                rows.append(group)
+            group.children = (*group.children, box)
+        return rows
+
+    def _panel_section(self, kind: type[PagePanel], *, opened: bool) -> Section:
+        body = widgets.VBox()
+        self._bodies[kind.name] = body
+
+        def toggled(on: bool) -> None:
+            if on or kind.name in self._built:
+                self.panel(kind.name).set_open(on)
+
+        section = self._collapsible(kind.title, kind.css, body, opened=opened, on_toggle=toggled,
+                                    box_css=kind.css if kind.boxed else None)
+        self._toggled[kind.name] = toggled
+        if opened:
+            toggled(True)
+        return section
+
+    def panel(self, name: str) -> PagePanel:
+        """The panel ``name`` of the registry, built (and shown the current result) if it is not
+        yet; KeyError when this page has no such panel."""
+        built = self._built.get(name)
+        if built is None:
+            built = self._built[name] = self._kinds[name].for_page(self)
+            self._bodies[name].children = (built.widget,)
+            if self.result is not None:
+                built.feed(self.result)
+        return built
+
+    @property
+    def built(self) -> dict[str, PagePanel]:
+        """The panels built so far, by name, in the order they were built (a copy)."""
+        return dict(self._built)
+
+    def _restore_from_link(self, keys: dict[str, str]) -> str:
+        """Give each panel the link's keys it reads; the first notice of a refusal, else ""."""
+        notices = [self.panel(kind.name).from_link({k: keys[k] for k in kind.link_keys if k in keys})
+                   for kind in self._kinds.values() if any(keys.get(k) for k in kind.link_keys)]
+        return next((n for n in notices if n), "")
+
+    def __getattr__(self, name: str) -> Any:
+        """A panel of the registry by its name (``page.analysis``), its toggle as ``<name>_on``;
+        None for a panel this page has not."""
+        kinds = self.__dict__.get("_kinds")
+        if kinds is None or name.startswith("__"):
+            raise AttributeError(name)
+        base = name.removesuffix("_on")
+        if base in kinds:
+            return self.toggles[f"{kinds[base].css}-toggle"] if name.endswith("_on") else self.panel(base)
+        if base in {kind.name for kind in page_panels()}:
             return None
-        section = self._lazy_section("rulings", "Compare a ruling", "wb-rulings",
-                                     on_toggle=lambda panel, on: panel.set_open(on), box_css="wb-rulings")
-        self.rulings_on = section.toggle
-        return section.box
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    def _make_rulings(self) -> ReadingPanel:
-        rulings = ReadingPanel(self.system, self.text, self.lang,
-                               evaluate=lambda s: evaluate_cached(self.system, s))
-        rulings.present = self.present
-        return rulings
+    # -- what a panel may use of its page (workbook.panels.base) -----------------------------
+    def evaluate(self, scenario: Scenario) -> Result:
+        """The page's evaluation of ``scenario``, from its one cache."""
+        return evaluate_cached(self.system, scenario)
 
-    def _build_design(self, scenario: Scenario) -> widgets.Widget | None:
-        """The Design panel (:class:`workbook.design.DesignPanel`): collapsed unless the page
-        opens on a house rule, and evaluating nothing while closed."""
-        if not self._design_controls:
-            return None
-        section = self._lazy_section("design", "Design", "wb-design", opened=bool(house_rules(scenario)),
-                                     on_toggle=lambda panel, on: panel.set_open(on), box_css="wb-design")
-        return section.box
+    def open(self, name: str) -> None:
+        """Open the panel ``name`` (its toggle on)."""
+        self.toggles[f"{self._kinds[name].css}-toggle"].value = True
 
-    def _make_design(self) -> DesignPanel:
-        design = DesignPanel(self.system, self.form, self._design_controls, self.text, self.lang,
-                             evaluate=lambda s: evaluate_cached(self.system, s))
-        design.toggle = self.toggles["wb-design-toggle"]
-        design.present = self.present
-        return design
+    def is_open(self, name: str) -> bool:
+        """Whether the panel ``name`` is open."""
+        return name in self._kinds and self.toggles[f"{self._kinds[name].css}-toggle"].value
+
+    def share_url(self, scenario: Scenario | None = None) -> str:
+        """The link to ``scenario`` (default: the one shown) in the page's language."""
+        return share_url(self.system, self.form.scenario if scenario is None else scenario, self.lang)
 
     # -- reacting ---------------------------------------------------------------------------
     @property
@@ -707,25 +638,21 @@ class Dashboard:
         self._present_panels()
         if self.result is not None:
             self._show(self.form.scenario)
-        self._follow_address()
+        self.follow_address()
 
     def _present_panels(self) -> None:
         """Every panel that draws its own chart follows present mode."""
         for panel in self.panels.values():
             panel.present = self.present
-        for name, panel in self._lazy.items():
-            if name in ("analysis", "simulation"):
-                panel.set_present(self.present)
-            else:
-                panel.present = self.present
+        for panel in self._built.values():
+            panel.set_present(self.present)
 
-    def _follow_address(self) -> None:
-        """The address bar: this scenario's link, with ``present=1`` in present mode."""
+    def follow_address(self) -> None:
+        """The address bar: this scenario's link, with what the panels add (a pin, a roll's seed)
+        and ``present=1`` in present mode."""
         query = encode_query(self.system, self.form.scenario, self.lang)
-        pin = self._lazy["analysis"].share_query() if "analysis" in self._lazy else ""
-        rolled = self._lazy.get("roll")
-        seed = f"roll={rolled.last_seed}" if rolled is not None and rolled.last_seed is not None else ""
-        self.urlbar.query = "&".join(q for q in (query, pin, "present=1" if self.present else "", seed) if q)
+        panels = [panel.link_query() for panel in self._built.values()]
+        self.urlbar.query = "&".join(q for q in (query, *panels, "present=1" if self.present else "") if q)
         if not self.urlbar.follow:  # in a notebook: the button copies the dashboard's address
             page = page_url()
             self.urlbar.link = f"{page}?{self.urlbar.query}" if page else ""
@@ -784,24 +711,22 @@ class Dashboard:
         self._trace.value = trace_html(result, lang, system=system)
         # "" in JupyterLab when the notebook's dashboard address is unknown: no link then
         url = share_url(system, scenario, lang)
-        url = html.escape(self._lazy["analysis"].link_with_pin(url) if "analysis" in self._lazy else url, quote=True)
+        extra = "&".join(q for q in (panel.share_query() for panel in self._built.values()) if q)
+        url = html.escape(f"{url}{'&' if '?' in url else '?'}{extra}" if url and extra else url, quote=True)
         self._share.value = url and (f"<b>{html.escape(text('Share this scenario'))}:</b> "
                                      f'<a class="wb-share-anchor" href="{url}">{url}</a>')
         self._sync_preset(scenario)
-        if self._roll_seed is not None:  # a link that names a roll shows it, opened
-            self.toggles["wb-roll-toggle"].value = True
-            self.roll.seed.value, self._roll_seed = self._roll_seed, None
-            self.roll.roll()
-        self._follow_address()
+        self.follow_address()
         for view in self.views:  # the system's own panels, heavier, after the common ones
             if view.title in self._opened:
                 self._render_view(view, result)
             else:
                 self.rendered.pop(view.title, None)
-        if self._design_controls and house_rules(scenario):
-            self._panel("design")  # its toggle marks a house rule in force, even while closed
-        for name, panel in self._lazy.items():  # the collapsed panels built so far
-            self._feed(name, panel, result)
+        for kind in self._kinds.values():  # e.g. Design's toggle marks a house rule, even closed
+            if kind.needed(self, scenario):
+                self.panel(kind.name)
+        for panel in list(self._built.values()):  # the collapsed panels built so far
+            panel.feed(result)
 
     def _sync_preset(self, scenario: Scenario) -> None:
         match = next((p for p in self.system.presets if p.scenario == scenario), None)

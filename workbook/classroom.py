@@ -37,6 +37,7 @@ from rules_core.simulate import MAX_ROLLS
 
 from .text import count_text, headline_label
 from .chart import chart
+from .panels.base import PagePanel
 from .views import exact_text, percent_text
 
 __all__ = ["RollPanel", "SimulatePanel", "parse_faces", "came_to", "came_to_html"]
@@ -75,12 +76,28 @@ def _classed(widget: widgets.Widget, css: str) -> widgets.Widget:
     return widget
 
 
-class RollPanel:
-    """One roll at a time, stepped through; a tally of every roll since the scenario changed."""
+def link_seed(text: str | None) -> int | None:
+    """A roll seed from a link (``roll=7``), or None when absent or not a small whole number.
+
+    >>> link_seed("7"), link_seed("-1"), link_seed("1" * 10)
+    (7, None, None)
+    """
+    return int(text) if text is not None and text.isdigit() and len(text) <= 9 else None
+
+
+class RollPanel(PagePanel):
+    """One roll at a time, stepped through; a tally of every roll since the scenario changed.
+
+    On a page: a link with ``roll=<seed>`` opens it and shows that roll; the address bar follows
+    the seed of the roll shown."""
+
+    name, title, css, boxed, group = "roll", "Roll the dice", "wb-roll", False, "wb-classroom"
+    link_keys = ("roll",)
 
     def __init__(self, system: System, text: Text, *, seed: int | None = None,
                  on_roll: Callable[[], None] | None = None):
         self.system, self.text = system, text
+        self._asked: int | None = None  # a seed a link asked to be rolled, at the next result
         self.on_roll = on_roll  # told after every roll shown (the page's address follows the seed)
         self.result: Result | None = None
         self.tally: Counter[str] = Counter()
@@ -105,14 +122,38 @@ class RollPanel:
                                 layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         self.widget = _box("wb-roll", [controls, self.error, self.steps, self.tally_box])
 
+    @classmethod
+    def for_page(cls, page: Any) -> RollPanel:
+        panel = cls(page.system, page.text, on_roll=page.follow_address)
+        panel.page = page
+        return panel
+
+    def from_link(self, values: dict[str, str]) -> str:
+        """``roll=<seed>``: that roll is shown, the panel opened (a seed that is not a small whole
+        number is passed over, as before)."""
+        seed = link_seed(values.get("roll"))
+        if seed is not None:
+            self._asked = seed
+            self.page.open(self.name)
+            if self.result is not None:
+                self.update(self.result)
+        return ""
+
+    def link_query(self) -> str:
+        return f"roll={self.last_seed}" if self.last_seed is not None else ""
+
     def update(self, result: Result) -> None:
-        """A new scenario: the tally starts again; the steps are cleared."""
+        """A new scenario: the tally starts again; the steps are cleared. A roll a link asked
+        for is rolled now."""
         if self.result is None or result.scenario != self.result.scenario:
             self.tally.clear()
             self.steps.value = ""
             self.last = self.last_seed = None
         self.result = result
         self._show_tally()
+        if self._asked is not None:
+            self.seed.value, self._asked = self._asked, None
+            self.roll()
 
     def roll(self) -> None:
         """Roll with the seed shown, then move the seed on, so the next roll differs and each
@@ -220,8 +261,10 @@ def _checkpoints(n: int, points: int = 120) -> list[int]:
     return sorted(marks | {n})
 
 
-class SimulatePanel:
+class SimulatePanel(PagePanel):
     """Many rolls through the rule: running estimate against the exact value, and a table."""
+
+    name, title, css, boxed, group = "simulation", "Simulate many rolls", "wb-sim", False, "wb-classroom"
 
     #: Present mode (a projector): larger chart type; set by :meth:`set_present`.
     present = False
@@ -259,6 +302,13 @@ class SimulatePanel:
         row = widgets.HBox([self.n, self.seed, self.quantity, self.run_button, self.stop_button, self.progress],
                            layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         self.widget = _box("wb-simulate", [row, self.status, self.chart, self.table])
+
+    @classmethod
+    def for_page(cls, page: Any) -> SimulatePanel:
+        panel = cls(page.system, page.text, page.lang)
+        panel.page = page
+        panel.set_present(page.present)
+        return panel
 
     def update(self, result: Result) -> None:
         """A new scenario: stop any run and clear the last one."""

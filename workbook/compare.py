@@ -43,6 +43,7 @@ from rules_core.scenario import Scenario
 from .share import decode_query, encode_query
 from .text import headline_label
 from .chart import chart as chart_widget
+from .panels.base import PagePanel
 from .views import compare_chart, exact_text, percent_text
 
 __all__ = ["ComparePanel", "DerivedPanel", "Pair", "ReadingPanel", "WorthPanel", "comparison_table_html",
@@ -382,7 +383,7 @@ class DerivedPanel:
                 + (f"<small>{note}</small>" if note else ""))
 
 
-class ReadingPanel(DerivedPanel):
+class ReadingPanel(DerivedPanel, PagePanel):
     """A ruling's two readings compared: A = the scenario shown (its reading is the form's),
     B = the same scenario with another reading of the ruling chosen in ``field`` (``value``
     offers every other reading). The sides are named "Current reading" and "Alternative
@@ -394,7 +395,18 @@ class ReadingPanel(DerivedPanel):
     ``wb-rulings-help`` and the A/B panel ``wb-ab``.
     """
 
-    css = "wb-rulings"
+    name, title, css = "rulings", "Compare a ruling", "wb-rulings"
+
+    @classmethod
+    def applies(cls, page: Any) -> bool:
+        return bool(page.system.rulings())
+
+    @classmethod
+    def for_page(cls, page: Any) -> ReadingPanel:
+        rulings = cls(page.system, page.text, page.lang, evaluate=page.evaluate)
+        rulings.page = page
+        rulings.present = page.present
+        return rulings
 
     def __init__(self, system: System, text: Text = str, lang: str = "en", **kw: Any):
         self.rulings = system.rulings()

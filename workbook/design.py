@@ -32,6 +32,7 @@ from rules_core.variants import VARIANT_FIELD, house_rules, official
 
 from .compare import DerivedPanel, Pair
 from .controls import ScenarioForm
+from .panels.base import PagePanel
 
 __all__ = ["DesignPanel"]
 
@@ -42,7 +43,7 @@ OFFICIAL_NOTE = ("Every rule constant is at its official value: change one to co
                  "rule with the official rule.")
 
 
-class DesignPanel(DerivedPanel):
+class DesignPanel(DerivedPanel, PagePanel):
     """The rule's constants and their house rules against the official rule (see the module).
 
     Build it with :meth:`for_form`, which returns None for a system that declares no rule
@@ -50,11 +51,12 @@ class DesignPanel(DerivedPanel):
     force) and calls ``update(result)`` and ``set_open(on)`` as for any derived panel.
     """
 
-    css = "wb-design"
+    name, title, css = "design", "Design", "wb-design"
 
     def __init__(self, system: System, form: ScenarioForm, controls: list[widgets.Widget],
                  text: Callable[[str], str] = str, lang: str = "en", **kw: Any):
         self.form = form
+        self.controls_shown = list(controls)
         self.official: Result | None = None  # A's result, while open on a house rule
         self.toggle: widgets.ToggleButton | None = None
         self.reset = widgets.Button(description=text("Back to the official rule"), icon="undo",
@@ -76,6 +78,37 @@ class DesignPanel(DerivedPanel):
         controls; None when the system declares no rule variants."""
         controls = form.take_group(VARIANT_FIELD["group"])
         return cls(system, form, controls, text, lang, **kw) if controls else None
+
+    # -- on a page: the rule's constants leave the main controls for this panel ------------------
+    @classmethod
+    def prepare(cls, page: Any) -> None:
+        page.taken[cls.name] = page.form.take_group(VARIANT_FIELD["group"])
+
+    @classmethod
+    def applies(cls, page: Any) -> bool:
+        return bool(page.taken.get(cls.name))
+
+    @classmethod
+    def opens(cls, page: Any, scenario: Scenario) -> bool:
+        """Open from the start, and when a link opens the page, on a house rule."""
+        return bool(house_rules(scenario))
+
+    @classmethod
+    def needed(cls, page: Any, scenario: Scenario) -> bool:
+        """Built on a house rule even while closed: its toggle marks a house rule in force."""
+        return bool(house_rules(scenario))
+
+    @classmethod
+    def for_page(cls, page: Any) -> DesignPanel:
+        design = cls(page.system, page.form, page.taken[cls.name], page.text, page.lang, evaluate=page.evaluate)
+        design.page = page
+        design.toggle = page.toggles[f"{cls.css}-toggle"]
+        design.present = page.present
+        return design
+
+    def kept(self) -> list[widgets.Widget]:
+        """The form's controls it shows stay the form's when it is closed."""
+        return self.controls_shown
 
     def follow(self, result: Result) -> None:
         """The house rules in force, listed; the toggle marked while there is one."""

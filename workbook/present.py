@@ -12,8 +12,9 @@ __all__ = ["split_page_keys", "asked_lang", "PAGE_KEYS"]
 PAGE_KEYS = ("present", "roll", "pin")
 
 
-def split_page_keys(query: str | None) -> tuple[str, dict[str, str]]:
-    """``query`` without the page's own keys, and those keys' values.
+def split_page_keys(query: str | None, keys: tuple[str, ...] = PAGE_KEYS) -> tuple[str, dict[str, str]]:
+    """``query`` without the page's own ``keys`` (present mode's and its panels'), and those
+    keys' values.
 
     >>> split_page_keys("?preset=a&present=1&dodger.ph=12")
     ('preset=a&dodger.ph=12', {'present': '1'})
@@ -21,14 +22,14 @@ def split_page_keys(query: str | None) -> tuple[str, dict[str, str]]:
     ('dodger.ph=12', {})
     """
     query = (query or "").lstrip("?")
-    if not any(f"{key}=" in query for key in PAGE_KEYS):
+    if not any(f"{key}=" in query for key in keys):
         return query, {}
     try:
         pairs = parse_qsl(query, keep_blank_values=True, max_num_fields=300)
     except ValueError:
         return query, {}  # the scenario's own reading refuses it with a notice
-    page = {k: v for k, v in pairs if k in PAGE_KEYS}
-    return urlencode([(k, v) for k, v in pairs if k not in PAGE_KEYS], safe="."), page
+    page = {k: v for k, v in pairs if k in keys}
+    return urlencode([(k, v) for k, v in pairs if k not in keys], safe="."), page
 
 
 def asked_lang(query: str | None) -> str | None:

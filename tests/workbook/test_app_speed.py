@@ -229,7 +229,7 @@ def test_a_page_opens_with_its_collapsed_panels_unbuilt_and_few_widgets(system_i
     """Every widget is a model the browser builds before the page shows: the collapsed panels
     are built when first opened, and the form's fields share their layouts and styles."""
     dash = Dashboard(system_id, query="")
-    assert dash._lazy == {}  # nothing opened, nothing asked for
+    assert dash.built == {}  # nothing opened, nothing asked for
     opened = _tree(dash.widget, set())
     # Measured 234–330 when written; before, the same pages built 670–905.
     assert opened <= 360, opened
@@ -238,7 +238,7 @@ def test_a_page_opens_with_its_collapsed_panels_unbuilt_and_few_widgets(system_i
     assert form <= 3 * fields + 40, (form, fields)  # about two per field, not eight
     dash.toggles["wb-analysis-toggle"].value = True
     dash.toggles["wb-roll-toggle"].value = True
-    assert set(dash._lazy) == {"analysis", "roll"} and _tree(dash.widget, set()) > opened + 50
+    assert set(dash.built) == {"analysis", "roll"} and _tree(dash.widget, set()) > opened + 50
 
 
 def test_opening_a_panel_shows_the_current_result():
