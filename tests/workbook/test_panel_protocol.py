@@ -124,3 +124,15 @@ def test_register_refuses_what_is_not_a_panel():
         register(object)
     with pytest.raises(TypeError):
         register(type("Nameless", (PagePanel,), {}))
+
+
+def test_a_refused_pin_is_said_whether_the_link_came_at_build_or_later():
+    """A preheated page reads its link after it is built (apply_query): the pin's refusal is said
+    there too, as on a page built with the link."""
+    said = "The pinned scenario A was refused"
+    built_with = Dashboard("infinity-n4", query="pin=dodger.ph%3D99999")
+    later = Dashboard("infinity-n4", query="")
+    later.apply_query("pin=dodger.ph%3D99999")
+    assert any(n.startswith(said) for n in built_with.notices)
+    assert any(n.startswith(said) for n in later.notices)
+    assert later.analysis.compare.pinned is None
