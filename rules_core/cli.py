@@ -13,12 +13,19 @@ Results are JSON on standard output (``roll`` prints the steps of one roll as te
 csv`` gives the outcome table or the sweep as CSV, each exact value as ``n/d`` beside a float). No input
 ends in a traceback:
 
-- bad input (a wrong field, unknown keys, text that is not JSON, numbers with thousands of
-  digits, nesting deeper than any scenario, a closed standard input) ends with one readable
-  line on standard error and exit status 2; the line quotes at most 80 characters of any value
-  and escapes control characters;
+- bad input (a wrong field, unknown keys, text that is not JSON, a key given twice in one
+  object, numbers with thousands of digits, nesting deeper than any scenario, an input larger
+  than :data:`MAX_INPUT_BYTES` (1 MB), a closed standard input) ends with one readable line on
+  standard error and exit status 2; the line quotes at most 80 characters of any value (a file
+  name, a preset, an option's value) and escapes control characters;
+- input is bounded before it is parsed: at most 1 MB and one byte is read from a file or from
+  standard input (``/dev/zero`` or an endless pipe is refused at once);
 - output that cannot be written (a full disk) ends with one line and exit status 1; a reader
   that stops reading (``| head -c1``) ends it quietly, also with status 1.
+
+``python -m workbook report`` reads its scenario with this module (the same limit, the same
+refusals); it keeps an existing ``-o FILE`` unless ``--force`` is given, and its ``--link`` takes
+only an http:// or https:// address.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import os
 import random
 import re
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn, TextIO
 
 from decimal import Decimal, InvalidOperation
@@ -40,15 +48,19 @@ from .registry import evaluate, find_preset, get_system, load_scenario, all_syst
 from .sweeps import allowed_values, sweep
 from .tables import csv_text, outcome_rows, sweep_rows
 from .roller import DiceError
-from .scenario import Scenario, ScenarioError, one_line
+from .scenario import SHOWN, Scenario, ScenarioError, one_line, shown
 from .simulate import MAX_ROLLS, simulate
 
 __all__ = ["main", "UsageError", "OneLineParser", "say_error", "read_scenario_source", "write_output",
-           "json_integer", "LongNumber"]
+           "json_integer", "LongNumber", "loads_strict", "NotJson", "DuplicateKey", "place",
+           "MAX_INPUT_BYTES"]
 
 #: Digits a JSON integer may have; a longer one is never a valid field value, and is refused
 #: before Python spends time converting it (any field's bounds have a few digits).
 MAX_DIGITS = 30
+#: Bytes a scenario file or standard input may hold (a real scenario is a few kilobytes): at most
+#: one byte more is ever read, and a larger input is refused before it is parsed.
+MAX_INPUT_BYTES = 1_000_000
 #: Characters of one error line (a scenario error lists at most ten problems, each bounded).
 MAX_MESSAGE = 8000
 
@@ -57,8 +69,22 @@ class UsageError(Exception):
     """Input the command cannot use; its message is the one line shown."""
 
 
-class _NotJson(ValueError):
+class NotJson(ValueError):
     """A JSON extension Python's reader accepts but JSON does not (NaN, Infinity)."""
+
+
+class DuplicateKey(ValueError):
+    """A JSON object that names one key twice (a reader would silently keep the last value):
+    ``key`` and ``where``, the dotted path of that object (``""`` at the top level)."""
+
+    def __init__(self, key: str, where: str):
+        self.key, self.where = key, where
+        super().__init__(f"the key {shown(key)} appears twice {place(where)}")
+
+
+def place(where: str) -> str:
+    """Where in a JSON text an object is, as a message says it: "at the top level", "in 'dodger'"."""
+    return f"in {shown(where)}" if where else "at the top level"
 
 
 class LongNumber:
@@ -83,56 +109,149 @@ def json_integer(digits: str) -> Any:
 
 
 def _constant(name: str) -> NoReturn:
-    raise _NotJson(f"{name} is not a JSON number")
+    raise NotJson(f"{name} is not a JSON number")
 
 
-def _parse_json(text: str, name: str) -> Any:
-    """Strict JSON: no NaN or Infinity; integers longer than any field allows are kept as a
-    :class:`LongNumber`; nesting deeper than Python's reader allows is refused in one line."""
+class _Twice(dict):
+    """A JSON object read that named the key ``twice`` more than once."""
+
+    twice = ""
+
+
+def _marked(pairs: list[tuple[str, Any]], found: dict[str, Any]) -> _Twice:
+    """The object read from ``pairs``, marked with the first key it names twice."""
+    seen: set[str] = set()
+    marked = _Twice(found)
+    for key, _ in pairs:
+        if key in seen:
+            marked.twice = key
+            break
+        seen.add(key)
+    return marked
+
+
+def _first_twice(data: Any) -> DuplicateKey | None:
+    """The first object (in reading order) that named a key twice, with its dotted path."""
+    stack: list[tuple[tuple[str, ...], Any]] = [((), data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, _Twice):
+            return DuplicateKey(node.twice, ".".join(path))
+        if isinstance(node, dict):
+            stack.extend(reversed([((*path, str(k)), v) for k, v in node.items()]))
+        elif isinstance(node, list):
+            stack.extend(reversed([((*path, str(i)), v) for i, v in enumerate(node)]))
+    return None
+
+
+def loads_strict(text: str, parse_constant: Callable[[str], Any] = _constant) -> Any:
+    """JSON ``text`` read strictly, as every reader of a scenario in the project reads it:
+    integers longer than any field allows kept as a :class:`LongNumber`, NaN and Infinity handed
+    to ``parse_constant`` (by default refused with :class:`NotJson`), and an object that names a
+    key twice refused with :class:`DuplicateKey`. Raises ``json.JSONDecodeError`` for text that
+    is not JSON and ``RecursionError`` for nesting deeper than Python's reader allows.
+
+    >>> loads_strict('{"dodger": {"ph": 10, "ph": 12}}')
+    Traceback (most recent call last):
+    ...
+    rules_core.cli.DuplicateKey: the key 'ph' appears twice in 'dodger'
+    """
     # Only a text with a run of digits longer than any field allows needs the slower reading
     # that keeps such integers unconverted.
     long_digits = _LONG_DIGITS.search(text) is not None
+    twice = False
+
+    def json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal twice
+        found = dict(pairs)
+        if len(found) == len(pairs):
+            return found
+        twice = True
+        return _marked(pairs, found)
+
+    data = json.loads(text, parse_int=json_integer if long_digits else None, parse_constant=parse_constant,
+                      object_pairs_hook=json_object)
+    if twice:  # found again from the top, so the message can say where
+        raise _first_twice(data) or DuplicateKey("?", "")
+    return data
+
+
+def _json_error(err: json.JSONDecodeError) -> str:
+    """What is wrong and where: some of Python's messages end in "at" already ("Unterminated
+    string starting at"), the others do not ("Expecting value")."""
+    where = f"line {err.lineno} column {err.colno}"
+    return f"{err.msg} {where}" if err.msg.endswith(" at") else f"{err.msg} at {where}"
+
+
+def _parse_json(text: str, name: str) -> Any:
+    """Strict JSON (:func:`loads_strict`), every fault refused in one line naming ``name``."""
     try:
-        return json.loads(text, parse_int=json_integer if long_digits else None, parse_constant=_constant)
+        return loads_strict(text)
     except json.JSONDecodeError as err:
-        raise UsageError(f"{name} is not valid JSON: {err.msg} at line {err.lineno} "
-                         f"column {err.colno}") from None
-    except _NotJson as err:
+        raise UsageError(f"{name} is not valid JSON: {_json_error(err)}") from None
+    except NotJson as err:
         raise UsageError(f"{name} is not valid JSON: {err}") from None
+    except DuplicateKey as err:
+        raise UsageError(f"{name}: {err}; give each key once") from None
     except RecursionError:
         raise UsageError(f"{name} is nested too deeply to be a scenario (a scenario is a few "
                          "levels deep)") from None
 
 
+def _too_large(name: str) -> UsageError:
+    return UsageError(f"{name} is larger than {MAX_INPUT_BYTES // 1_000_000} MB, the most a scenario "
+                      "file may be")
+
+
+def _utf8(data: bytes, name: str) -> str:
+    """``data`` (at most one byte over the limit) as text; refused when too large or not UTF-8."""
+    if len(data) > MAX_INPUT_BYTES:
+        raise _too_large(name)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{name} is not UTF-8 text") from None
+
+
 def _read_stdin(stdin: TextIO | None) -> str:
+    """Standard input's text: at most :data:`MAX_INPUT_BYTES` and one more byte are read."""
+    name = "standard input"
     if stdin is None or stdin.closed:
         raise UsageError("standard input is closed; give a FILE, or pipe a scenario into -")
     try:
         raw = getattr(stdin, "buffer", None)
-        return raw.read().decode("utf-8") if raw is not None else stdin.read()
+        if raw is not None:
+            return _utf8(raw.read(MAX_INPUT_BYTES + 1), name)
+        text = stdin.read(MAX_INPUT_BYTES + 1)  # a text stream (a test's StringIO): characters
     except UnicodeDecodeError:
-        raise UsageError("standard input is not UTF-8 text") from None
+        raise UsageError(f"{name} is not UTF-8 text") from None
     except (OSError, ValueError) as err:  # a descriptor closed under us, or a closed file object
-        raise UsageError(f"cannot read standard input: {getattr(err, 'strerror', None) or err}") from None
+        raise UsageError(f"cannot read {name}: {getattr(err, 'strerror', None) or err}") from None
+    if len(text) > MAX_INPUT_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_INPUT_BYTES:
+        raise _too_large(name)
+    return text
+
+
+def _read_file(source: str) -> str:
+    """A scenario file's text: at most :data:`MAX_INPUT_BYTES` and one more byte are read (so
+    /dev/zero or a pipe that never ends is refused too)."""
+    name = one_line(source)
+    try:
+        with open(source, "rb") as fh:
+            data = fh.read(MAX_INPUT_BYTES + 1)
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {name}") from None
+    except IsADirectoryError:
+        raise UsageError(f"{name} is a folder, not a scenario file") from None
+    except OSError as err:
+        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
+    return _utf8(data, name)
 
 
 def _read_scenario(source: str, stdin: TextIO | None) -> Any:
     if source == "-":
-        text, name = _read_stdin(stdin), "standard input"
-    else:
-        name = source
-        try:
-            with open(source, encoding="utf-8") as fh:
-                text = fh.read()
-        except FileNotFoundError:
-            raise UsageError(f"no such file: {source}") from None
-        except IsADirectoryError:
-            raise UsageError(f"{source} is a folder, not a scenario file") from None
-        except UnicodeDecodeError:
-            raise UsageError(f"{source} is not UTF-8 text") from None
-        except OSError as err:
-            raise UsageError(f"cannot read {source}: {err.strerror}") from None
-    return _parse_json(text, name)
+        return _parse_json(_read_stdin(stdin), "standard input")
+    return _parse_json(_read_file(source), one_line(source))
 
 
 def read_scenario_source(file: str | None, preset: str | None, stdin: TextIO | None, command: str) -> Scenario:
@@ -240,7 +359,7 @@ def _cmd_roll(args: argparse.Namespace, stdin: TextIO) -> str:
 def _cmd_simulate(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     scenario = _scenario(args, stdin)
     if not 1 <= args.n <= MAX_ROLLS:
-        raise UsageError(f"--n: got {args.n}; allowed: a whole number from 1 to {MAX_ROLLS:,}")
+        raise UsageError(f"--n: got {one_line(str(args.n))}; allowed: a whole number from 1 to {MAX_ROLLS:,}")
     system = get_system(scenario.system)
     return simulate(system, scenario, args.n, seed=args.seed).to_data(system, evaluate(scenario))
 
@@ -255,11 +374,23 @@ def _cmd_presets(args: argparse.Namespace, stdin: TextIO) -> list[dict[str, Any]
             for s in all_systems().values() for p in s.presets]
 
 
+#: A value argparse quotes in its messages ('...' or "..."), or what follows "unrecognized
+#: arguments:" (the words it did not take, unquoted).
+_QUOTED = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|(?<=unrecognized arguments: ).*""", re.S)
+
+
+def _clip_quoted(message: str) -> str:
+    """argparse's ``message`` with each value it quotes cut to :data:`~rules_core.scenario.SHOWN`
+    characters (then "…"), as every other message quotes a value."""
+    return _QUOTED.sub(lambda m: one_line(m.group(0)) if len(m.group(0)) > SHOWN else m.group(0), message)
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (then status 2), like every other error."""
+    """argparse, but a usage error is one line (then status 2), like every other error, and
+    quotes at most 80 characters of any value."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{one_line(message, 300)} (see {self.prog} --help)")
+        raise UsageError(f"{one_line(_clip_quoted(message), 300)} (see {self.prog} --help)")
 
 
 #: The parser other command lines of the project use, for the same one-line usage errors.

@@ -13,7 +13,7 @@ from typing import Any
 from .play import Headline, Play
 from .result import Result
 from .roller import Roller
-from .scenario import FieldSpec, Scenario, ScenarioError, Problem, fields_of, parse
+from .scenario import FieldSpec, Scenario, ScenarioError, Problem, fields_of, parse, shown
 
 __all__ = ["Source", "Preset", "Evasion", "System", "all_systems", "get_system", "load_scenario", "evaluate",
            "find_preset"]
@@ -114,7 +114,7 @@ class System:
             if p.name == name:
                 return p
         known = ", ".join(p.name for p in self.presets) or "none"
-        raise KeyError(f"{self.id} has no preset {name!r}; presets: {known}")
+        raise KeyError(f"{self.id} has no preset {shown(name)}; presets: {known}")
 
     def default_scenario(self) -> Scenario:
         """The first preset's scenario, or the scenario with every field at its default."""
@@ -170,7 +170,7 @@ def find_preset(ref: str) -> Preset:
     """A preset by ``SYSTEM/NAME``; ``KeyError`` with a readable message otherwise."""
     system_id, sep, name = ref.partition("/")
     if not sep:
-        raise KeyError(f"preset {ref!r} should be SYSTEM/NAME, e.g. infinity-n4/zhanshi-vs-fusilier")
+        raise KeyError(f"preset {shown(ref)} should be SYSTEM/NAME, e.g. infinity-n4/zhanshi-vs-fusilier")
     if system_id not in all_systems():
-        raise KeyError(f"no system {system_id!r}; systems: {', '.join(all_systems())}")
+        raise KeyError(f"no system {shown(system_id)}; systems: {', '.join(all_systems())}")
     return all_systems()[system_id].preset(name)

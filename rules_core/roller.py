@@ -33,6 +33,12 @@ class DiceError(ValueError):
     """Faces that cannot answer a request (too few, or off the die). The message says which."""
 
 
+def _clipped(face: object) -> str:
+    """A face as a message quotes it: at most 80 characters (a typed face may be any length)."""
+    spelled = repr(face)
+    return spelled if len(spelled) <= 80 else spelled[:80] + "…"
+
+
 @dataclass(frozen=True)
 class Dice:
     """A request for dice: ``count`` dice of ``sides`` sides, rolled for ``purpose``.
@@ -143,7 +149,7 @@ class FacesRoller(Roller):
         taken = left[:dice.count]
         for face in taken:
             if not (isinstance(face, int) and not isinstance(face, bool) and 1 <= face <= dice.sides):
-                raise DiceError(f"{dice.purpose}: face {face!r} is not on a d{dice.sides} "
+                raise DiceError(f"{dice.purpose}: face {_clipped(face)} is not on a d{dice.sides} "
                                 f"(1 to {dice.sides})")
         self.used += dice.count
         return taken
