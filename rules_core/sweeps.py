@@ -16,14 +16,14 @@ plain data: :meth:`Sweep.records` and :meth:`Sweep.to_data`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
 import numbers
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from itertools import product
+from itertools import islice, product
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from .registry import get_system
 from .result import COMMON_HEADLINES, fraction_text
@@ -157,14 +157,39 @@ def _allowed(spec: FieldSpec, value: Any) -> bool:
     return isinstance(value, str)
 
 
-def _axis(scenario: Scenario, path: str, values: Iterable[Any] | None) -> tuple[Any, ...]:
+class _Axis(NamedTuple):
+    """One swept field: its declaration, the values given (at most :data:`MAX_POINTS` + 1 of
+    them taken) and how many there are (``None``: more than were taken, from an iterator)."""
+
+    spec: FieldSpec
+    values: tuple[Any, ...]
+    count: int | None
+
+
+def _taken(scenario: Scenario, path: str, values: Iterable[Any] | None) -> _Axis:
+    """The values to sweep ``path`` over, not yet checked: a generator is read no further than
+    one value past :data:`MAX_POINTS`, so a sweep too large is refused before anything else."""
     spec = _spec(scenario, path)
-    chosen = field_values(spec) if values is None else tuple(values)
+    if values is None:
+        chosen = field_values(spec)
+        return _Axis(spec, chosen, len(chosen))
+    chosen = tuple(islice(values, MAX_POINTS + 1))
+    if isinstance(values, Sized):
+        return _Axis(spec, chosen, len(values))
+    return _Axis(spec, chosen, len(chosen) if len(chosen) <= MAX_POINTS else None)
+
+
+_NONE = object()  # no value refused
+
+
+def _checked(scenario: Scenario, path: str, axis: _Axis) -> tuple[Any, ...]:
+    """The axis's values, each one the field allows (refused, naming the first that is not)."""
+    spec, chosen = axis.spec, axis.values
     if not chosen:
         raise ScenarioError(f"sweep of {scenario.system}", [Problem(path, [], "at least one value")])
-    bad = [v for v in chosen if not _allowed(spec, v)]
-    if bad:
-        raise ScenarioError(f"sweep of {scenario.system}", [Problem(path, bad[0], spec.allowed())])
+    bad = next((v for v in chosen if not _allowed(spec, v)), _NONE)
+    if bad is not _NONE:
+        raise ScenarioError(f"sweep of {scenario.system}", [Problem(path, bad, spec.allowed())])
     if spec.kind in ("int", "float"):  # the value the scenario holds: 6.250000000000001 is 6.25
         return tuple(spec.nearest(v) for v in chosen)
     return chosen
@@ -232,27 +257,41 @@ def _with(node: Any, path: list[Any], value: Any) -> Any:
     return node
 
 
-def _check_size(scenario: Scenario, fields: tuple[str, ...], count: int) -> None:
-    if count > MAX_POINTS:
-        raise ScenarioError(f"sweep of {scenario.system}", [Problem(
-            " × ".join(fields), f"{count:,} points", f"at most {MAX_POINTS:,} points; give fewer values")])
+def _check_size(scenario: Scenario, fields: tuple[str, ...], *axes: _Axis) -> None:
+    """Refuse a sweep of more than :data:`MAX_POINTS` points, before any value is checked."""
+    counts = [axis.count for axis in axes]
+    if None in counts:
+        given = f"more than {MAX_POINTS:,} values"
+    else:
+        total = 1
+        for count in counts:
+            total *= count
+        if total <= MAX_POINTS:
+            return
+        given = f"{total:,} points"
+    raise ScenarioError(f"sweep of {scenario.system}", [Problem(
+        " × ".join(fields), given, f"at most {MAX_POINTS:,} points; give fewer values")])
 
 
 def sweep(scenario: Scenario, path: str, values: Iterable[Any] | None = None) -> Sweep:
     """Every headline of ``scenario`` with the field at dotted ``path`` set to each of
-    ``values`` in turn (default: every value the field allows)."""
-    axis = _axis(scenario, path, values)
-    _check_size(scenario, (path,), len(axis))
-    return Sweep(scenario, (path,), _points(scenario, (path,), ((v,) for v in axis)))
+    ``values`` in turn (default: every value the field allows). More than :data:`MAX_POINTS`
+    values are refused before any is checked (an iterator is read only that far)."""
+    axis = _taken(scenario, path, values)
+    _check_size(scenario, (path,), axis)
+    chosen = _checked(scenario, path, axis)
+    return Sweep(scenario, (path,), _points(scenario, (path,), ((v,) for v in chosen)))
 
 
 def sweep_grid(scenario: Scenario, path: str, values: Iterable[Any] | None,
                other: str, other_values: Iterable[Any] | None = None) -> Sweep:
     """Every headline of ``scenario`` over the grid of two fields: each of ``values`` of
-    ``path`` with each of ``other_values`` of ``other`` (None: every value allowed)."""
+    ``path`` with each of ``other_values`` of ``other`` (None: every value allowed). A grid of
+    more than :data:`MAX_POINTS` points is refused before any value is checked."""
     if other == path:
         raise ScenarioError(f"sweep of {scenario.system}", [Problem(other, other, "a second, "
                                                                     "different field")])
-    first, second = _axis(scenario, path, values), _axis(scenario, other, other_values)
-    _check_size(scenario, (path, other), len(first) * len(second))
-    return Sweep(scenario, (path, other), _points(scenario, (path, other), product(first, second)))
+    first, second = _taken(scenario, path, values), _taken(scenario, other, other_values)
+    _check_size(scenario, (path, other), first, second)
+    first_values, second_values = _checked(scenario, path, first), _checked(scenario, other, second)
+    return Sweep(scenario, (path, other), _points(scenario, (path, other), product(first_values, second_values)))

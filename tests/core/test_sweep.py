@@ -94,7 +94,7 @@ def test_a_combination_the_rules_refuse_is_kept_with_its_reason():
     (lambda: sweep(GURPS, "dodger.basic_speed", [6.3]), "dodger.basic_speed", "in steps of 0.25"),
     (lambda: sweep(SEED, "dodger.ph", []), "dodger.ph", "at least one value"),
     (lambda: sweep_grid(SEED, "dodger.ph", None, "dodger.ph"), "dodger.ph", "a second, different field"),
-    (lambda: sweep_grid(SEED, "dodger.ph", None, "dodger.wip", range(0, 100)), "dodger.wip", "a whole number"),
+    (lambda: sweep_grid(SEED, "dodger.ph", None, "dodger.wip", range(0, 40)), "dodger.wip", "a whole number"),
     (lambda: sweep_grid(GURPS, "target.dr", None, "target.hp"), "target.dr × target.hp",
      "at most 1,600 points"),  # 101 × 100, refused before any evaluation
 ])
@@ -222,3 +222,53 @@ def test_the_whole_infinity_order_headline_alone_is_evaluates_headline():
             scenario = load_scenario(data)
             assert headline(scenario) == evaluate(scenario).headline
     assert 0 < evaluate(base).headline["p_null"] < 1
+
+
+class Counted:
+    """An iterable that counts the values taken from it and checks none (a value that is not
+    allowed would only be found by reading it)."""
+
+    def __init__(self, value, count=None):
+        self.value, self.count, self.taken = value, count, 0
+
+    def __iter__(self):
+        while self.count is None or self.taken < self.count:
+            self.taken += 1
+            yield self.value
+
+
+@pytest.mark.parametrize("call, field, given", [
+    (lambda: sweep(SEED, "dodger.ph", [10] * 1_000_000), "dodger.ph", "'1,000,000 points'"),
+    # the count is refused before the values: "x" is never a PH, but a million of them are too many
+    (lambda: sweep(SEED, "dodger.ph", ["x"] * 1_000_000), "dodger.ph", "'1,000,000 points'"),
+    (lambda: sweep(SEED, "dodger.ph", [10] * 1_601), "dodger.ph", "'1,601 points'"),
+    (lambda: sweep_grid(SEED, "dodger.ph", [10] * 1_000, "attackers.0.burst", ["x"] * 1_000),
+     "dodger.ph × attackers.0.burst", "'1,000,000 points'"),
+    (lambda: sweep_grid(SEED, "dodger.ph", [10] * 1_000_000, "attackers.0.burst"),
+     "dodger.ph × attackers.0.burst", "'5,000,000 points'"),
+])
+def test_too_many_values_are_refused_by_their_count_first(call, field, given):
+    with pytest.raises(ScenarioError) as caught:
+        call()
+    assert str(caught.value) == (f"invalid sweep of infinity-n4: field '{field}': got {given}; "
+                                 "allowed: at most 1,600 points; give fewer values")
+
+
+def test_an_endless_iterator_is_read_one_value_past_the_limit():
+    endless = Counted(10)
+    with pytest.raises(ScenarioError) as caught:
+        sweep(SEED, "dodger.ph", iter(endless))
+    assert endless.taken == 1_601
+    assert "got 'more than 1,600 values'; allowed: at most 1,600 points" in str(caught.value)
+    grid_first, grid_second = Counted(10), Counted(1, 3)
+    with pytest.raises(ScenarioError):
+        sweep_grid(SEED, "dodger.ph", iter(grid_first), "attackers.0.burst", iter(grid_second))
+    assert grid_first.taken == 1_601
+
+
+def test_an_iterator_within_the_limit_is_swept_whole():
+    values = Counted(11, 1_600)
+    assert [p.value for p in sweep(SEED, "dodger.ph", iter(values))] == [11] * 1_600
+    assert values.taken == 1_600
+    assert [p.values for p in sweep_grid(SEED, "dodger.ph", iter([10, 11]), "attackers.0.burst",
+                                         (b for b in (1, 2)))] == [(10, 1), (10, 2), (11, 1), (11, 2)]
