@@ -29,6 +29,7 @@ import base64
 import datetime
 import html
 import json
+from urllib.parse import urlsplit
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
@@ -39,9 +40,9 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from rules_core import Result, ScenarioError, System, get_system
-from rules_core.cli import json_integer
+from rules_core.cli import DuplicateKey, loads_strict
 from rules_core.compare import Comparison
-from rules_core.scenario import Scenario, one_line, parse
+from rules_core.scenario import Scenario, one_line, parse, shown
 from rules_core.tables import comparison_rows, csv_text, outcome_rows, sweep_rows
 
 from .notices import problem_words
@@ -51,7 +52,7 @@ from .views import OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_char
 
 __all__ = ["outcomes_csv", "sweep_csv", "comparison_csv", "scenario_json", "LoadError",
            "read_scenario_file", "report_html", "dashboard_report", "report_document", "figure_div",
-           "views_html", "download_link", "ExportPanel", "MAX_FILE_BYTES"]
+           "views_html", "download_link", "ExportPanel", "MAX_FILE_BYTES", "web_address", "share_link_allowed"]
 
 #: Largest scenario file read (a real scenario is a few kilobytes).
 MAX_FILE_BYTES = 200_000
@@ -131,10 +132,16 @@ def read_scenario_file(system: System | str, content: bytes | str, name: str = "
     except UnicodeDecodeError:
         raise LoadError("{name} is not UTF-8 text", name=label) from None
     try:
-        data = json.loads(text, parse_int=json_integer, parse_constant=_refuse_constant)
-    except json.JSONDecodeError as err:
+        data = loads_strict(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as err:  # "Unterminated string starting at" would say "at at line"
         raise LoadError("{name} is not valid JSON ({why}) at line {line} column {column}",
-                        name=label, why=err.msg, line=err.lineno, column=err.colno) from None
+                        name=label, why=err.msg.removesuffix(" at"), line=err.lineno, column=err.colno) from None
+    except DuplicateKey as err:
+        if err.where:
+            raise LoadError("{name}: the key {key} appears twice in {where}; give each key once",
+                            name=label, key=shown(err.key, 40), where=shown(err.where, 60)) from None
+        raise LoadError("{name}: the key {key} appears twice at the top level; give each key once",
+                        name=label, key=shown(err.key, 40)) from None
     except RecursionError:
         raise LoadError("{name} is nested too deeply to be a scenario", name=label) from None
     if _depth(data, _MAX_DEPTH) > _MAX_DEPTH:
@@ -159,6 +166,30 @@ def download_link(filename: str, content: str, mime: str, label: str, css: str) 
 
 
 # -- the report -------------------------------------------------------------------------------
+
+def web_address(link: str) -> bool:
+    """Whether ``link`` is an http or https address with a host, and nothing an address never
+    holds (spaces, control characters).
+
+    >>> web_address("https://example.org/voila/render/gurps.ipynb"), web_address("javascript:alert(1)//")
+    (True, False)
+    """
+    if not link.isprintable() or any(c.isspace() for c in link):
+        return False
+    try:
+        parts = urlsplit(link)
+        host = parts.hostname
+    except ValueError:  # an unbalanced [ in the host, a port that is not a number
+        return False
+    return parts.scheme in ("http", "https") and bool(host)
+
+
+def share_link_allowed(link: str) -> bool:
+    """Whether a report may write ``link`` as its share link: an http or https address, or the
+    page's own query (``?system=…``, what a page whose address is unknown links to)."""
+    return web_address(link) or (link.startswith("?") and link.isprintable() and not any(c.isspace() for c in link))
+
+
 
 _REPORT_CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1100px;
@@ -300,7 +331,12 @@ def report_html(result: Result, *, lang: str = "en", system: System | None = Non
     leaves them out), an A/B comparison or a sweep when given, any further ``figures``, the
     rulings panel's comparison when ``rulings`` (the page's open rulings panel) is given, the
     trace with citations, the share link and the scenario as JSON. plotly's script is inside
-    the file: it opens offline and requests nothing from the network."""
+    the file: it opens offline and requests nothing from the network. ``share_link`` must be an
+    http or https address or a ``?query`` (:func:`share_link_allowed`); anything else
+    (``javascript:``) raises ``ValueError`` rather than being written into a link."""
+    if share_link and not share_link_allowed(share_link):
+        raise ValueError(f"share_link: got {shown(share_link)}; allowed: an http:// or https:// address, "
+                         "or a query starting with ?")
     system = system if system is not None else get_system(result.system)
     text = translator(system, lang)
     heading = title or f"{text(system.name)}: {text('report')}"

@@ -192,6 +192,10 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "{name} is not valid JSON ({why}) at line {line} column {column}":
             "{name}: это не правильный JSON (строка {line}, столбец {column})",
         "{name} is nested too deeply to be a scenario": "{name}: слишком глубокая вложенность для сценария",
+        "{name}: the key {key} appears twice in {where}; give each key once":
+            "{name}: ключ {key} встречается в {where} дважды; каждый ключ пишется один раз",
+        "{name}: the key {key} appears twice at the top level; give each key once":
+            "{name}: ключ {key} встречается на верхнем уровне дважды; каждый ключ пишется один раз",
         "{name} holds no scenario: a scenario is a JSON object": "{name}: в нём нет сценария (сценарий — объект JSON)",
         "{name} is a scenario of {other}; this page shows {system}":
             "{name}: это сценарий для {other}, а на этой странице — {system}",

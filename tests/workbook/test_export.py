@@ -292,3 +292,46 @@ def test_a_cross_field_refusal_in_a_file_says_what_the_field_must_be():
     panel.load(b'{"situation": "sacrificial", "dodger": {"defense": "none"}}', "mine.json")
     assert ("Defense (Dodger) No defense: with the rest of the scenario it must be “Dodge” (sacrificial dodge)"
             in html.unescape(panel.notice.value)), panel.notice.value
+
+
+@pytest.mark.parametrize("content, says", [
+    (b'{"dodger": {"ph": 10, "ph": 12}}', "mine.json: the key 'ph' appears twice in 'dodger'; give each key once"),
+    (b'{"system": "infinity-n4", "system": "eldfall"}',
+     "mine.json: the key 'system' appears twice at the top level; give each key once"),
+    (b'{"x": "abc', "mine.json is not valid JSON (Unterminated string starting) at line 1 column 7"),
+    (b'{"x": "a\tb"}', "mine.json is not valid JSON (Invalid control character) at line 1 column 9"),
+])
+def test_a_key_given_twice_and_json_faults_are_said_exactly(content, says):
+    with pytest.raises(LoadError) as err:
+        read_scenario_file("infinity-n4", content, "mine.json")
+    assert str(err.value) == says
+
+
+def test_a_key_given_twice_is_said_in_russian():
+    from workbook.text import translator
+
+    system = all_systems()["d100-homebrew"]
+    panel = ExportPanel(system, translator(system, "ru"), "ru")
+    assert panel.load(b'{"attacks": [{"evasion": "none"}, {"damage": 3, "damage": 4}]}', "mine.json") is None
+    assert "mine.json: ключ 'damage' встречается в 'attacks.1' дважды; каждый ключ пишется один раз" in \
+        html.unescape(panel.notice.value), panel.notice.value
+
+
+@pytest.mark.parametrize("link", ["javascript:alert(1)//", "JavaScript:alert(1)", " javascript:alert(1)",
+                                  "data:text/html,<script>alert(1)</script>", "vbscript:x", "//evil.example/x",
+                                  "http:///no-host", "https://example.org/a\nb"])
+def test_the_report_writer_refuses_a_link_that_is_not_http_or_https(link):
+    result = evaluate(find_preset("infinity-n4/zhanshi-vs-fusilier").scenario)
+    with pytest.raises(ValueError) as err:
+        report_html(result, share_link=link)
+    assert str(err.value).startswith("share_link: got ") and str(err.value).endswith(
+        "; allowed: an http:// or https:// address, or a query starting with ?")
+
+
+@pytest.mark.parametrize("link", ["?preset=zhanshi-vs-fusilier", "https://example.org/page?preset=x",
+                                  'http://example.org/"><script>alert(1)</script>'])
+def test_the_report_writer_writes_a_web_link_or_a_query_escaped(link):
+    result = evaluate(find_preset("infinity-n4/zhanshi-vs-fusilier").scenario)
+    page = report_html(result, share_link=link)
+    escaped = html.escape(link, quote=True)
+    assert f'<a href="{escaped}">{escaped}</a>' in page and "<script>alert" not in page

@@ -65,6 +65,16 @@ BAD = [
     ("report without a scenario", lambda t: ["report"], 2, ["FILE", "--preset"]),
     ("a language the system lacks", lambda t: ["report", "--preset", PRESET, "--lang", "xx"], 2,
      ["--lang", "xx"]),
+    ("a javascript: link", lambda t: ["report", "--preset", PRESET, "--link", "javascript:alert(1)//"], 2,
+     ["--link: got 'javascript:alert(1)//'; allowed: an http:// or https:// address"]),
+    ("a data: link", lambda t: ["report", "--preset", PRESET, "--link", "data:text/html,<script>x</script>"], 2,
+     ["--link: got 'data:text/html,<script>x</script>'; allowed: an http:// or https:// address"]),
+    ("a link with no host", lambda t: ["report", "--preset", PRESET, "--link", "http:///x"], 2,
+     ["--link: got 'http:///x'; allowed"]),
+    ("a link that is a bare word", lambda t: ["report", "--preset", PRESET, "--link", "dashboard"], 2,
+     ["--link: got 'dashboard'; allowed"]),
+    ("a link with a space", lambda t: ["report", "--preset", PRESET, "--link", "https://example.org/a b"], 2,
+     ["--link: got 'https://example.org/a b'; allowed"]),
 ]
 
 
@@ -103,3 +113,57 @@ def test_a_scenario_from_standard_input_reports_to_standard_output(tmp_path):
     assert done.returncode == 0 and done.stderr == "", done.stderr
     exact = evaluate(scenario).headline["p_dodge_succeeds"]
     assert f'data-exact="{exact.numerator}/{exact.denominator}"' in done.stdout
+
+
+def _one_error_line(done: subprocess.CompletedProcess) -> str:
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr, done
+    assert done.stderr.count("\n") == 1, done.stderr
+    return done.stderr
+
+
+def test_a_long_link_with_control_characters_is_quoted_clipped_and_escaped(tmp_path):
+    link = "javascript:\x1b[2J" + "a" * 200
+    line = _one_error_line(report("report", "--preset", PRESET, "--link", link, "-o", "r.html", cwd=tmp_path))
+    assert line == ("error: --link: got 'javascript:\\x1b[2J" + "a" * 61 + "…; allowed: an http:// or https:// "
+                    "address, such as http://127.0.0.1:8866/voila/render/gurps-4e.ipynb\n")
+    assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("link", [
+    'https://example.org/x?"><script>alert(1)</script>',
+    "https://example.org/'onmouseover='alert(1)",
+    "http://example.org/javascript:alert(1)//<b>",
+])
+def test_what_a_link_holds_is_written_escaped(tmp_path, link):
+    done = report("report", "--preset", PRESET, "--link", link, "-o", "r.html", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    share = re.search(r'<p class="wb-report-share">.*?</p>', page, re.S).group(0)
+    escaped = html.escape(link, quote=True)
+    assert f'<a href="{escaped}?preset=zhanshi-vs-fusilier">{escaped}?preset=zhanshi-vs-fusilier</a>' in share
+    # nothing of the link is markup: no quote, angle bracket or script starts anywhere but where
+    # the report writes them itself
+    inner = share.split('href="', 1)[1].split('">', 1)[0]
+    assert not set(inner) & set("\"'<>")
+    assert "<script>alert" not in page and "'onmouseover='" not in page
+    assert 'href="javascript:' not in page.lower()
+
+
+def test_an_existing_file_is_kept_unless_force_is_given(tmp_path):
+    (tmp_path / "report.html").write_text("my notes", encoding="utf-8")
+    line = _one_error_line(report("report", "--preset", PRESET, "-o", "report.html", cwd=tmp_path))
+    assert line == "error: report.html already exists; give --force to overwrite it\n"
+    assert (tmp_path / "report.html").read_text(encoding="utf-8") == "my notes"
+    done = report("report", "--preset", PRESET, "-o", "report.html", "--force", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert (tmp_path / "report.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_force_is_documented_where_the_report_command_is():
+    done = subprocess.run([sys.executable, "-m", "workbook", "report", "--help"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0
+    assert "--force" in done.stdout and "overwrite" in done.stdout and "http:// or https://" in done.stdout
+    import workbook.__main__ as command
+
+    assert "--force" in command.__doc__ and "http:// or https://" in command.__doc__
