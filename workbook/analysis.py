@@ -27,7 +27,7 @@ from rules_core.compare import Comparison
 from rules_core.scenario import Scenario
 
 from .compare import ComparePanel, read_pin
-from .export import ExportPanel, comparison_csv, sweep_csv
+from .export import ExportPanel, comparison_csv, extras_html, sweep_csv
 from .modes import ModePanel
 from .panels.base import PagePanel
 from .sweep_panel import SweepPanel
@@ -103,6 +103,12 @@ class AnalysisPanels(PagePanel):
 
     def link_query(self) -> str:
         return self.share_query()
+
+    def report(self) -> str:
+        """A pinned A against the result, a sweep, the hits chart in its mode."""
+        if self.result is None:
+            return ""
+        return "".join(extras_html(self.result, lang=self.lang, system=self.system, **self._report_extra()))
 
     def carry(self) -> Result | None:
         return self.compare.pinned

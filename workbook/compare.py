@@ -43,6 +43,7 @@ from rules_core.scenario import Scenario
 from .share import decode_query, encode_query
 from .text import headline_label
 from .chart import chart as chart_widget
+from .export import panel_section
 from .panels.base import PagePanel
 from .views import compare_chart, exact_text, percent_text
 
@@ -424,6 +425,12 @@ class ReadingPanel(DerivedPanel, PagePanel):
 
     def _spec(self) -> Any:
         return next(r for r in self.rulings if r.name == self.field.value)
+
+    def report(self) -> str:
+        """The ruling, both readings in their words, the comparison (as shown)."""
+        spec = next((r for r in self.rulings if r.name == self.field.value), None)
+        lead = f"<p><b>{html.escape(self.text('Ruling'))}:</b> {html.escape(self.text(spec.label))}</p>" if spec else ""
+        return panel_section(self, "Compare a ruling", "wb-report-rulings", self.text, lead)
 
     def follow(self, result: Result) -> None:
         """Offer every reading other than the one the scenario shown uses."""

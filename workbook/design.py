@@ -32,6 +32,7 @@ from rules_core.variants import VARIANT_FIELD, house_rules, official
 
 from .compare import DerivedPanel, Pair
 from .controls import ScenarioForm
+from .export import panel_section
 from .panels.base import PagePanel
 
 __all__ = ["DesignPanel"]
@@ -105,6 +106,10 @@ class DesignPanel(DerivedPanel, PagePanel):
         design.toggle = page.toggles[f"{cls.css}-toggle"]
         design.present = page.present
         return design
+
+    def report(self) -> str:
+        """On a house rule: the house rules in force and B = them against A = the official rule."""
+        return panel_section(self, "Design", "wb-report-design", self.text, self.status.value)
 
     def kept(self) -> list[widgets.Widget]:
         """The form's controls it shows stay the form's when it is closed."""

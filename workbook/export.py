@@ -309,15 +309,32 @@ def views_html(result: Result, *, lang: str = "en", system: System | None = None
     return parts
 
 
-def _rulings_html(panel: Any, text: Callable[[str], str]) -> str:
-    """The rulings panel as shown (the ruling, both readings in their words, the comparison)."""
+def panel_section(panel: Any, title: str, css: str, text: Callable[[str], str], lead: str = "") -> str:
+    """An open A/B panel of the page (the rulings, Design) as a report section: ``title``, the
+    ``lead`` (HTML), and what the panel shows (:func:`_panel_html`); "" when it shows nothing."""
     body = _panel_html(panel, text)
-    if not body:
-        return ""
-    spec = next((r for r in panel.rulings if r.name == panel.field.value), None)
-    ruling = f"<p><b>{html.escape(text('Ruling'))}:</b> {html.escape(text(spec.label))}</p>" if spec else ""
-    return (f'<section class="wb-report-rulings"><h2>{html.escape(text("Compare a ruling"))}</h2>'
-            f"{ruling}{body}</section>")
+    return (f'<section class="{css}"><h2>{html.escape(text(title))}</h2>{lead}{body}</section>'
+            if body else "")
+
+
+def extras_html(result: Result, *, lang: str = "en", system: System | None = None,
+                comparison: Comparison | None = None, comparison_names: tuple[str, str] = ("A", "B"),
+                sweep: Any = None, figures: Sequence[go.Figure] = ()) -> list[str]:
+    """What "Compare, sweep, export" adds to a report: an A/B comparison, a sweep, further
+    figures (the hits chart in its mode)."""
+    system = system if system is not None else get_system(result.system)
+    text = translator(system, lang)
+    parts = []
+    if comparison is not None:
+        from .compare import comparison_table_html  # the panel module lays a comparison out once
+        parts += [f"<h2>{html.escape(text('A against B'))}</h2>",
+                  figure_div(compare_chart(comparison.a, comparison.b, lang, names=comparison_names,
+                                           system=system), "wb-report-compare-chart"),
+                  comparison_table_html(comparison, text, comparison_names)]
+    if sweep is not None:
+        from .sweep_panel import sweep_figure
+        parts += [f"<h2>{html.escape(text('Sweep'))}</h2>", figure_div(sweep_figure(sweep, text), "wb-report-sweep")]
+    return parts + [figure_div(f, "wb-report-figure") for f in figures]
 
 
 def report_html(result: Result, *, lang: str = "en", system: System | None = None, share_link: str = "",
@@ -325,12 +342,12 @@ def report_html(result: Result, *, lang: str = "en", system: System | None = Non
                 sweep: Any = None, figures: Sequence[go.Figure] = (), title: str | None = None,
                 views: Sequence[View] | None = None, rendered: Mapping[str, Rendered] | None = None,
                 panels: Mapping[str, Any] | None = None, opened: Collection[str] | None = None,
-                rulings: Any = None) -> str:
+                sections: Sequence[str] = ()) -> str:
     """One HTML file with what the page shows: headline cards, the outcome and hits charts
     (interactive), the outcome table, the system's own views (see :func:`views_html`; ``views=()``
-    leaves them out), an A/B comparison or a sweep when given, any further ``figures``, the
-    rulings panel's comparison when ``rulings`` (the page's open rulings panel) is given, the
-    trace with citations, the share link and the scenario as JSON. plotly's script is inside
+    leaves them out), an A/B comparison or a sweep when given, any further ``figures``
+    (:func:`extras_html`), further HTML ``sections`` (the page's open panels'), the trace with
+    citations, the share link and the scenario as JSON. plotly's script is inside
     the file: it opens offline and requests nothing from the network. ``share_link`` must be an
     http or https address or a ``?query`` (:func:`share_link_allowed`); anything else
     (``javascript:``) raises ``ValueError`` rather than being written into a link."""
@@ -351,18 +368,9 @@ def report_html(result: Result, *, lang: str = "en", system: System | None = Non
              f'{table_html(outcome_table(result, lang, system=system), OUTCOME_COLUMNS, "wb-outcome-grid", text)}</div>']
     parts += views_html(result, lang=lang, system=system, views=views, rendered=rendered, panels=panels,
                         opened=opened)
-    if comparison is not None:
-        from .compare import comparison_table_html  # the panel module lays a comparison out once
-        parts += [f"<h2>{html.escape(text('A against B'))}</h2>",
-                  figure_div(compare_chart(comparison.a, comparison.b, lang, names=comparison_names,
-                                           system=system), "wb-report-compare-chart"),
-                  comparison_table_html(comparison, text, comparison_names)]
-    if sweep is not None:
-        from .sweep_panel import sweep_figure
-        parts += [f"<h2>{html.escape(text('Sweep'))}</h2>", figure_div(sweep_figure(sweep, text), "wb-report-sweep")]
-    parts += [figure_div(f, "wb-report-figure") for f in figures]
-    if rulings is not None:
-        parts.append(_rulings_html(rulings, text))
+    parts += extras_html(result, lang=lang, system=system, comparison=comparison,
+                         comparison_names=comparison_names, sweep=sweep, figures=figures)
+    parts += [s for s in sections if s]
     parts += [f"<h2>{html.escape(text('Trace of the rules applied'))}</h2>",
               f'<div class="wb-report-trace">{trace_html(result, lang, system=system)}</div>']
     if share_link:
@@ -376,22 +384,20 @@ def report_html(result: Result, *, lang: str = "en", system: System | None = Non
     return report_document(heading, parts, lang)
 
 
-def dashboard_report(dash: Any) -> str:
+def dashboard_report(dash: Any, share_link: str = "") -> str:
     """The report of what a :class:`workbook.app.Dashboard` shows: :func:`report_html` of its
-    result with its views as shown (and its opened collapsed views), the rulings comparison while
-    that panel is open, and the "Compare, sweep, export" extras (a pinned A, a sweep, the hits
-    chart's mode), with the page's share link. Read through the dashboard's public state
-    (``result``, ``views``, ``rendered``, ``panels``, ``view_toggles``, ``rulings_on``,
-    ``rulings``, ``analysis``)."""
+    result with its views as shown (and its opened collapsed views) and the section of each of
+    its open panels (:meth:`workbook.panels.base.PagePanel.report`: the "Compare, sweep,
+    export" extras, the rulings comparison, Design's house rules against the official rule),
+    with ``share_link``. Read through the dashboard's public state (``result``, ``views``,
+    ``rendered``, ``panels``, ``view_toggles``, ``built``, ``is_open``)."""
     if dash.result is None:
         raise ValueError("the dashboard shows no result yet")
-    export = dash.analysis.export
     opened = {title for title, toggle in dash.view_toggles.items() if toggle.value}
-    rulings_open = dash.rulings_on is not None and dash.rulings_on.value  # checked first: a closed panel may not exist
-    return report_html(dash.result, lang=dash.lang, system=dash.system, share_link=export.share_link,
+    sections = [panel.report() for name, panel in dash.built.items() if dash.is_open(name)]
+    return report_html(dash.result, lang=dash.lang, system=dash.system, share_link=share_link,
                        views=dash.views, rendered=dash.rendered, panels=dash.panels, opened=opened,
-                       rulings=dash.rulings if rulings_open else None,
-                       **(export.report_extra() if export.report_extra else {}))
+                       sections=sections)
 
 
 # -- the panel --------------------------------------------------------------------------------
@@ -459,7 +465,7 @@ class ExportPanel:
         if self.result is None:
             return None
         if self.page is not None and self.page.result is self.result:
-            self.report = dashboard_report(self.page)
+            self.report = dashboard_report(self.page, self.share_link)
         else:
             self.report = report_html(self.result, lang=self.lang, system=self.system, share_link=self.share_link,
                                       **(self.report_extra() if self.report_extra else {}))
