@@ -136,3 +136,19 @@ def test_a_refused_pin_is_said_whether_the_link_came_at_build_or_later():
     assert any(n.startswith(said) for n in built_with.notices)
     assert any(n.startswith(said) for n in later.notices)
     assert later.analysis.compare.pinned is None
+
+
+def test_each_open_panel_writes_its_section_of_the_report():
+    """The report holds the sections of the panels open on the page, and only theirs: Design on
+    a house rule (its house rules against the official rule), the rulings while open."""
+    from workbook.export import dashboard_report
+
+    dash = Dashboard("infinity-n4", query="variant.mod_cap=9")
+    assert dash.design_on.value is True  # a link to a house rule opens Design
+    page = dashboard_report(dash)
+    assert 'class="wb-report-design"' in page and "House rules in force" in page
+    assert 'class="wb-report-rulings"' not in page
+    dash.rulings_on.value = True
+    dash.design_on.value = False
+    page = dashboard_report(dash)
+    assert 'class="wb-report-rulings"' in page and 'class="wb-report-design"' not in page
