@@ -42,7 +42,7 @@ from typing import Any, NoReturn, TextIO
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from .compare import compare, worth
+from .compare import compare, evasion_of, without_reaction, worth
 from .play import play_once
 from .registry import evaluate, find_preset, get_system, load_scenario, all_systems
 from .sweeps import allowed_values, sweep
@@ -333,7 +333,13 @@ def _cmd_compare(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
 
 
 def _cmd_worth(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
-    return worth(_scenario(args, stdin)).to_data()
+    scenario = _scenario(args, stdin)
+    if without_reaction(scenario) == scenario:  # with and without would be the same: all zeros
+        declared = ", ".join(f"{path} = {json.dumps(value)}"
+                             for path, value in evasion_of(scenario.system).no_reaction.items())
+        raise UsageError(f"worth: this scenario's defender already makes no reaction ({declared}), so with and "
+                         "without it are the same; give a scenario where the defender reacts")
+    return worth(scenario).to_data()
 
 
 def _cmd_roll(args: argparse.Namespace, stdin: TextIO) -> str:

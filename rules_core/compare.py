@@ -185,9 +185,11 @@ class Worth:
 
 
 def worth(scenario: Scenario | Mapping[str, Any]) -> Worth:
-    """``scenario`` evaluated with and without the defender's reaction. A scenario whose
-    reaction the declared changes cannot take away (a GURPS dive onto a grenade *is* the
-    reaction) is refused with a one-line ``ScenarioError``."""
+    """``scenario`` evaluated with and without the defender's reaction (:func:`without_reaction`;
+    in GURPS, not diving, not throwing oneself on the explosive, not interposing for a friend —
+    a sacrifice's worth to the dodger is negative). A scenario whose reaction the declared
+    changes would not take away is refused with a one-line ``ScenarioError``; one whose reaction
+    is already off gains nothing (every worth 0)."""
     with_ = evaluate(dict(scenario) if isinstance(scenario, Mapping) else scenario)
     scenario = with_.scenario
     evasion = evasion_of(scenario.system)

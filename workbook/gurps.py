@@ -89,7 +89,7 @@ def dodge_bell(result: Result, lang: str = "en") -> go.Figure | str:
     """3d6 totals, coloured by what each does against the (first) Dodge, with the success line."""
     text = _text(result, lang)
     s = result.scenario
-    if s.situation in ("attacks", "sacrificial") and s.dodger.defense == "none":
+    if defense_option(s) == "none":
         return _note(text("No active defense: no Dodge is rolled."))
     scores = dodge_scores(s)
     against, score = scores[0]
@@ -168,7 +168,8 @@ def injury_chart(result: Result, lang: str = "en") -> go.Figure:
 def as_situation(scenario: GurpsScenario, situation: str) -> tuple[GurpsScenario | None, str]:
     """The scenario in another situation, with the same dodger, for the what-if panels: the
     first attack aimed at the friend (a sacrificial dodge and drop against a ranged attack, a
-    plain sacrificial dodge against a melee one), the explosive within a step, or the dive.
+    plain sacrificial dodge against a melee one), the explosive within a step, or the dive — the
+    dodger reacting (a dodger with no defense throws himself on it, or dives, in the what-if).
     Returns (scenario, "") or (None, why it cannot be)."""
     if scenario.situation == situation:
         return scenario, ""
@@ -180,6 +181,8 @@ def as_situation(scenario: GurpsScenario, situation: str) -> tuple[GurpsScenario
             defense="dodge_and_drop" if first.kind == "ranged" else "plain")
     elif situation == "smother":
         changes["blast"] = scenario.blast.replace(spread="explosion", distance=min(scenario.blast.distance, 1))
+    if situation in ("smother", "dive") and scenario.dodger.defense == "none":
+        changes["dodger"] = scenario.dodger.replace(defense="plain")  # "none" there is not reacting
     try:
         return scenario.replace(**changes), ""
     except ScenarioError as err:

@@ -41,18 +41,18 @@ def test_the_converted_systems_declare_their_evasion():
 @pytest.mark.parametrize("ref", EVERY_PRESET)
 def test_without_reaction_no_evasion_roll_is_made(ref):
     """Saying "no reaction" as the system declares it leaves no evasion roll to make, and the
-    defender is never better off for it — or, where the reaction is the scenario itself (a GURPS
-    dive), the worth is refused in one line."""
+    defender is never better off for it — except where the reaction is a sacrifice (a GURPS
+    sacrificial dodge, throwing oneself on an explosive): then the friend is never better off
+    without it."""
     scenario = find_preset(ref).scenario
-    try:
-        w = worth(scenario)
-    except ScenarioError as err:
-        assert scenario.system == "gurps-4e" and scenario.situation != "attacks"
-        assert "\n" not in str(err) and "dodger.defense" in str(err)
-        return
+    w = worth(scenario)
     assert w.without.headline["p_dodge_succeeds"] is None
     assert "p_dodge_succeeds" in w.without.notes
-    assert w.without.headline["p_no_hit"] <= w.with_.headline["p_no_hit"]
+    if scenario.system == "gurps-4e" and scenario.situation in ("sacrificial", "smother"):
+        assert w.without.headline["p_friend_hit"] >= w.with_.headline["p_friend_hit"]
+        assert w.without.headline["expected_injury"] <= w.with_.headline["expected_injury"]
+    else:
+        assert w.without.headline["p_no_hit"] <= w.with_.headline["p_no_hit"]
     assert w.without == evaluate(without_reaction(scenario))
 
 
@@ -280,3 +280,110 @@ def test_bad_input_is_one_line(argv, message):
     code, out, err = run(*argv, stdin="{oops")
     assert code == 2 and out == ""
     assert err.startswith("error: ") and err.count("\n") == 1 and message in err
+
+
+# -- worth of every shipped preset, and of the GURPS situations where the reaction is the scenario --
+
+ALL_PRESETS = [f"{s.id}/{p.name}" for s in all_systems().values() for p in s.presets]
+ALREADY_OFF = "this scenario's defender already makes no reaction ("
+
+
+@pytest.mark.parametrize("ref", ALL_PRESETS)
+def test_worth_of_every_preset_is_a_result_or_says_the_reaction_is_already_off(ref):
+    code, out, err = run("worth", "--preset", ref)
+    if code == 0:
+        data = json.loads(out)
+        assert err == "" and set(data["worth"]) >= {"p_no_hit", "hits_avoided", "p_no_hit_points"}
+        assert data["without"]["p_dodge_succeeds"] is None
+        return
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"error: worth: {ALREADY_OFF}") and err.endswith(
+        "so with and without it are the same; give a scenario where the defender reacts\n"), err
+
+
+def test_a_scenario_with_its_reaction_already_off_is_said_in_one_line():
+    code, out, err = run("worth", "--preset", "gurps-4e/sword-2d1-cut-vs-dr3")  # "lands with no defense"
+    assert (code, out) == (2, "")
+    assert err == (f'error: worth: {ALREADY_OFF}dodger.defense = "none", dodger.acrobatic = false), so with '
+                   "and without it are the same; give a scenario where the defender reacts\n")
+    code, _, err = run("worth", "-", stdin='{"system": "infinity-n4", "dodger": {"ph": 10, "dodges": false}}')
+    assert code == 2 and 'already makes no reaction (dodger.dodges = false)' in err
+
+
+def sums(dice: int) -> dict[int, Fraction]:
+    """Each total of ``dice`` six-sided dice, face by face."""
+    from itertools import product
+
+    ways: dict[int, int] = {}
+    for faces in product(range(1, 7), repeat=dice):
+        ways[sum(faces)] = ways.get(sum(faces), 0) + 1
+    return {total: Fraction(n, 6 ** dice) for total, n in ways.items()}
+
+
+def mean(dice: int, injury) -> Fraction:
+    return sum(p * injury(total) for total, p in sums(dice).items())
+
+
+#: The one Dodge of every GURPS preset below: Basic Speed 6, + 3 (B17), + 3 for the dodge and
+#: drop (B377) = 12; 3d6 ≤ 12 falls 160 ways of 216 (20/27), fails 56 (7/27).
+MADE, FAILED = Fraction(20, 27), Fraction(7, 27)
+#: An explosion's damage at 2 yards (B414): 6d ÷ 6, down; at 3 yards ÷ 9. DR 0, crushing × 1.
+AT_2_YARDS = mean(6, lambda s: s // 6)
+AT_3_YARDS = mean(6, lambda s: s // 9)
+
+
+def _gurps(**data):
+    return {"system": "gurps-4e", **data}
+
+
+@pytest.mark.parametrize("ref, without, gained", [
+    # A trench a step away: the dive made reaches complete cover (no hit); without it, the blast
+    # where he stands (always a hit at 2 yards, out to 12).
+    ("gurps-4e/dive-into-a-trench",
+     _gurps(situation="dive", dodger={"defense": "none"}, blast={"damage": "6d", "distance": 2},
+            cover={"kind": "full"}),
+     {"p_no_hit": MADE, "hits_avoided": MADE, "injury_avoided": MADE * AT_2_YARDS}),
+    # No cover: the dive made ends a yard farther (÷ 9 for ÷ 6); a hit either way.
+    ("gurps-4e/dive-without-cover",
+     _gurps(situation="dive", dodger={"defense": "none"}, blast={"damage": "6d", "distance": 2}),
+     {"p_no_hit": Fraction(0), "hits_avoided": Fraction(0), "injury_avoided": MADE * (AT_2_YARDS - AT_3_YARDS)}),
+    # On the grenade: made, the dodger takes 4d in contact through DR 4; without it (or failed)
+    # the blast at 1 yard, 4d ÷ 3 through DR 4. The dodger pays for sparing his friend.
+    ("gurps-4e/throw-yourself-on-a-grenade",
+     _gurps(situation="smother", dodger={"defense": "none"}, target={"dr": 4}, blast={"damage": "4d", "distance": 1},
+            friend={"distance": 2}),
+     {"p_no_hit": Fraction(0), "hits_avoided": Fraction(0),
+      "injury_avoided": MADE * (mean(4, lambda s: max(0, s // 3 - 4)) - mean(4, lambda s: max(0, s - 4)))}),
+    # The burst at the friend: without the sacrificial dodge and drop the dodger is never hit. With
+    # it he takes the hits when the attack (skill 13: 5-13 hit, 3-4 critical and undefendable) hits
+    # and his Dodge 12 succeeds by less than 3 (10, 11 or 12: 79 ways of 216). Hits: 1 + margin ÷ 2,
+    # at most 3 — 1 on 12-13 (46 ways), 2 on 10-11 (54), 3 on 5-9 (77). Each hit 2d+2 pi through
+    # DR 4: 2d − 2, on average 5.
+    ("gurps-4e/sacrificial-dodge-and-drop",
+     _gurps(situation="sacrificial", dodger={"defense": "none"}, target={"dr": 4, "flexible": True},
+            attacks=[{"skill": 13, "rof": 3, "recoil": 2, "damage": "2d+2", "damage_type": "pi"}],
+            friend={"defense": 8}),
+     {"p_no_hit": -Fraction(177, 216) * Fraction(79, 216),
+      "hits_avoided": -Fraction(46 * 1 + 54 * 2 + 77 * 3, 216) * Fraction(79, 216),
+      "injury_avoided": -5 * Fraction(46 * 1 + 54 * 2 + 77 * 3, 216) * Fraction(79, 216)}),
+])
+def test_worth_of_the_gurps_situations_where_the_reaction_is_the_scenario(ref, without, gained):
+    """Without the reaction the dodger does not dive, does not throw himself on the explosive, or
+    does not interpose (the friend defends alone): defense "none" in that situation."""
+    w = worth(find_preset(ref).scenario)
+    assert w.without == evaluate(without)
+    assert dict(w.gained) == gained
+    code, out, _ = run("worth", "--preset", ref)
+    assert code == 0 and json.loads(out)["worth"]["p_no_hit"] == (
+        f"{gained['p_no_hit'].numerator}/{gained['p_no_hit'].denominator}")
+
+
+def test_the_friend_spared_by_the_grenade_and_by_the_sacrificial_dodge():
+    grenade = worth(find_preset("gurps-4e/throw-yourself-on-a-grenade").scenario)
+    # The friend, 2 yards from 4d (÷ 6, DR 0), is caught unless the dodger lands on it.
+    assert (grenade.with_.headline["p_friend_hit"], grenade.without.headline["p_friend_hit"]) == (FAILED, 1)
+    assert grenade.without.headline["expected_friend_injury"] == mean(4, lambda s: s // 6)
+    assert grenade.with_.headline["expected_friend_injury"] == FAILED * mean(4, lambda s: s // 6)
+    sacrifice = worth(find_preset("gurps-4e/sacrificial-dodge-and-drop").scenario)
+    assert sacrifice.with_.headline["p_friend_hit"] < sacrifice.without.headline["p_friend_hit"]
+    assert sacrifice.without.headline["p_no_hit"] == 1 and sacrifice.without.headline["expected_injury"] == 0

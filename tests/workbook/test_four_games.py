@@ -86,7 +86,28 @@ def test_a_pasted_link_is_used_and_a_bad_one_changes_nothing():
     assert page.scenarios["eldfall"] == system.preset(default_preset(system)).scenario and not page.notices
 
 
-def test_a_scenario_without_a_reaction_to_take_away_is_refused_with_a_notice():
+def test_a_dive_into_a_trench_is_shown_with_what_the_dive_is_worth():
+    """Without the dive, the blast finds the dodger where he stands (docs/rulings/gurps-4e.md):
+    the dive made (Dodge 9 + 3, 3d6 ≤ 12: 20/27) is P(no hit) gained."""
+    page = FourGames()
+    page.sources["gurps-4e"].value = "dive-into-a-trench"
+    assert page.scenarios["gurps-4e"] == find_preset("gurps-4e/dive-into-a-trench").scenario and not page.notices
+    assert page.worths["gurps-4e"].gained["p_no_hit"] == Fraction(20, 27)
+    assert "gurps-4e=dive-into-a-trench" in page.urlbar.query
+
+
+def test_a_scenario_without_a_reaction_to_take_away_is_refused_with_a_notice(monkeypatch):
+    from rules_core import ScenarioError
+    from rules_core.scenario import Problem
+
+    computed = FourGames._compute
+
+    def refusing(scenario):  # what the page meets when the core cannot take a reaction away
+        if getattr(scenario, "situation", "") == "dive":
+            raise ScenarioError("gurps-4e scenario", [Problem("(the reaction)", "dive", "a reaction to take away")])
+        return computed(scenario)
+
+    monkeypatch.setattr(FourGames, "_compute", staticmethod(refusing))
     page = FourGames()
     before, shown = page.scenarios["gurps-4e"], page.sources["gurps-4e"].value
     page.sources["gurps-4e"].value = "dive-into-a-trench"
@@ -146,7 +167,6 @@ def test_the_address_follows_the_choices_and_reopens_them():
     ("infinity-n4=no-such-preset", "Infinity N4 has no preset 'no-such-preset'"),
     ("chess=e4", "'chess' is not a game of this page"),
     ("measure=fun", "measure='fun' is not one of"),
-    ("gurps-4e=dive-into-a-trench", "no reaction to take away"),
     ("eldfall.defender.ag=99", "the link was not used"),
 ])
 def test_a_link_the_page_cannot_use_keeps_the_defaults_and_says_why(query, says):

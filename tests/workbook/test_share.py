@@ -252,9 +252,10 @@ _DEVELOPER_WORDS = ("invalid", "scenario:", "field '", "got ", "allowed:", "'att
     ("dodger.defense=none&dodger.acrobatic=yes",
      "The link asked for Acrobatic dodge (Dodger) on; with the rest of the scenario it must be off when the "
      "defense is “No defense” (no Dodge to make acrobatic)."),
-    ("situation=sacrificial&dodger.defense=none",
-     "The link asked for Defense (Dodger) No defense; with the rest of the scenario it must be “Dodge” (sacrificial "
-     "dodge) or “Dodge and drop (+3)” (sacrificial dodge and drop)."),
+    ("situation=sacrificial&dodger.defense=retreat",
+     "The link asked for Defense (Dodger) Dodge with a retreat (+3); with the rest of the scenario it must be "
+     "“Dodge” (sacrificial dodge), “Dodge and drop (+3)” (sacrificial dodge and drop) or the defense “No defense” "
+     "(no sacrificial dodge: the friend defends alone)."),
 ])
 def test_a_refused_gurps_link_names_the_field_and_what_it_takes(query, words):
     notice = _notice("gurps-4e", query)

@@ -35,7 +35,7 @@ from .dice import (ROLL_3D6, TOTALS, WAYS, SuccessRoll, describe_success_roll, h
                    success_roll, undefendable)
 from .outcomes import (ALL_DODGED, BOTH_HIT, CAUGHT, DODGER_HIT, DR_COVER, FARTHER, FRIEND_DEFENDS, FRIEND_HIT,
                        FULL_COVER, HEADLINES, NEITHER, NO_HIT, NO_INJURY, OUT_OF_REACH, SMOTHERED, STILL_IN_AREA,
-                       TOO_SLOW, ladder_label, outcome_order)
+                       LEFT_ALONE, STAYED, TOO_SLOW, ladder_label, outcome_order)
 from .play import (AttackContext, AttackHits, attack_context, base_dodge, blast_hit, blast_reaches, defense_option,
                    dodge_score, ends_prone, sacrificial_context)
 from .scenario import SYSTEM_ID, GurpsScenario, GurpsVariant
@@ -223,7 +223,7 @@ def _evasion_headline(rolled: Fraction, all_ok: Fraction, scenario: GurpsScenari
     """p_dodge_succeeds: every evasion roll made succeeds, given one is made (null if none can be)."""
     if rolled:
         return {"p_dodge_succeeds": all_ok / rolled}, {}
-    if scenario.situation in ("attacks", "sacrificial") and scenario.dodger.defense == "none":
+    if defense_option(scenario) == "none":
         why = "The dodger makes no active defense, so no evasion roll is made."
     else:
         why = "No hit ever arrives that the dodger may defend against (misses, critical hits or blocked attacks)."
@@ -286,9 +286,25 @@ class Move(NamedTuple):
     everything: int
 
 
-def _evaluate_attacks(s: GurpsScenario, headline_only: bool = False) -> Result | dict[str, Fraction | None]:
-    """A turn of attacks; ``headline_only``: its headline alone, without the outcome labels, the
-    hits dodged and the trace (what a sweep needs at each point)."""
+class AttackTurn(NamedTuple):
+    """What a turn of attacks comes to, before its trace: the attacks' contexts (by attack, then
+    by whether a dodge and drop was made before it), the hits and injury, the headline and its
+    notes, and the chance of ending the turn dropped; ``outcomes`` and ``hits_dodged`` are None
+    when only the headline was asked for."""
+
+    contexts: list[dict[bool, AttackContext]]
+    hits: Dist
+    injury: Dist
+    headline: dict[str, Fraction | None]
+    notes: dict[str, str]
+    dropped_at_end: Fraction
+    outcomes: Dist | None
+    hits_dodged: Dist | None
+
+
+def _attack_turn(s: GurpsScenario, detailed: bool) -> AttackTurn:
+    """A turn of attacks; without ``detailed``, the outcome labels and the hits dodged are left
+    out (what a sweep's headline needs at each point does not need them)."""
     n = len(s.attacks)
     drop = defense_option(s) == "dodge_and_drop"
     # Whether a dodge and drop was already made matters only from the second attack on.
@@ -307,7 +323,7 @@ def _evaluate_attacks(s: GurpsScenario, headline_only: bool = False) -> Result |
                 now = at.status if step.rolled is None else (2 if at.status == 2 or not step.rolled else 1)
                 new[TurnState(step.dropped, now, at.landed + step.landed, at.arrived or step.arrived)] += w * sw
         state = new
-        if headline_only:
+        if not detailed:
             continue
         new = Counter()
         for at, w in dodged_state.items():
@@ -364,7 +380,7 @@ def _evaluate_attacks(s: GurpsScenario, headline_only: bool = False) -> Result |
         for value, w in _unpack(poly, bits).items():
             injury[value] += w
             major_weight += w if major else 0
-            if value and not headline_only:  # injury means a hit landed; 0 is split below by what happened
+            if value and detailed:  # injury means a hit landed; 0 is split below by what happened
                 outcomes[ladder_label(True, True, value, major and wounds, pool.left, pool.name)] += w
     # Totals of injury 0 are split with the hit counts (scaled to the injury's denominator).
     scale = sum(injury.values()) // total
@@ -374,24 +390,35 @@ def _evaluate_attacks(s: GurpsScenario, headline_only: bool = False) -> Result |
     injury_dist = Dist(injury)
     headline, notes = _headlines(s, rolled=rolled, all_ok=all_ok, hits=hits, injury=injury_dist,
                                  p_major=Fraction(major_weight, sum(injury.values())))
-    if headline_only:
-        return headline
+    return AttackTurn(contexts, hits, injury_dist, headline, notes, dropped_at_end,
+                      Dist(outcomes) if detailed else None,
+                      Dist((at.dodged, w) for at, w in dodged_state.items()) if detailed else None)
 
+
+def _evaluate_attacks(s: GurpsScenario) -> Result:
+    """A turn of attacks: its result, with the trace."""
+    turn = _attack_turn(s, detailed=True)
+    n = len(s.attacks)
     trace = [*house_rule_steps(s),
              TraceStep("Situation", f"{n} attack(s) from one foe this turn, in order; defense: "
                        f"{defense_option(s)}", cite.DROP), *_rulings_trace(s), *base_dodge(s).steps]
-    for i, by_state in enumerate(contexts):
+    for i, by_state in enumerate(turn.contexts):
         for dropped, ctx in by_state.items():
             trace += _attack_trace(s, ctx, f"Attack {i + 1}" + (" after the dodge and drop" if dropped else ""))
     if any((a.rof if a.hits_by == "roll" else a.hits) > 1 for a in s.attacks):
         trace.append(TraceStep("Dodging rapid fire", "a successful Dodge avoids one hit plus one per point of "
                                "margin, at most the hits that arrived", cite.RAPID_DODGE))
     trace.append(TraceStep("Critical success and failure", describe_success_roll(s.variant), cite.CRITICAL))
-    return Result(system=SYSTEM_ID, scenario=s, outcomes=Dist(outcomes), outcome_order=outcome_order(s), hits=hits,
-                  headline=headline, notes=notes, trace=tuple(trace),
-                  distributions={"injury": injury_dist,
-                                 "hits_dodged": Dist((at.dodged, w) for at, w in dodged_state.items()),
-                                 "ends_prone": _bool_dist(dropped_at_end if ends_prone(s) else Fraction(0))})
+    return Result(system=SYSTEM_ID, scenario=s, outcomes=turn.outcomes, outcome_order=outcome_order(s),
+                  hits=turn.hits, headline=turn.headline, notes=turn.notes, trace=tuple(trace),
+                  distributions={"injury": turn.injury, "hits_dodged": turn.hits_dodged,
+                                 "ends_prone": _bool_dist(turn.dropped_at_end if ends_prone(s) else Fraction(0))})
+
+
+def _attacks_headline(s: GurpsScenario) -> dict[str, Fraction | None]:
+    """A turn of attacks' headline alone, without the outcome labels, the hits dodged and the
+    trace (what a sweep needs at each point)."""
+    return _attack_turn(s, detailed=False).headline
 
 
 class Sacrifice(NamedTuple):
@@ -420,6 +447,12 @@ def _evaluate_sacrificial(s: GurpsScenario) -> Result:
         if not defendable:
             out[Sacrifice(FRIEND_HIT, 0, free, None)] += weight * ROLL ** 3
             continue
+        if defense_option(s) == "none":  # no sacrificial dodge: the friend alone defends
+            for froll, fw in friend_rolls:
+                avoided = hits_avoided(froll, defendable, s.crit_dodge) if froll else 0
+                struck = free + defendable - avoided
+                out[Sacrifice(FRIEND_HIT if struck else FRIEND_DEFENDS, 0, struck, None)] += weight * ROLL ** 2 * fw
+            continue
         for roll, rw in evasion_rolls(ctx.dodge.value, s):
             if roll.success:
                 taken = 0 if drop and roll.margin >= 3 else defendable
@@ -443,17 +476,25 @@ def _evaluate_sacrificial(s: GurpsScenario) -> Result:
     friend_injury = sum_of_hits(dict(friend_hits), hit_injury(s.friend_hit()), friend.hp, wounds).injury
     headline, notes = _headlines(s, rolled=rolled, all_ok=all_ok, hits=hits, injury=injury, p_major=p_major,
                                  p_friend_hit=Fraction(total - friend_hits[0], total), friend_injury=friend_injury)
-    trace = [*house_rule_steps(s),
-             TraceStep("Situation", "the attack is aimed at a friend a step away; the dodger tries a "
-                       + ("sacrificial dodge and drop" if drop else "sacrificial dodge"), cite.SACRIFICIAL),
-             *_rulings_trace(s), *base_dodge(s).steps,
-             *[TraceStep(f"Attack: {t.rule}", t.detail, t.citation) for t in ctx.skill.steps],
-             *_dodge_trace(s, s.attacks[0].kind, False, "Sacrificial dodge"),
-             TraceStep("Sacrificial dodge", "success: the dodger takes the hit(s)"
-                       + ("; success by 3 or more: neither is hit; both end prone" if drop else ""),
-                       cite.SACRIFICIAL),
-             TraceStep("If it fails", f"the friend defends with Dodge {friend.defense}" if friend.defends
-                       else "the friend is hit (no defense)", cite.SACRIFICIAL),
+    friend_defense = (f"the friend defends with Dodge {friend.defense}" if friend.defends
+                      else "the friend is hit (no defense)")
+    if defense_option(s) == "none":
+        dodge_steps = [TraceStep("Situation", "the attack is aimed at a friend a step away; the dodger makes "
+                                 "no sacrificial dodge", cite.SACRIFICIAL),
+                       *_rulings_trace(s),
+                       *[TraceStep(f"Attack: {t.rule}", t.detail, t.citation) for t in ctx.skill.steps],
+                       TraceStep("No sacrificial dodge", friend_defense, cite.SACRIFICIAL)]
+    else:
+        dodge_steps = [TraceStep("Situation", "the attack is aimed at a friend a step away; the dodger tries a "
+                                 + ("sacrificial dodge and drop" if drop else "sacrificial dodge"), cite.SACRIFICIAL),
+                       *_rulings_trace(s), *base_dodge(s).steps,
+                       *[TraceStep(f"Attack: {t.rule}", t.detail, t.citation) for t in ctx.skill.steps],
+                       *_dodge_trace(s, s.attacks[0].kind, False, "Sacrificial dodge"),
+                       TraceStep("Sacrificial dodge", "success: the dodger takes the hit(s)"
+                                 + ("; success by 3 or more: neither is hit; both end prone" if drop else ""),
+                                 cite.SACRIFICIAL),
+                       TraceStep("If it fails", friend_defense, cite.SACRIFICIAL)]
+    trace = [*house_rule_steps(s), *dodge_steps,
              TraceStep("Critical hit", "no defense at all, not even a sacrificial one, against its "
                        + ("hits" if s.crit_hit == "all" else "first hit") + ": they strike the friend", cite.CRIT_HIT),
              TraceStep("Injury per hit on the dodger", ctx.hit.describe(), cite.WOUNDING),
@@ -474,8 +515,17 @@ class Chance(NamedTuple):
 
 
 def _dodge_chance(s: GurpsScenario) -> Chance:
+    """The dive's or the smother's one Dodge roll (none made when the dodger does not react)."""
+    if defense_option(s) == "none":
+        return Chance(0, ROLL * ROLL)
     made = sum(w for roll, w in evasion_rolls(dodge_score(s, "blast", False).value, s) if roll.success)
     return Chance(made, ROLL * ROLL - made)
+
+
+def _rolled(s: GurpsScenario) -> Fraction:
+    """The chance that the one Dodge roll against a blast is made: always, unless the dodger does
+    not react."""
+    return Fraction(0) if defense_option(s) == "none" else Fraction(1)
 
 
 def _blast_dist(s: GurpsScenario, distance: int, cover_dr: int = 0, *, friend: bool = False) -> Dist:
@@ -485,9 +535,10 @@ def _blast_dist(s: GurpsScenario, distance: int, cover_dr: int = 0, *, friend: b
 
 def _blast_trace(s: GurpsScenario, what: str) -> list[TraceStep]:
     blast = s.blast
+    dodge = [] if defense_option(s) == "none" else [*base_dodge(s).steps, *_dodge_trace(s, "blast", False, "The dive")]
     return [*house_rule_steps(s),
             TraceStep("Situation", what, cite.DIVE if s.situation == "dive" else cite.SACRIFICIAL),
-            *_rulings_trace(s), *base_dodge(s).steps, *_dodge_trace(s, "blast", False, "The dive"),
+            *_rulings_trace(s), *dodge,
             TraceStep("Blast", f"{blast.damage} {blast.damage_type}, " + (
                 f"÷ (3 × yards) at a distance, nothing beyond {2 * parse_damage(blast.damage).dice} yards"
                 if blast.spread == "explosion" else "the same throughout the area"), cite.EXPLOSION),
@@ -516,10 +567,19 @@ def _evaluate_smother(s: GurpsScenario) -> Result:
     injury = Dist.mixture([(contact, made), (stays, failed)])
     friend_injury = Dist.mixture([(Dist.certain(0), made), (exposed, failed)])
     hits = Dist({1: made + (failed if reach else 0), 0: 0 if reach else failed})
-    headline, notes = _headlines(s, rolled=Fraction(1), all_ok=Fraction(made, total), hits=hits, injury=injury,
+    headline, notes = _headlines(s, rolled=_rolled(s), all_ok=Fraction(made, total), hits=hits, injury=injury,
                                  p_major=_p_major(s, chance, contact, stays),
                                  p_friend_hit=Fraction(failed, total) if friend_reach else Fraction(0),
                                  friend_injury=friend_injury)
+    if defense_option(s) == "none":
+        trace = _blast_trace(s, "an explosive a step from the dodger and "
+                                f"{s.friend.distance} yard(s) from a friend; nobody throws himself on it")
+        trace.append(TraceStep("Nobody on the explosive", f"the blast goes off with the dodger {s.blast.distance} "
+                               f"and the friend {s.friend.distance} yard(s) away", cite.EXPLOSION))
+        return Result(system=SYSTEM_ID, scenario=s, outcomes=Dist({LEFT_ALONE: 1}), outcome_order=outcome_order(s),
+                      hits=hits, headline=headline, notes=notes, trace=tuple(trace),
+                      distributions={"injury": injury, "friend_injury": friend_injury,
+                                     "friend_injury_unprotected": exposed, "ends_prone": Dist.certain(False)})
     trace = _blast_trace(s, "the dodger throws himself on an explosive a step away, to spare a friend "
                             f"{s.friend.distance} yard(s) from it")
     trace += [TraceStep("Success", "a contact explosion on the dodger: "
@@ -551,15 +611,23 @@ def _evaluate_dive(s: GurpsScenario) -> Result:
     safe_distance = blast.distance + (1 if label == FARTHER else 0)
     safe_reach = label != FULL_COVER and blast_reaches(s, safe_distance)
     caught_reach = blast_reaches(s, blast.distance)
+    missed = CAUGHT if defense_option(s) != "none" else STAYED  # the dive failed, or was not made
     outcomes = Dist([(label if safe_reach or label == FULL_COVER else OUT_OF_REACH, made),
-                     (CAUGHT if caught_reach else OUT_OF_REACH, failed)])
+                     (missed if caught_reach else OUT_OF_REACH, failed)])
     hits = Dist({1: (made if safe_reach else 0) + (failed if caught_reach else 0),
                  0: (0 if safe_reach else made) + (0 if caught_reach else failed)})
     injury = Dist.mixture([(safe, made), (caught, failed)])
-    headline, notes = _headlines(s, rolled=Fraction(1), all_ok=Fraction(made, made + failed), hits=hits,
+    headline, notes = _headlines(s, rolled=_rolled(s), all_ok=Fraction(made, made + failed), hits=hits,
                                  injury=injury, p_major=_p_major(s, chance, safe, caught))
     where = {"none": "no cover", "dr": f"cover with DR {cover.dr} a step away",
              "full": "complete cover a step away"}[cover.kind]
+    if defense_option(s) == "none":
+        trace = _blast_trace(s, f"{blast.distance} yard(s) from the blast, {where}; the dodger does not dive")
+        trace.append(TraceStep("No dive", "the dodger suffers the effect where he stands", cite.DIVE))
+        return Result(system=SYSTEM_ID, scenario=s, outcomes=outcomes, outcome_order=outcome_order(s), hits=hits,
+                      headline=headline, notes=notes, trace=tuple(trace),
+                      distributions={"injury": injury, "injury_if_caught": caught,
+                                     "ends_prone": Dist.certain(False)})
     trace = _blast_trace(s, f"diving for cover {blast.distance} yard(s) from the blast, {where}")
     trace += [TraceStep("Success", {FULL_COVER: "the dodger reaches complete cover before the blast",
                                     DR_COVER: "the dodger reaches the cover: its DR stands between",
@@ -586,5 +654,5 @@ def headline(scenario: GurpsScenario) -> dict[str, Fraction | None]:
     """``evaluate(scenario).headline``; for a turn of attacks, computed without the rest of the
     result (what a sweep needs at each point)."""
     if scenario.situation == "attacks":
-        return _evaluate_attacks(scenario, headline_only=True)
+        return _attacks_headline(scenario)
     return evaluate(scenario).headline

@@ -16,7 +16,7 @@ from .scenario import GurpsScenario
 
 __all__ = ["NO_HIT", "ALL_DODGED", "NO_INJURY", "INJURED", "MAJOR", "ATTACK_OUTCOMES", "NEITHER",
            "DODGER_HIT", "FRIEND_DEFENDS", "FRIEND_HIT", "BOTH_HIT", "SACRIFICIAL_OUTCOMES", "SMOTHERED",
-           "TOO_SLOW", "SMOTHER_OUTCOMES", "FULL_COVER", "DR_COVER", "FARTHER", "STILL_IN_AREA",
+           "TOO_SLOW", "SMOTHER_OUTCOMES", "LEFT_ALONE", "STAYED", "FULL_COVER", "DR_COVER", "FARTHER", "STILL_IN_AREA",
            "OUT_OF_REACH", "CAUGHT", "DIVE_OUTCOMES", "down_label", "ladder_label", "outcome_order",
            "HEADLINES"]
 
@@ -32,11 +32,15 @@ SACRIFICIAL_OUTCOMES = (NO_HIT, NEITHER, DODGER_HIT, FRIEND_DEFENDS, FRIEND_HIT,
 
 SMOTHERED, TOO_SLOW = "Smothered: the dodger takes the blast in contact", "Too slow: the blast goes off"
 SMOTHER_OUTCOMES = (SMOTHERED, TOO_SLOW)
+#: Throwing oneself on an explosive not tried (defense "none"): it goes off with everyone where they stood.
+LEFT_ALONE = "Nobody on it: the blast goes off"
 
 FULL_COVER, DR_COVER, FARTHER, STILL_IN_AREA, OUT_OF_REACH, CAUGHT = (
     "Reached complete cover", "Reached cover (its DR protects)", "A yard farther from the blast",
     "Dove, but still in the area", "Out of the blast's reach", "Caught before the step")
 DIVE_OUTCOMES = (FULL_COVER, DR_COVER, FARTHER, STILL_IN_AREA, OUT_OF_REACH, CAUGHT)
+#: Diving for cover not tried (defense "none"): the effect where the dodger stands.
+STAYED = "No dive: caught where he stood"
 
 
 def down_label(pool: str) -> str:
@@ -59,6 +63,8 @@ def ladder_label(arrived: bool, landed: bool, total: int, major: bool, left: int
 
 def outcome_order(scenario: GurpsScenario) -> tuple[str, ...]:
     """Every outcome label the scenario's situation can come to, in the order shown."""
+    if scenario.dodger.defense == "none" and scenario.situation in ("smother", "dive"):
+        return (LEFT_ALONE,) if scenario.situation == "smother" else (OUT_OF_REACH, STAYED)
     return {"attacks": ATTACK_OUTCOMES + (down_label(scenario.pool().name),),
             "sacrificial": SACRIFICIAL_OUTCOMES, "smother": SMOTHER_OUTCOMES,
             "dive": DIVE_OUTCOMES}[scenario.situation]

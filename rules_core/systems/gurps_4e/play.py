@@ -34,7 +34,8 @@ from .damage import Hit, injury, major_wound, parse_damage
 from .dice import (WAYS, damage_request, hits_avoided, hits_scored, rof_bonus, success_request, success_roll,
                    success_weight, undefendable)
 from .outcomes import (BOTH_HIT, CAUGHT, DODGER_HIT, DR_COVER, FARTHER, FRIEND_DEFENDS, FRIEND_HIT, FULL_COVER,
-                       NEITHER, NO_HIT, OUT_OF_REACH, SMOTHERED, STILL_IN_AREA, TOO_SLOW, ladder_label)
+                       LEFT_ALONE, NEITHER, NO_HIT, OUT_OF_REACH, SMOTHERED, STAYED, STILL_IN_AREA, TOO_SLOW,
+                       ladder_label)
 from .scenario import ENCUMBRANCE, POSTURES, GurpsScenario
 
 __all__ = ["Score", "AttackContext", "base_dodge", "unopposed_dodge", "defense_option", "ends_prone",
@@ -53,8 +54,10 @@ class Score:
 
 def defense_option(scenario: GurpsScenario) -> str:
     """The defense used: the dodger's choice, except that diving for cover and throwing oneself
-    on an explosive are dodges and drops by definition."""
-    return "dodge_and_drop" if scenario.situation in ("smother", "dive") else scenario.dodger.defense
+    on an explosive are dodges and drops by definition (or "none": the dodger does not react)."""
+    if scenario.situation in ("smother", "dive") and scenario.dodger.defense != "none":
+        return "dodge_and_drop"
+    return scenario.dodger.defense
 
 
 def ends_prone(scenario: GurpsScenario) -> bool:
@@ -395,7 +398,14 @@ def _play_sacrificial(turn: _Turn) -> Play:
     if hits:
         free = undefendable(hits, critical, s.crit_hit)
         friend_hits = free
-        if hits > free:
+        if hits > free and defense_option(s) == "none":
+            turn.note("No sacrificial dodge", "the dodger does not interpose; the attack goes at the friend",
+                      cite.SACRIFICIAL)
+            if s.friend.defends:
+                friend_hits += hits - free - turn.friend_defends(hits - free)
+            else:
+                friend_hits += hits - free
+        elif hits > free:
             rolled = True
             made = turn.evade(ctx.dodge.value, hits - free, "Sacrificial dodge", spoils=drop)
             if made.success and drop and made.margin >= 3:
@@ -425,9 +435,14 @@ def _play_sacrificial(turn: _Turn) -> Play:
 
 def _play_smother(turn: _Turn) -> Play:
     s = turn.s
-    made = turn.evade(dodge_score(s, "blast", False).value, 1, "Sacrificial dodge and drop").success
+    tried = defense_option(s) != "none"
+    made = tried and turn.evade(dodge_score(s, "blast", False).value, 1, "Sacrificial dodge and drop").success
     reach = blast_reaches(s, s.blast.distance)
-    if made:
+    if not tried:
+        turn.note("Nobody on the explosive", "the dodger does not throw himself on it: the blast goes off "
+                  "with everyone where they stood", cite.EXPLOSION)
+        injuries = [turn.one_damage(blast_hit(s, s.blast.distance), "blast damage to the dodger")] if reach else []
+    elif made:
         turn.note("On the explosive", f"a contact explosion ({s.smother_damage}); the friend is spared", cite.CONTACT)
         contact = blast_hit(s, 0)
         if s.smother_damage == "maximum":
@@ -448,7 +463,7 @@ def _play_smother(turn: _Turn) -> Play:
             turn.note("The friend, spared", f"with nobody on the explosive he would have taken {exposed}",
                       cite.EXPLOSION)
     friend_caught = not made and blast_reaches(s, s.friend.distance)
-    return turn.finish(SMOTHERED if made else TOO_SLOW, 1 if made else int(reach), injuries,
+    return turn.finish(SMOTHERED if made else TOO_SLOW if tried else LEFT_ALONE, 1 if made else int(reach), injuries,
                        ends_prone=ends_prone(s), friend_hit=friend_caught,
                        friend_injury=exposed if friend_caught else 0, friend_injury_unprotected=exposed)
 
@@ -456,9 +471,13 @@ def _play_smother(turn: _Turn) -> Play:
 def _play_dive(turn: _Turn) -> Play:
     s = turn.s
     blast, cover = s.blast, s.cover
-    made = turn.evade(dodge_score(s, "blast", False).value, 1, "Diving for cover").success
+    tried = defense_option(s) != "none"
+    made = tried and turn.evade(dodge_score(s, "blast", False).value, 1, "Diving for cover").success
     distance, cover_dr = blast.distance, 0
-    if not made:
+    if not tried:
+        label = STAYED
+        turn.note("No dive", "the dodger does not dive: the effect finds him where he stands", cite.DIVE)
+    elif not made:
         label = CAUGHT
     elif cover.kind == "full":
         label = FULL_COVER
@@ -487,7 +506,7 @@ def _play_dive(turn: _Turn) -> Play:
         if taken is not None:
             value, steps = injury(taken, total, explain=turn.explain)
             turn.trace.extend(steps)
-        if label != CAUGHT:
+        if label not in (CAUGHT, STAYED):
             turn.note("Had he been caught", f"where he stood, the same dice would have done {if_caught}", cite.DIVE)
     return turn.finish(label, int(struck), [value] if struck else [], ends_prone=ends_prone(s),
                        injury_if_caught=if_caught)

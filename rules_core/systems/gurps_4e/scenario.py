@@ -115,7 +115,9 @@ class Dodger(Part):
     defense: Literal["none", "plain", "retreat", "dodge_and_drop"] = choice(
         "plain", label="Defense", citation=cite.DROP,
         help="Retreat: +3, melee only. Dodge and drop: +3, ranged only, ends prone, applies to "
-             "all defenses against that foe this turn. None: no active defense (surprised).",
+             "all defenses against that foe this turn. None: no active defense (surprised); in a "
+             "sacrificial dodge, on an explosive or diving for cover, the dodger does not react "
+             "(the others are a dodge and drop whatever is chosen here).",
         labels={"none": "No defense", "plain": "Dodge", "retreat": "Dodge with a retreat (+3)",
                 "dodge_and_drop": "Dodge and drop (+3)"})
     acrobatic: bool = flag(False, label="Acrobatic dodge", citation=cite.ACROBATIC,
@@ -305,9 +307,9 @@ class GurpsScenario(Scenario):
     @model_validator(mode="after")
     def _situation_fits(self) -> "GurpsScenario":
         defense, dodger = self.dodger.defense, self.dodger
-        if dodger.acrobatic and defense == "none" and self.situation in ("attacks", "sacrificial"):
+        if dodger.acrobatic and defense == "none":
             raise FieldConflict("dodger.acrobatic", True, "false when the defense is 'none' (no Dodge to make acrobatic)")
-        dropping = (self.situation in ("smother", "dive")
+        dropping = ((self.situation in ("smother", "dive") and defense != "none")
                     or (defense == "dodge_and_drop" and self.situation in ("attacks", "sacrificial")))
         if dropping and dodger.posture in DOWN_POSTURES and not dodger.flying:
             raise FieldConflict("dodger.posture", dodger.posture,
@@ -335,9 +337,10 @@ class GurpsScenario(Scenario):
             if len(self.attacks) != 1:
                 raise FieldConflict("attacks", len(self.attacks),
                                     "one attack: a sacrificial dodge is against the attack aimed at the friend")
-            if defense in ("none", "retreat"):
+            if defense == "retreat":
                 raise FieldConflict("dodger.defense", defense,
-                                    "'plain' (sacrificial dodge) or 'dodge_and_drop' (sacrificial dodge and drop)")
+                                    "'plain' (sacrificial dodge), 'dodge_and_drop' (sacrificial dodge and drop) "
+                                    "or the defense 'none' (no sacrificial dodge: the friend defends alone)")
         for i, attack in enumerate(attacks):
             if defense == "retreat" and attack.kind != "melee":
                 raise FieldConflict(f"attacks.{i}.kind", attack.kind,

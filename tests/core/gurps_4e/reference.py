@@ -141,7 +141,8 @@ def dodge(data: dict[str, Any], *, dropped: bool = False) -> int:
     score = floor(d["basic_speed"]) + rule["dodge_base"] - ENCUMBRANCE[d["encumbrance"]]
     if 3 * t["hp_left"] < t["hp"] or 3 * t["fp_left"] < t["fp"]:
         score = -(-score // 2)
-    option = "dodge_and_drop" if data["situation"] in ("smother", "dive") else d["defense"]
+    reacts = d["defense"] != "none"
+    option = "dodge_and_drop" if data["situation"] in ("smother", "dive") and reacts else d["defense"]
     if option == "retreat":
         score += rule["retreat_bonus"]
     if option == "dodge_and_drop" and (not dropped or data["carry"] != "prone_only"):
@@ -322,6 +323,15 @@ def _sacrificial(data: dict[str, Any]) -> Tally:
         if hits == free:
             land(q, "Friend is hit", None, 0, free)
             continue
+        if d["defense"] == "none":  # no sacrificial dodge: the attack goes at the friend, who defends alone
+            if not f["defends"]:
+                land(q, "Friend is hit", None, 0, hits)
+                continue
+            for roll, s in THREE_D6.items():
+                ok, fcrit, fmargin = check(roll, f["defense"], data["variant"])
+                theirs = hits - avoided(ok, fcrit, fmargin, hits - free, data["crit_dodge"])
+                land(q * s, "Friend is hit" if theirs else "Friend defends every hit", None, 0, theirs)
+            continue
         for r, success, crit, margin in dodge_rolls(data, dodge(data)):
             if success:
                 mine = 0 if drop and margin >= 3 else hits - free
@@ -358,6 +368,15 @@ def _smother(data: dict[str, Any]) -> Tally:
     stays = _blast(data, b["distance"])
     exposed = _blast(data, f["distance"], friend=True) or {0: Fraction(1)}
     tally = Tally()
+    if data["dodger"]["defense"] == "none":  # nobody throws himself on it: everyone where they stood
+        for harm, q in (stays or {0: Fraction(1)}).items():
+            for spared, s in exposed.items():
+                caught = _blast(data, f["distance"], friend=True) is not None
+                tally.add(q * s, outcome="Nobody on it: the blast goes off", hits=int(stays is not None),
+                          injury=harm, major=wounds and 2 * harm > hp, rolls=None, friend_hit=caught,
+                          friend_injury=spared if caught else 0, friend_injury_unprotected=spared,
+                          ends_prone=False)
+        return tally
     for r, success, _, _ in dodge_rolls(data, dodge(data)):
         mine = contact if success else stays
         for harm, q in (mine or {0: Fraction(1)}).items():
@@ -384,6 +403,12 @@ def _dive(data: dict[str, Any]) -> Tally:
     else:
         label, safe = "Dove, but still in the area", caught
     tally = Tally()
+    if data["dodger"]["defense"] == "none":  # no dive: the effect where the dodger stands
+        for harm, q in (caught or {0: Fraction(1)}).items():
+            tally.add(q, outcome="No dive: caught where he stood" if caught is not None else "Out of the blast's reach",
+                      hits=int(caught is not None), injury=harm, major=wounds and 2 * harm > hp, rolls=None,
+                      ends_prone=False)
+        return tally
     for r, success, _, _ in dodge_rolls(data, dodge(data)):
         if success:
             here, name, struck = safe, label, safe is not None and c["kind"] != "full"

@@ -54,7 +54,7 @@ def fix(data: dict[str, Any]) -> dict[str, Any]:
     target["fp_left"] = min(target["fp_left"], target["fp"])
     if situation == "sacrificial":
         del attacks[1:]
-        dodger["defense"] = {"none": "plain", "retreat": "dodge_and_drop"}.get(dodger["defense"], dodger["defense"])
+        dodger["defense"] = {"retreat": "dodge_and_drop"}.get(dodger["defense"], dodger["defense"])
     defense = dodger["defense"]
     most = sum(a["rof"] if a["hits_by"] == "roll" else a["hits"] for a in attacks)
     damage = next((choices for hits, choices in ATTACK_DAMAGE.items() if most <= hits), ATTACK_DAMAGE[6])
@@ -69,9 +69,9 @@ def fix(data: dict[str, Any]) -> dict[str, Any]:
             attack["damage_type"] = "fat"
         elif attack["damage_type"] == "fat":
             attack["damage_type"] = "cr"
-    if dodger["acrobatic"] and defense == "none" and situation in ("attacks", "sacrificial"):
+    if dodger["acrobatic"] and defense == "none":
         dodger["acrobatic"] = False
-    dropping = situation in ("smother", "dive") or defense == "dodge_and_drop"
+    dropping = (situation in ("smother", "dive") and defense != "none") or defense == "dodge_and_drop"
     if dropping and dodger["posture"] in DOWN and not dodger["flying"]:
         dodger["posture"] = "standing"
     if dropping and dodger["flying"] and not (situation == "dive" and cover["kind"] == "none"):

@@ -44,7 +44,8 @@ def test_each_file_imports_only_those_above_it():
     ({"target": {"location": "vitals"}}, "attacks.0.damage_type", "impaling or piercing"),
     ({"attacks": [{"damage_type": "fat"}, {"damage_type": "cr"}]}, "attacks.0.damage_type", "FP and HP"),
     ({"situation": "sacrificial", "attacks": [{}, {}]}, "attacks", "one attack"),
-    ({"situation": "sacrificial", "dodger": {"defense": "none"}}, "dodger.defense", "sacrificial"),
+    ({"situation": "sacrificial", "dodger": {"defense": "retreat"}}, "dodger.defense", "sacrificial"),
+    ({"situation": "dive", "dodger": {"defense": "none", "acrobatic": True}}, "dodger.acrobatic", "no Dodge"),
     ({"situation": "smother", "blast": {"distance": 3}}, "blast.distance", "a step away"),
     ({"dodger": {"defense": "none", "acrobatic": True}}, "dodger.acrobatic", "no Dodge"),
     ({"attacks": [{"damage": "2d8"}]}, "attacks.0.damage", "six-sided"),
@@ -195,8 +196,8 @@ def test_a_turn_too_large_to_compute_is_refused_with_its_attacks_and_hits(monkey
     ({"situation": "sacrificial", "attacks": [{}, {}]},
      "field 'attacks': got 2; allowed: one attack: a sacrificial dodge is against the attack aimed at the friend"),
     ({"situation": "sacrificial", "dodger": {"defense": "retreat"}},
-     "field 'dodger.defense': got 'retreat'; allowed: 'plain' (sacrificial dodge) or 'dodge_and_drop' "
-     "(sacrificial dodge and drop)"),
+     "field 'dodger.defense': got 'retreat'; allowed: 'plain' (sacrificial dodge), 'dodge_and_drop' "
+     "(sacrificial dodge and drop) or the defense 'none' (no sacrificial dodge: the friend defends alone)"),
     ({"dodger": {"defense": "retreat"}, "attacks": [{"kind": "ranged"}]},
      "field 'attacks.0.kind': got 'ranged'; allowed: 'melee' with a retreat: a retreat works only against melee attacks"),
     ({"dodger": {"defense": "dodge_and_drop"}, "attacks": [{"kind": "melee"}]},
@@ -240,14 +241,19 @@ def test_fatigue_and_hp_damage_in_one_turn_are_refused_at_the_fatigue_attack():
                                   "not fat when other attacks this turn do HP damage (FP and HP are separate)")
 
 
-def test_no_active_defense_means_no_evasion_roll_except_against_a_blast():
+def test_no_active_defense_means_no_evasion_roll_in_every_situation():
     from rules_core import evaluate
-    still = evaluate(load_scenario({"system": "gurps-4e", "dodger": {"defense": "none"}}))
-    assert still.headline["p_dodge_succeeds"] is None
-    assert still.notes["p_dodge_succeeds"] == "The dodger makes no active defense, so no evasion roll is made."
-    # Diving for cover is a Dodge roll of its own (B377), whatever defense the form says.
-    dive = evaluate(load_scenario({"system": "gurps-4e", "situation": "dive", "dodger": {"defense": "none"}}))
-    assert dive.headline["p_dodge_succeeds"] == Fraction(20, 27) and "p_dodge_succeeds" not in dive.notes
+    no_roll = "The dodger makes no active defense, so no evasion roll is made."
+    for situation in ("attacks", "sacrificial", "smother", "dive"):
+        still = evaluate(load_scenario({"system": "gurps-4e", "situation": situation, "dodger": {"defense": "none"}}))
+        assert still.headline["p_dodge_succeeds"] is None, situation
+        assert still.notes["p_dodge_succeeds"] == no_roll
+        assert still.distributions["ends_prone"][True] == 0
+    # Diving for cover is a dodge and drop of its own (B377) whatever other defense the form names:
+    # Dodge 9 + 3, 3d6 ≤ 12 on 160 of 216.
+    for defense in ("plain", "retreat", "dodge_and_drop"):
+        dive = evaluate(load_scenario({"system": "gurps-4e", "situation": "dive", "dodger": {"defense": defense}}))
+        assert dive.headline["p_dodge_succeeds"] == Fraction(20, 27) and "p_dodge_succeeds" not in dive.notes
 
 
 def test_the_attack_steps_of_the_trace_at_their_edges():
