@@ -176,3 +176,21 @@ def test_a_fraction_is_never_a_float():
     for preset in SYSTEM.presets:
         r = evaluate(preset.scenario)
         assert all(isinstance(v, Fraction) for v in r.headline.values() if v is not None)
+
+
+def test_a_sweeps_headline_alone_gives_the_numbers_worked_by_hand():
+    # The headline a sweep asks for (no outcome labels, no hits dodged, no trace) against the
+    # numbers worked on paper above: three fixed hits against Dodge 10, and the seed's sword.
+    from rules_core.systems.gurps_4e.exact import headline
+
+    s = GurpsScenario(dodger=Dodger(basic_speed=7.0), attacks=(Attack(hits_by="fixed", hits=3, damage="1d"),))
+    alone = headline(s)
+    assert alone["p_no_hit"] == Fraction(56, 216) and alone["expected_hits"] == Fraction(403, 216)
+    assert alone["p_dodge_succeeds"] == Fraction(108, 216)
+    sword = headline(find_preset("gurps-4e/sword-2d1-cut-vs-dr3").scenario)
+    assert (sword["expected_injury"], sword["p_down"], sword["p_major_wound"]) == (
+        Fraction(261, 36), Fraction(10, 36), Fraction(26, 36))
+    # the full result carries what the headline leaves out: 3 − hits landing are dodged
+    dodged = evaluate(s).distributions["hits_dodged"]
+    assert dict(dodged.items()) == {3: Fraction(56, 216), 2: Fraction(25, 216), 1: Fraction(27, 216),
+                                    0: Fraction(108, 216)}
