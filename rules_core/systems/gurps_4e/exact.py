@@ -18,10 +18,11 @@ number of outcomes and nothing ever carries into the next slot.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
 from math import prod
+from types import MappingProxyType
 from typing import NamedTuple
 
 from ...dist import Dist
@@ -48,25 +49,26 @@ ROLL = WAYS  # ways 3d6 can fall
 
 # -- rolls as weights ------------------------------------------------------------------------
 
-def attack_outcomes(ctx: AttackContext, scenario: GurpsScenario) -> dict[AttackHits, int]:
-    """Hits and critical hit → weight over 216 for the attack in ``ctx`` (read only)."""
+def attack_outcomes(ctx: AttackContext, scenario: GurpsScenario) -> Mapping[AttackHits, int]:
+    """Hits and critical hit → weight over 216 for the attack in ``ctx`` (read only: a table
+    shared between callers cannot be changed)."""
     attack = scenario.attacks[ctx.index]
     if ctx.blocked or (attack.hits_by == "roll" and ctx.skill.value < 3):
-        return {AttackHits(0, False): ROLL}
+        return MappingProxyType({AttackHits(0, False): ROLL})
     if attack.hits_by == "fixed":
-        return {AttackHits(attack.hits, False): ROLL}
+        return MappingProxyType({AttackHits(attack.hits, False): ROLL})
     return _rolled_hits(ctx.skill.value, attack.rof, attack.recoil, scenario.variant)
 
 
 @lru_cache(maxsize=1024)
-def _rolled_hits(skill: int, rof: int, recoil: int, rules: GurpsVariant) -> dict[AttackHits, int]:
+def _rolled_hits(skill: int, rof: int, recoil: int, rules: GurpsVariant) -> Mapping[AttackHits, int]:
     """:func:`attack_outcomes` of an attack roll against ``skill`` (shared by the scenarios of a
-    sweep, most of which roll the same attack)."""
+    sweep, most of which roll the same attack, hence read only)."""
     out: Counter = Counter()
     for total in TOTALS:
         roll = success_roll(total, skill, rules)
         out[AttackHits(hits_scored(roll, rof, recoil), roll.success and roll.critical)] += ROLL_3D6.weight(total)
-    return dict(out)
+    return MappingProxyType(dict(out))
 
 
 class EvasionRoll(NamedTuple):

@@ -19,10 +19,12 @@ success and hits avoided, the same injury) are walked once by the enumerator.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import floor
+from types import MappingProxyType
 from typing import NamedTuple
 
 from ...play import Play
@@ -240,9 +242,11 @@ def blast_hit(scenario: GurpsScenario, distance: int, cover_dr: int = 0, *, frie
 # -- the rule on concrete dice ---------------------------------------------------------------------------
 
 @lru_cache(maxsize=512)
-def _injuries(hit: Hit) -> dict[int, int]:
-    """Injury by dice total for one hit (what the damage request's ``classify`` reads)."""
-    return {total: injury(hit, total).value for total in range(hit.damage.dice, 6 * hit.damage.dice + 1)}
+def _injuries(hit: Hit) -> Mapping[int, int]:
+    """Injury by dice total for one hit (what the damage request's ``classify`` reads; read only,
+    shared by every play of the hit)."""
+    return MappingProxyType({total: injury(hit, total).value
+                             for total in range(hit.damage.dice, 6 * hit.damage.dice + 1)})
 
 
 class AttackHits(NamedTuple):

@@ -11,11 +11,12 @@ over the faces; it never multiplies per-attack probabilities across faces.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import factorial
+from types import MappingProxyType
 from typing import NamedTuple
 
 from ...d20 import FACES, binomial
@@ -194,13 +195,14 @@ def _multinomials(n: int) -> tuple[tuple[int, int, int], ...]:
 @dataclass(frozen=True)
 class _GivenRank:
     """One roll's outcome given the dodge die's rank against it, as integer weights:
-    ``ok``, ``kept`` {(k, c): w} and ``hits`` over ``den``; ``wounds`` over ``wden``."""
+    ``ok``, ``kept`` {(k, c): w} and ``hits`` over ``den``; ``wounds`` over ``wden``. Read only
+    throughout (a read-only mapping and tuples): :func:`_given` shares it between callers."""
 
     ok: int
-    kept: dict[tuple[int, int], int]
-    hits: list[int]
-    crits: list[int]
-    wounds: list[int]
+    kept: Mapping[tuple[int, int], int]
+    hits: tuple[int, ...]
+    crits: tuple[int, ...]
+    wounds: tuple[int, ...]
 
 
 class _Denominators(NamedTuple):
@@ -226,8 +228,9 @@ def _given(kind: str, n: int, sv_attack: int, hits_on_fail: int, s: int, t: int,
     their rolls unchanged from point to point, share them. Read only."""
     if kind == "normal":
         hit = 0 if r > 0 else hits_on_fail
-        wounds = list(binomial(s, t)) if hit and s else [FACES ** s]
-        return _GivenRank(1 if r > 0 else 0, {(hit, 0): 1}, [1] if not hit else [0, 1], [1], wounds)
+        wounds = tuple(binomial(s, t)) if hit and s else (FACES ** s,)
+        return _GivenRank(1 if r > 0 else 0, MappingProxyType({(hit, 0): 1}), (1,) if not hit else (0, 1), (1,),
+                          wounds)
     w, cum = rank_weights(sv_attack), _at_most(sv_attack)
     if r == CRIT:  # the dodger's Critical: nothing of the attacker's survives; its Criticals cancel it
         lose, plain, crit = FACES, 0, 0
@@ -250,7 +253,7 @@ def _given(kind: str, n: int, sv_attack: int, hits_on_fail: int, s: int, t: int,
         wounds = power(die, n)
     else:
         wounds = [FACES ** n]
-    return _GivenRank(ok, kept, hits, crits, wounds)
+    return _GivenRank(ok, MappingProxyType(kept), tuple(hits), tuple(crits), tuple(wounds))
 
 
 class _Packed(NamedTuple):
