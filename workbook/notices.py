@@ -2,8 +2,9 @@
 
 :func:`link_notice` says why a shared link was refused the way a player would say it ("The link
 asked for PH 99999; PH goes from 1 to 20. Showing the default scenario."), reading the link
-field by field against the scenario's declared labels and ranges (the exact checks stay in
-:func:`workbook.share.decode_query`).
+field by field against the scenario's declared labels and ranges, then what the scenario's own
+check refused (the problems :func:`workbook.share.decode_query` keeps: the exact checks stay
+there, and the link is read once).
 
 :class:`FieldMarks` follows a :class:`workbook.controls.ScenarioForm`: while a typed value is
 refused, the field is marked (class ``wb-invalid``) with the reason beside it
@@ -27,7 +28,8 @@ from rules_core import ScenarioError, System
 from rules_core.cli import LongNumber
 from rules_core.scenario import FieldSpec, Part, Problem, fields_of, one_line, parse, spec_at
 
-from .present import PAGE_KEYS
+from .present import PAGE_KEYS, split_page_keys
+from .share import LinkProblem, Shared, decode_query
 from .text import field_place
 
 __all__ = ["link_notice", "problem_words", "FieldMarks"]
@@ -111,32 +113,18 @@ def _rule_words(system: System, field: str, spec: FieldSpec, allowed: str, text:
     return said
 
 
-def _scenario_refusals(system: System, pairs: list[tuple[str, str]], text: Callable[[str], str]) -> list[str]:
+def _scenario_refusals(system: System, problems: tuple[LinkProblem, ...], text: Callable[[str], str]) -> list[str]:
     """Why the scenario a link spells out is refused although each number and choice in it is
     in range: a text field the rules cannot read ("Damage 4d8") or a value the other fields rule
-    out (a cross-field check), each said with the field's label and what it takes."""
-    from .share import _apply, _place  # the link's own reading, so the same scenario is checked
-
-    fields = {k: v for k, v in pairs if k not in ("lang", "system", "preset", *PAGE_KEYS)}
-    preset = dict(pairs).get("preset")
-    start = (system.preset(preset).scenario if preset in [p.name for p in system.presets]
-             else system.default_scenario())
-    tree: dict[Any, Any] = {}
-    try:
-        for key, raw in fields.items():
-            _place(system.scenario_cls, key.split("."), raw, tree)
-        parse(system.scenario_cls, _apply(system.scenario_cls, start.to_data(), tree))
-        return []  # the rules take it: nothing more to say
-    except ScenarioError as err:
-        problems = err.problems
-    except ValueError:  # a key the link cannot place: said by the fallback
-        return []
+    out (a cross-field check), each said with the field's label and what it takes. ``problems``:
+    what the scenario's check refused (:attr:`workbook.share.Shared.problems`); none when the
+    rules take the scenario, or when a key of the link names no field (the fallback says so)."""
     said = []
     for problem in problems:
         spec, named = field_place(system.scenario_cls, problem.field, text)
         if spec is None or spec.kind == "part":
             return []  # not one field of the scenario: the fallback says what it is
-        asked = fields.get(problem.field)
+        asked = problem.asked
         value = asked if asked is not None and spec.kind in ("text", "int", "float") else \
             _value_words(spec, problem.given, text)
         value = value if len(value) <= 30 else value[:30] + "…"
@@ -195,10 +183,13 @@ def problem_words(system: System, problem: Problem, text: Callable[[str], str] =
 
 
 def link_notice(system: System, query: str, text: Callable[[str], str] = str,
-                fallback: str = "", end: str = "Showing the default scenario.") -> str:
+                fallback: str = "", end: str = "Showing the default scenario.", *,
+                shared: Shared | None = None) -> str:
     """Why ``query`` could not be used, in a player's words, then ``end`` (what the page shows
     instead); when nothing more specific is found, ``fallback``
-    (:func:`workbook.share.decode_query`'s own notice) says it."""
+    (:func:`workbook.share.decode_query`'s own notice) says it. ``shared``: what
+    :func:`workbook.share.decode_query` made of ``query`` (its problems are said); read here
+    when not given."""
     end = text(end)
     try:
         pairs = parse_qsl((query or "").lstrip("?"), keep_blank_values=True, max_num_fields=300)
@@ -226,7 +217,9 @@ def link_notice(system: System, query: str, text: Callable[[str], str] = str,
             said.append(f"{text('The link asked for')} {named} {shown}; "
                         f"{_range(spec, text)}.")
     if not said:
-        said = _scenario_refusals(system, pairs, text)
+        if shared is None:
+            shared = decode_query(system, split_page_keys(query, PAGE_KEYS)[0])
+        said = _scenario_refusals(system, shared.problems, text)
     if not said:
         reason = fallback.split(": ", 1)[-1] if fallback else ""
         return f"{text('This link could not be used')}" + (f" ({reason})" if reason else "") + f". {end}"

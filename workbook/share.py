@@ -25,7 +25,10 @@ before the scenario's own strict check; a number a little off its step through f
 
 Reading never raises: :func:`decode_query` turns a malformed or hostile query (unknown keys,
 values out of range, garbage, repeated keys, thousands of keys) into ``Shared(scenario=None,
-notice=...)``, and the dashboard then shows its default scenario with the notice.
+notice=...)``, and the dashboard then shows its default scenario with the notice. What the
+scenario's own check refused of what the link asked for is kept field by field in
+``Shared.problems`` (:class:`LinkProblem`), for :func:`workbook.notices.link_notice` to say in a
+player's words.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 from rules_core import ScenarioError, System
 from rules_core.scenario import FieldSpec, Part, Scenario, fields_of, parse, shown
 
-__all__ = ["Shared", "encode_query", "decode_query", "read_query", "request_query", "preheating",
+__all__ = ["Shared", "LinkProblem", "encode_query", "decode_query", "read_query", "request_query", "preheating",
            "wait_for_request", "page_url", "share_url", "in_voila",
            "in_jupyter", "jupyter_dashboard_url", "MAX_QUERY_LENGTH"]
 
@@ -59,13 +62,30 @@ _SHOWN = 60  # characters of a refused value quoted back in a notice
 
 
 @dataclass(frozen=True)
+class LinkProblem:
+    """One field of the scenario a link spells out that the scenario's check refused: its dotted
+    ``field``, the text the link gave for it (``asked``; None when the link did not name it: a
+    check across fields can refuse a value the base scenario set), the value the check was
+    given (``given``) and what it allows (``allowed``)."""
+
+    field: str
+    asked: str | None
+    given: Any
+    allowed: str
+
+
+@dataclass(frozen=True)
 class Shared:
     """What a query asked for: ``scenario`` (None when the query names none or is refused),
-    ``lang`` (None when not named), and ``notice`` (why the query was refused, else "")."""
+    ``lang`` (None when not named), ``notice`` (why the query was refused, else "") and
+    ``problems``: what the scenario's check refused of the scenario the link spells out, field by
+    field (checked whenever every key of the link names a field, even when the link is refused
+    for another reason too; the notice then names that reason alone)."""
 
     scenario: Scenario | None = None
     lang: str | None = None
     notice: str = ""
+    problems: tuple[LinkProblem, ...] = ()
 
 
 def _flatten(data: Any, prefix: str = "") -> list[tuple[str, str]]:
@@ -258,20 +278,24 @@ def decode_query(system: System, query: str | None, base: Scenario | None = None
         else:
             problems.append(f"preset={_quote(preset)} is not allowed; allowed: {', '.join(names) or 'none'}")
     tree: dict[Any, Any] = {}
+    placed = True
     for key, raw in values.items():
         try:
             _place(system.scenario_cls, key.split("."), raw, tree)
         except ValueError as err:
             problems.append(f"{_quote(key)}: {err}")
-    scenario = None
-    if not problems:
+            placed = False
+    scenario, refused = None, ()
+    if placed and (tree or not problems):  # the base alone is a valid scenario already
         try:
             scenario = parse(system.scenario_cls, _apply(system.scenario_cls, start.to_data(), tree))
         except ScenarioError as err:
-            problems.append(str(err))
+            refused = tuple(LinkProblem(p.field, values.get(p.field), p.given, p.allowed) for p in err.problems)
+            if not problems:  # said only when nothing before it refused the link
+                problems.append(str(err))
     if problems:
         return Shared(notice="This link could not be used, so the default scenario is shown: "
-                             + "; ".join(problems[:5]) + ("; …" if len(problems) > 5 else ""))
+                             + "; ".join(problems[:5]) + ("; …" if len(problems) > 5 else ""), problems=refused)
     return Shared(scenario=scenario, lang=lang)
 
 

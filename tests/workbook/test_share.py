@@ -282,3 +282,67 @@ def test_a_dashboard_opened_on_a_refused_text_field_says_so_at_the_top():
     assert dash.scenario == get_system("gurps-4e").default_scenario()
     assert dash.notices[0].startswith("The link asked for Damage (Attack 1) 4d8; Damage takes ")
     assert "could not be used" not in dash.notices[0]
+
+
+# -- what the scenario's check refused, kept by the link's reading (workbook.share.LinkProblem) ---
+
+_NOT_SIX_SIDED = "'4d8' uses d8: GURPS damage dice are six-sided ('2d' means 2d6)"
+
+
+@pytest.mark.parametrize("system_id, query, problems", [
+    ("gurps-4e", "attacks.0.damage=4d8", [("attacks.0.damage", "4d8", "4d8", _NOT_SIX_SIDED)]),
+    ("gurps-4e", "situation=smother&blast.distance=3",
+     [("blast.distance", "3", 3, "0 or 1: the explosive must be no more than a step away")]),
+    # the preset covers the whole Base; the link names only the kind: the field it did not name
+    ("d100-homebrew", "preset=leap-out-of-blast&attacks.0.kind=melee",
+     [("attacks.0.covers_whole_base", None, True, "false for a melee attack (only a shooting attack, kind "
+                                                  "'shooting' or 'shot_in_melee', can cover the whole Base)")]),
+    # refused for its language, the scenario is still checked (the notice names the language alone)
+    ("gurps-4e", "lang=xx&attacks.0.damage=4d8", [("attacks.0.damage", "4d8", "4d8", _NOT_SIX_SIDED)]),
+    ("gurps-4e", "attacks.0.damage=4d8&nope=1", []),  # a key naming no field: nothing is checked
+    ("gurps-4e", "attacks.0.damage=2d%2B1", []),        # taken
+])
+def test_the_link_keeps_what_the_scenarios_check_refused(system_id, query, problems):
+    from workbook.share import LinkProblem
+
+    shared = decode_query(get_system(system_id), query)
+    assert shared.problems == tuple(LinkProblem(*p) for p in problems)
+    assert ("invalid" in shared.notice) is (bool(problems) and "lang=" not in query)
+
+
+def test_a_refused_links_notice_is_said_from_the_problems_it_is_given(monkeypatch):
+    import workbook.notices as notices
+    from workbook.share import LinkProblem, Shared
+
+    gurps = get_system("gurps-4e")
+
+    def read_again(*args, **kwargs):
+        raise AssertionError("the link was read again")
+
+    given = Shared(notice="refused", problems=(LinkProblem("blast.distance", "2", 2, "0 or 1"),))
+    monkeypatch.setattr(notices, "decode_query", read_again)
+    assert notices.link_notice(gurps, "blast.distance=2", shared=given) == (
+        "The link asked for Yards from the blast (Blast) 2; with the rest of the scenario it must be 0 or 1. "
+        "Showing the default scenario.")
+
+
+def test_a_refused_link_without_its_reading_is_read_once(monkeypatch):
+    import workbook.notices as notices
+
+    read = []
+
+    def counting(system, query, base=None):
+        read.append(query)
+        return decode_query(system, query, base)
+
+    monkeypatch.setattr(notices, "decode_query", counting)
+    said = notices.link_notice(get_system("gurps-4e"), "attacks.0.damage=4d8&present=1")
+    assert said.startswith("The link asked for Damage (Attack 1) 4d8; Damage takes GURPS damage dice")
+    assert read == ["attacks.0.damage=4d8"]  # the page's own keys left out, as the page reads it
+
+
+def test_a_refused_link_past_the_length_limit_says_its_length():
+    # each field in range is not looked at: the link is refused for its length alone
+    query = "attacks.0.damage=" + "9" * 4100
+    assert _notice("gurps-4e", query) == ("This link could not be used (the link is 4117 characters long; "
+                                          "at most 4000 are read). Showing the default scenario.")
