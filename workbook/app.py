@@ -80,7 +80,7 @@ from .share import (decode_query, encode_query, in_voila, page_url, preheating, 
 from .present import asked_lang, split_page_keys
 from .text import LANGUAGE_NAMES, translator
 from .urlbar import UrlBar
-from .views import (OUTCOME_COLUMNS, Panel, Rendered, View, at_least_chart,
+from .views import (OUTCOME_COLUMNS, Panel, Rendered, View, as_panel, at_least_chart,
                     evaluate_cached, headline_table, notice_html, outcome_chart,
                     outcome_table, system_views, table_html, trace_html)
 
@@ -463,10 +463,10 @@ class Dashboard:
 
     def _make_view_panel(self, view: View) -> Panel:
         """A view's panel, in the page's language, on the page's one cache of results."""
-        panel = view.panel(self.system, self.text, self.lang, lambda s: evaluate_cached(self.system, s))
+        panel = as_panel(view.panel(self.system, self.text, self.lang, lambda s: evaluate_cached(self.system, s)))
         panel.widget.add_class(view.css)
         panel.set_open(view.title in self._opened)
-        panel.present = self.present
+        panel.set_present(self.present)
         return panel
 
     def _rebuild_view_panel(self, view: View) -> None:
@@ -521,7 +521,7 @@ class Dashboard:
 
     def _render_view(self, view: View, result: Result) -> None:
         if view.panel:
-            self.panels[view.title].update(result)
+            self.panels[view.title].feed(result)
             return
         self.rendered[view.title] = view.render(result, self.lang)
         _show_in(self._view_boxes[view.title], self.rendered[view.title], self.text, self.present)
@@ -642,9 +642,7 @@ class Dashboard:
 
     def _present_panels(self) -> None:
         """Every panel that draws its own chart follows present mode."""
-        for panel in self.panels.values():
-            panel.present = self.present
-        for panel in self._built.values():
+        for panel in (*self.panels.values(), *self._built.values()):
             panel.set_present(self.present)
 
     def follow_address(self) -> None:

@@ -286,7 +286,7 @@ class Pair:
     citation: str = ""
 
 
-class DerivedPanel:
+class DerivedPanel(PagePanel):
     """The A/B panel (:class:`ComparePanel`, without its pin buttons) with both sides derived
     from the scenario the page shows: B = A with another reading of a ruling
     (:class:`ReadingPanel`), A = the same scenario without the reaction (:class:`WorthPanel`),
@@ -384,7 +384,7 @@ class DerivedPanel:
                 + (f"<small>{note}</small>" if note else ""))
 
 
-class ReadingPanel(DerivedPanel, PagePanel):
+class ReadingPanel(DerivedPanel):
     """A ruling's two readings compared: A = the scenario shown (its reading is the form's),
     B = the same scenario with another reading of the ruling chosen in ``field`` (``value``
     offers every other reading). The sides are named "Current reading" and "Alternative

@@ -33,7 +33,6 @@ from rules_core.variants import VARIANT_FIELD, house_rules, official
 from .compare import DerivedPanel, Pair
 from .controls import ScenarioForm
 from .export import panel_section
-from .panels.base import PagePanel
 
 __all__ = ["DesignPanel"]
 
@@ -44,7 +43,7 @@ OFFICIAL_NOTE = ("Every rule constant is at its official value: change one to co
                  "rule with the official rule.")
 
 
-class DesignPanel(DerivedPanel, PagePanel):
+class DesignPanel(DerivedPanel):
     """The rule's constants and their house rules against the official rule (see the module).
 
     Build it with :meth:`for_form`, which returns None for a system that declares no rule

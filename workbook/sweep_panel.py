@@ -35,6 +35,7 @@ from rules_core.sweeps import allowed_values
 from .text import count_text, field_label, headline_label
 from .chart import chart
 from .layout import OKABE_ITO
+from .panels.base import PagePanel
 from .views import _LAYOUT, exact_text, percent_text
 
 __all__ = ["number_paths", "window", "sweep_around", "clear_sweep_cache", "sweep_figure", "SweepPanel", "LINE_POINTS", "GRID_SIDE", "EVERY"]
@@ -179,7 +180,7 @@ def _points_of(anchor: Scenario, axes: tuple[tuple[str, tuple[Any, ...]], ...]) 
     return rules_core.sweep(anchor, path, values).points
 
 
-class SweepPanel:
+class SweepPanel(PagePanel):
     """Choose a number field (and a second for a heatmap) and a quantity; see it along the
     field's range around the scenario's own value. Computes only while ``open`` is on.
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol, Union
+from typing import Any, Union
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -33,6 +33,7 @@ from rules_core import Dist, Result, System, all_systems
 from rules_core.compare import Comparison
 from rules_core.result import one_in
 
+from .panels.base import PagePanel
 from .text import headline_label, one_in_text, translator
 
 __all__ = ["View", "Panel", "PanelBuilder", "distribution_views", "exact_text", "percent_text", "is_probability",
@@ -76,17 +77,37 @@ def evaluate_cached(system: System, scenario: Any) -> Result:
     return result
 
 
-class Panel(Protocol):
-    """A panel with its own controls (a sweep, a comparison): its ``widget``, ``update(result)``
-    with each result the page shows, ``set_open(on)`` from the toggle that opens it, and
-    ``present`` (the page's present mode, set before ``update``: larger chart type)."""
+#: A view's panel with its own controls (a sweep, a comparison) is a panel like every other of
+#: the page (:class:`workbook.panels.base.PagePanel`): the page calls its ``feed(result)`` with
+#: each result, ``set_open(on)`` from its toggle and ``set_present(on)``.
+Panel = PagePanel
 
-    widget: Any
-    present: bool
 
-    def update(self, result: Result) -> None: ...
+class _DuckPanel(PagePanel):
+    """A view's panel written as an object with ``widget``, ``update(result)``, ``set_open(on)``
+    and ``present`` (as the workbook described them before the panel protocol), on the page."""
 
-    def set_open(self, on: bool) -> None: ...
+    def __init__(self, inner: Any):
+        self.inner, self.widget = inner, inner.widget
+
+    def __getattr__(self, name: str) -> Any:  # the rest of it is the designer's object's
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    def update(self, result: Result) -> None:
+        self.inner.update(result)
+
+    def set_open(self, on: bool) -> None:
+        self.inner.set_open(on)
+
+    def set_present(self, on: bool) -> None:
+        self.inner.present = on
+
+
+def as_panel(panel: Any) -> PagePanel:
+    """``panel`` as a :class:`PagePanel` (one written before the protocol is wrapped)."""
+    return panel if isinstance(panel, PagePanel) else _DuckPanel(panel)
 
 
 #: Builds a :class:`Panel`: ``build(system, text, lang, evaluate)`` (``evaluate`` is the page's
