@@ -461,7 +461,7 @@ class FourGames:
         shared = decode_query(system, _query_of(text))
         if shared.scenario is None:
             said = link_notice(system, _query_of(text), fallback=shared.notice or "it names no scenario",
-                               end="Keeping the scenario in use.")
+                               end="Keeping the scenario in use.", shared=shared)
             self.notices[system.id] = f"{system.name}: the link was not used — {said}"
             self._reflect(system)
         else:
