@@ -14,16 +14,19 @@ import json
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache, lru_cache
 from pathlib import Path
 
 import ipywidgets as widgets
 
-from rules_core import ScenarioError, System, all_systems, evaluate
+from rules_core import Preset, ScenarioError, System, all_systems, evaluate
+from rules_core.compare import Worth, worth
+from rules_core.scenario import Scenario
 
 from .layout import OKABE_ITO
 
 __all__ = ["Entry", "notebooks_folder", "dashboards", "index", "lead", "picture", "card_picture", "PICTURES",
-           "systems_with_evasion", "default_preset", "CURVE_COLOURS"]
+           "systems_with_evasion", "default_preset", "scenario_worth", "CURVE_COLOURS"]
 
 INDEX = "index.ipynb"
 #: Titles of the pages that belong to no one system.
@@ -112,19 +115,29 @@ def systems_with_evasion() -> tuple[System, ...]:
     return tuple(s for s in all_systems().values() if s.evasion is not None)
 
 
+@lru_cache(maxsize=64)
+def scenario_worth(scenario: Scenario) -> Worth:
+    """:func:`rules_core.compare.worth` of ``scenario``, kept: choosing the default preset and
+    showing it on the four-games page ask for the same scenario's worth, computed once."""
+    return worth(scenario)
+
+
 def default_preset(system: System) -> str:
     """The first preset where the defender reacts and the reaction can be taken away (what the
-    four-games page shows of the system first)."""
-    from rules_core.compare import worth
+    four-games page shows of the system first); found once for the system's presets."""
+    return _default_preset(system.presets)
 
-    for preset in system.presets:
+
+@cache
+def _default_preset(presets: tuple[Preset, ...]) -> str:
+    for preset in presets:
         try:
-            made = worth(preset.scenario).with_.headline["p_dodge_succeeds"] is not None
+            made = scenario_worth(preset.scenario).with_.headline["p_dodge_succeeds"] is not None
         except ScenarioError:
             continue
         if made:
             return preset.name
-    return system.presets[0].name
+    return presets[0].name
 
 
 _W, _H = 132, 56  # a card picture's size, in pixels
@@ -170,12 +183,20 @@ def _line(points: list[tuple[float, float]], colour: str, title: str, dash: str 
 
 def picture(system: System, width: int = _W, height: int = _H) -> str:
     """A small inline SVG of the system's default scenario: its outcome probabilities as bars
-    (Okabe–Ito blue), exact values in each bar's tooltip."""
-    rows = evaluate(system.default_scenario()).outcome_rows()
-    return _svg(f"{system.name}: outcome chart", _bars([(str(label), p) for label, p in rows], width=width,
-                                                       height=height), width, height)
+    (Okabe–Ito blue), exact values in each bar's tooltip (drawn once for that scenario)."""
+    return _outcome_picture(system.name, system.default_scenario(), width, height)
 
 
+@lru_cache(maxsize=32)
+def _outcome_picture(name: str, scenario: Scenario, width: int, height: int) -> str:
+    rows = evaluate(scenario).outcome_rows()
+    return _svg(f"{name}: outcome chart", _bars([(str(label), p) for label, p in rows], width=width,
+                                                height=height), width, height)
+
+
+# The pictures below depend on nothing but the rules and the presets: each is drawn once.
+
+@cache
 def _four_games_picture() -> str:
     """The four-games chart in small: each game's worth of its reaction (P(no hit) gained)
     against the chance of one unopposed evasion roll, at a few values of its attribute."""
@@ -196,6 +217,7 @@ def _four_games_picture() -> str:
     return _svg("One dodge, four games: what the reaction is worth in each game", "".join(lines))
 
 
+@cache
 def _bell_and_flat_picture() -> str:
     """Chance of an unopposed success by score: 3d6 under the score (GURPS) against a d20 under
     the attribute (Eldfall), each from the system's own roll."""
@@ -213,6 +235,7 @@ def _bell_and_flat_picture() -> str:
                         "Eldfall: d20 under the attribute, 3 to 20: " + ", ".join(map(_exact, flat)), "4 2"))
 
 
+@cache
 def _three_attackers_picture() -> str:
     """One dodge die against one, two and three Fusiliers (blue) beside the product of separate
     dodges (orange): the exact chance that the dodge beats them all."""
@@ -227,6 +250,7 @@ def _three_attackers_picture() -> str:
     return _svg("One die against three attackers", _bars(bars, (_BLUE, _ORANGE)))
 
 
+@cache
 def _leftover_picture() -> str:
     """The d100 preset of two attacks: its outcome probabilities."""
     result = evaluate(all_systems()["d100-homebrew"].preset("two-attacks-leftovers").scenario)
@@ -234,6 +258,7 @@ def _leftover_picture() -> str:
                 _bars([(str(label), p) for label, p in result.outcome_rows()], (_GREEN,)))
 
 
+@cache
 def _sampling_picture() -> str:
     """A seeded simulation's running estimate of P(no hit) settling on the exact value (dashed)."""
     from rules_core.simulate import simulate_steps

@@ -45,14 +45,15 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from rules_core import System, all_systems
-from rules_core.compare import Worth, WorthPoint, worth, worth_curve
+from rules_core.compare import Worth, WorthPoint, evasion_of, worth_curve
 from rules_core.result import fraction_text
 from rules_core.scenario import Scenario, one_line
+from rules_core.sweeps import allowed_values
 from rules_core.tables import csv_text
 
 from .notices import link_notice
 from .share import preheating, request_query
-from .catalog import CURVE_COLOURS, dashboards, default_preset, systems_with_evasion
+from .catalog import CURVE_COLOURS, dashboards, default_preset, scenario_worth, systems_with_evasion
 from .chart import chart
 from .export import download_link, figure_div, report_document
 from .layout import page_css
@@ -485,7 +486,17 @@ class FourGames:
 
     @staticmethod
     def _compute(scenario: Scenario) -> tuple[Worth, tuple[WorthPoint, ...]]:
-        return worth(scenario), worth_curve(scenario)
+        """The scenario's worth and its worth curve, the scenario's own worth computed once (kept
+        by :func:`workbook.catalog.scenario_worth`, which choosing the default preset filled) and
+        put in the curve at the attribute's own value."""
+        shown = scenario_worth(scenario)
+        evasion = evasion_of(scenario.system)
+        own = scenario.get(evasion.attribute)
+        values = allowed_values(scenario, evasion.attribute)
+        others = iter(worth_curve(scenario, [v for v in values if v != own]))
+        curve = tuple(WorthPoint(own, evasion.unopposed(scenario), shown) if v == own else next(others)
+                      for v in values)
+        return shown, curve
 
     def _measure_changed(self) -> None:
         if self._building:

@@ -113,3 +113,27 @@ def test_the_four_games_tab_is_named_as_its_notebook():
 
     title = json.loads((notebooks_folder() / "compare-systems.ipynb").read_text(encoding="utf-8"))["metadata"]["title"]
     assert FourGames(query="").urlbar.title == title == f"{TITLE} — Dodge Workbook"
+
+
+def test_the_index_draws_its_pictures_once(monkeypatch):
+    """The cards' pictures depend on the rules and the presets alone: a second index draws none
+    of them again (no evaluation, no worth curve, no sampling)."""
+    import rules_core.compare
+    import rules_core.simulate
+    import workbook.catalog as catalog
+
+    for draw in (catalog._outcome_picture, *catalog.PICTURES.values()):
+        getattr(draw, "cache_clear", lambda: None)()
+    catalog._default_preset.cache_clear()
+    calls = []
+    for module, name in ((catalog, "evaluate"), (rules_core.compare, "worth_curve"),
+                         (rules_core.simulate, "simulate_steps")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _real=real, _name=name, **k: calls.append(_name) or _real(*a, **k))
+    first = index().value
+    # evaluated: each system's card (4), the three attackers (1 + 3), the leftovers and the sampling
+    assert sorted(set(calls)) == ["evaluate", "simulate_steps", "worth_curve"]
+    assert (calls.count("evaluate"), calls.count("worth_curve"), calls.count("simulate_steps")) == (10, 4, 1)
+    calls.clear()
+    assert index().value == first
+    assert calls == []

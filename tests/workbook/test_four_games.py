@@ -265,3 +265,47 @@ def test_the_index_links_the_page():
     entry = next(e for e in dashboards() if e.notebook == "compare-systems.ipynb")
     assert entry.system is None and entry.title == "One dodge, four games"
     assert 'href="compare-systems.ipynb"' in index().value
+
+
+def _count_worths(monkeypatch):
+    """Count each scenario's worth computed from now on (rules_core.compare.worth, as the curve
+    and the kept worths call it), the kept ones forgotten first."""
+    from collections import Counter
+
+    import rules_core.compare as compare
+    import workbook.catalog as catalog
+
+    counted: Counter = Counter()
+    real = compare.worth
+
+    def counting(scenario):
+        counted[scenario] += 1
+        return real(scenario)
+
+    monkeypatch.setattr(compare, "worth", counting)
+    monkeypatch.setattr(catalog, "worth", counting)
+    catalog.scenario_worth.cache_clear()
+    catalog._default_preset.cache_clear()
+    return counted
+
+
+def test_each_games_worth_is_computed_once_at_start_up(monkeypatch):
+    counted = _count_worths(monkeypatch)
+    page = FourGames(query="")
+    assert page.choices == {"infinity-n4": "zhanshi-dodges-to-engage", "eldfall": "dodge-vs-critical",
+                            "gurps-4e": "rapid-fire-dodge-and-drop", "d100-homebrew": "burst-3-vs-dodge-45"}
+    # choosing the default preset, the table and the curve's own point share one computation
+    assert {system_id: counted[s] for system_id, s in page.scenarios.items()} == {
+        "infinity-n4": 1, "eldfall": 1, "gurps-4e": 1, "d100-homebrew": 1}
+    assert max(counted.values()) == 1  # nor any point of the curves twice
+    for system in page.systems:  # the curve's point at the scenario's own value is the table's worth
+        own = page.scenarios[system.id].get(system.evasion.attribute)
+        assert next(p.worth for p in page.curves[system.id] if p.value == own) is page.worths[system.id]
+
+
+def test_a_second_page_computes_no_worth_of_its_scenarios_again(monkeypatch):
+    counted = _count_worths(monkeypatch)
+    first = FourGames(query="")
+    shown = {s: counted[s] for s in first.scenarios.values()}
+    FourGames(query="")
+    assert {s: counted[s] for s in first.scenarios.values()} == shown == {s: 1 for s in first.scenarios.values()}
