@@ -55,7 +55,6 @@ import time
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import unquote, unquote_to_bytes
@@ -79,6 +78,10 @@ from voila.tornado.contentshandler import VoilaContentsHandler  # noqa: E402
 from voila.tornado.handler import TornadoVoilaHandler  # noqa: E402
 from voila.tornado.treehandler import TornadoVoilaTreeHandler  # noqa: E402
 from voila.voila_kernel_manager import voila_kernel_manager_factory as _voila_kernel_manager_factory  # noqa: E402
+# Where plotly.js is served (STATIC_PREFIX) and its address with plotly's version, as the charts
+# (workbook.chart) ask for it: one definition, in a module that imports neither plotly nor the
+# rest of the workbook.
+from workbook.static_address import STATIC_PREFIX, plotly_path  # noqa: E402
 
 #: The JupyterLab extensions a dashboard uses (widgets, and anywidget: the charts and the address
 #: bar); others are not loaded. plotly's own renderer only for a notebook that shows plotly
@@ -89,7 +92,6 @@ PLOTLY_RENDERER = "jupyterlab-plotly"
 
 #: plotly.js as plotly.py ships it (whole: 4.8 MB).
 PLOTLY_PY_DIR = Path(find_spec("plotly").origin).parent / "package_data"
-STATIC_PREFIX = "workbook/static/"
 
 
 #: The version in a plotly.js bundle's header ("plotly.js v4.1.1", "plotly.js (cartesian - minified) v4.1.1").
@@ -120,8 +122,6 @@ def plotly_dir() -> Path:
 
 
 PLOTLY_DIR = plotly_dir()
-#: plotly.py's version, as workbook.chart puts it in the charts' plotly.js address (cache key).
-PLOTLY_VERSION = metadata.version("plotly")
 
 
 @dataclass
@@ -487,7 +487,7 @@ def extensions_for(page_config: dict, root_dir: str, notebook_path: str | None) 
         return page_config
     page_config["federated_extensions"] = [e for e in page_config.get("federated_extensions", [])
                                            if e.get("name") != PLOTLY_RENDERER]
-    page_config["workbookPlotlyJs"] = f"{STATIC_PREFIX}plotly.min.js?v={PLOTLY_VERSION}"
+    page_config["workbookPlotlyJs"] = plotly_path()
     return page_config
 
 

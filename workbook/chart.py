@@ -37,6 +37,7 @@ import plotly.io as pio
 import traitlets
 
 from .layout import styled_figure
+from .static_address import plotly_path
 
 __all__ = ["Chart", "chart", "PLOTLY_CONFIG", "PLOTLY_JS", "plotly_url", "figure_json"]
 
@@ -46,8 +47,6 @@ PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
 #: plotly.js as plotly.py ships it (the same version its figures are written for).
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 
-#: Where the workbook's server serves :data:`PLOTLY_JS` (under its base URL).
-STATIC_PREFIX = "workbook/static/"
 
 _ESM = r"""
 const SHARED = "__workbookPlotly";
@@ -199,7 +198,7 @@ def plotly_url() -> str:
     """Where the page's server serves plotly.js (the workbook's server, see the module), with
     plotly's version so that browsers keep it cached."""
     base = os.environ.get("VOILA_BASE_URL") or "/"
-    return f"{base.rstrip('/')}/{STATIC_PREFIX}plotly.min.js?v={plotly.__version__}"
+    return f"{base.rstrip('/')}/{plotly_path()}"
 
 
 def figure_json(fig: go.Figure | dict | None) -> str:

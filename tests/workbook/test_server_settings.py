@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import html
+import json
 import subprocess
 
 import pytest
@@ -210,3 +211,30 @@ def test_a_refusal_page_escapes_its_text(server_module):
     assert "<script>alert" not in page and "<b>title" not in page
     assert "&lt;script&gt;alert(9)" in page and "&lt;b&gt;title" in page
     assert 'class="wb-retry"' in page and ">5</span>" in page
+
+
+def test_the_server_and_the_charts_give_plotly_js_one_address(server_module, monkeypatch, tmp_path):
+    """The page's head starts loading plotly.js from the address the charts then ask for (one
+    definition, workbook.static_address); with plotly's version, so browsers keep it cached."""
+    from importlib import metadata
+
+    from workbook.chart import plotly_url
+
+    notebook = tmp_path / "page.ipynb"
+    notebook.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["from workbook import app"]}]}))
+    config = server_module.extensions_for({"federated_extensions": []}, str(tmp_path), "page.ipynb")
+    version = metadata.version("plotly")
+    assert config["workbookPlotlyJs"] == f"workbook/static/plotly.min.js?v={version}"
+    monkeypatch.delenv("VOILA_BASE_URL", raising=False)
+    assert plotly_url() == f"/workbook/static/plotly.min.js?v={version}"
+    monkeypatch.setenv("VOILA_BASE_URL", "/class/")
+    assert plotly_url() == f"/class/workbook/static/plotly.min.js?v={version}"
+
+
+def test_the_address_of_plotly_js_is_read_without_plotly_or_widgets():
+    """What the server imports for the address pulls in neither plotly nor ipywidgets."""
+    code = ("import sys, workbook.static_address; "
+            "print(sorted(m for m in ('plotly', 'ipywidgets', 'anywidget', 'rules_core') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
