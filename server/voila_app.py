@@ -166,8 +166,12 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         "Seconds after the last browser connection to a kernel closed before it is shut down "
         "(a reload reconnects well within it)."))
     never_connected_timeout = Integer(30, config=True, help=(
-        "Seconds a page's kernel may wait, idle, for its browser to connect at all (a page "
-        "request that never opens its websocket holds a kernel no longer than this)."))
+        "Seconds a page's kernel may wait, idle, for its browser to connect at all, when no "
+        "browser has begun to load the page (a request read by a script that never runs the "
+        "page holds a kernel no longer than this)."))
+    loading_timeout = Integer(300, config=True, help=(
+        "Seconds a page's kernel may wait, idle, for a browser that has begun to load the page "
+        "(its first script says so) to connect: a browser on a busy machine may take minutes."))
     max_per_address = Integer(0, config=True, help=(
         "Most page kernels one client address may hold at once (pages open or being sent); "
         "0: no limit."))
@@ -179,6 +183,7 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         self._claims = 0        # pages promised a kernel they have not started yet
         self._page_starts = 0   # page kernels starting (not listed until started)
         self._peak = 0
+        self._seen: set[str] = set()        # kernels whose page a browser has begun to load
         self._visits: set[Visit] = set()    # page requests admitted that have no kernel yet
         self._owners: dict[str, str] = {}   # kernel id -> the address whose page it serves
 
@@ -266,10 +271,20 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
             self.assign(kernel_id)
         return kernel_id
 
+    def seen(self, kernel_id: str) -> bool:
+        """A browser has begun to load the page of ``kernel_id`` (its first script said so): the
+        kernel waits for it to connect up to ``loading_timeout``. False for a kernel that is not
+        waiting for its first connection."""
+        if kernel_id not in self._born:
+            return False
+        self._seen.add(kernel_id)
+        return True
+
     def notify_connect(self, kernel_id: str) -> None:
         super().notify_connect(kernel_id)
         self._left.pop(kernel_id, None)
         self._born.pop(kernel_id, None)
+        self._seen.discard(kernel_id)
 
     def notify_disconnect(self, kernel_id: str) -> None:
         super().notify_disconnect(kernel_id)
@@ -288,9 +303,11 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         left, born = self._left.get(kernel_id), self._born.get(kernel_id)
         if left is not None and now - left >= self.disconnected_timeout:
             why = f"no browser connected for {now - left:.0f} s"
-        elif left is None and born is not None and min(now - born, self._idle(kernel_id)) >= self.never_connected_timeout:
+        elif left is None and born is not None and min(now - born, self._idle(kernel_id)) >= (
+                self.loading_timeout if kernel_id in self._seen else self.never_connected_timeout):
             # (a preheated kernel handed to a page runs its last cells then: it is not idle)
-            why = f"no browser connected in {now - born:.0f} s"
+            why = f"no browser connected in {now - born:.0f} s" + (
+                " (one began to load the page)" if kernel_id in self._seen else " (none loaded the page)")
         else:
             return False
         self.log.info("Releasing kernel %s: %s.", kernel_id, why)
@@ -305,6 +322,7 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
         self._left.pop(kernel_id, None)
         self._born.pop(kernel_id, None)
+        self._seen.discard(kernel_id)
         self._owners.pop(kernel_id, None)
         return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
@@ -744,6 +762,17 @@ class NotFound(tornado.web.RequestHandler):
         raise tornado.web.HTTPError(404)
 
 
+class Seen(tornado.web.RequestHandler):
+    """``GET <base>workbook/seen/<kernel id>``: the page's first script, run by a browser that
+    has begun to load it (a script reading the page never runs it); always 204."""
+
+    def get(self, kernel_id: str) -> None:
+        self.settings["kernel_manager"].seen(kernel_id)
+        self.set_header("Cache-Control", "no-store")
+        self.set_status(204)
+        self.finish()
+
+
 class BadRequest(tornado.web.RequestHandler):
     """A plain 400 (a path that is not UTF-8 once decoded)."""
 
@@ -817,6 +846,7 @@ class WorkbookVoila(Voila):
                "trust-xheaders": "WorkbookVoila.trust_xheaders",
                "disconnected-timeout": "WorkbookKernelManager.disconnected_timeout",
                "never-connected-timeout": "WorkbookKernelManager.never_connected_timeout",
+               "loading-timeout": "WorkbookKernelManager.loading_timeout",
                "startup-timeout": "VoilaExecutor.startup_timeout",
                "iopub-timeout": "VoilaExecutor.iopub_timeout"}
 
@@ -917,6 +947,7 @@ class WorkbookVoila(Voila):
         root = self.server_url.rstrip("/")
         plotly_js = precompressed(tornado.web.StaticFileHandler) if self.compress else tornado.web.StaticFileHandler
         return [(f"{root}/{STATIC_PREFIX}(plotly\\.min\\.js)", plotly_js, {"path": str(PLOTLY_DIR)}),
+                (f"{root}/workbook/seen/([0-9a-f-]{{36}})", Seen),
                 (root + "/?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
                 (root + "/voila/tree(/.*)?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
                 (root + "/voila/api/contents(/.*)?", NotFound), *handlers]

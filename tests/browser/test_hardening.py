@@ -190,9 +190,9 @@ def test_one_address_flooding_the_server_cannot_keep_a_class_out(browser, tmp_pa
     (127.0.0.3; requests that never open their websocket) gets its 2 pages and then a quick 429
     saying why; a student at another address (127.0.0.4) still gets the third place; the next
     visitor (a browser, 127.0.0.1) finds the server full, counted right, with a retry button; the
-    flood's kernels, never connected, are released within the default never-connected timeout
-    (30 s, and the culler's 10 s round); and the browser's retry then opens a dashboard showing
-    the core's numbers."""
+    flood's kernels, never connected and never loaded by a browser, are released within the
+    default never-connected timeout (30 s, and the culler's 10 s round); and the browser's retry
+    then opens a dashboard showing the core's numbers, having said it was loading the page."""
     server = start_server(tmp_path / "flood.log", "--pool=0", "--max-kernels=3", "--max-per-address=2")
     try:
         flood = [_request(f"{server.url}voila/render/d100-homebrew.ipynb", source="127.0.0.3")
@@ -208,6 +208,8 @@ def test_one_address_flooding_the_server_cannot_keep_a_class_out(browser, tmp_pa
         held.add(_kernel_of(body))
 
         page = browser.new_page()
+        asked: list[str] = []
+        page.on("request", lambda r: "/workbook/seen/" in r.url and asked.append(r.url))
         try:
             response = page.goto(server.url + "voila/render/eldfall.ipynb", timeout=RENDER_TIMEOUT_MS)
             assert response.status == 503 and response.headers.get("retry-after") == "60"
@@ -222,8 +224,13 @@ def test_one_address_flooding_the_server_cannot_keep_a_class_out(browser, tmp_pa
                 '.wb-table tr[data-key]')).map(r => [r.dataset.key, r.querySelector('td[data-col=exact]').textContent]))""")
             expected = dict(evaluate(get_system("eldfall").default_scenario()).outcome_rows())
             assert {k: Fraction(v) for k, v in shown.items()} == expected
+            # the browser said it was loading the page (its kernel then waits for a busy browser)
+            kernel = page.evaluate("() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+            assert asked == [f"{server.url}workbook/seen/{kernel}"]
         finally:
             page.close()
-        _no_trouble_in(server.log.read_text())
+        log = server.log.read_text()
+        assert all(f"{k}: no browser connected in" in log and "(none loaded the page)" in log for k in held)
+        _no_trouble_in(log)
     finally:
         server.stop()

@@ -238,3 +238,34 @@ def test_the_address_of_plotly_js_is_read_without_plotly_or_widgets():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_page_a_browser_began_to_load_waits_longer_for_its_connection(server_module, monkeypatch):
+    """Two page kernels, idle and never connected for 60 s: the one whose page no browser began
+    to load (a script reading pages) is released after the never-connected timeout (30 s); the
+    one a browser said it is loading (its first script: ``seen``) waits up to the loading
+    timeout (300 s), as a browser on a busy machine may take that long."""
+    import time as clock
+
+    manager = server_module.WorkbookKernelManager()
+    released = []
+
+    async def shutdown(kernel_id, *args, **kwargs):
+        released.append(kernel_id)
+
+    monkeypatch.setattr(manager, "shutdown_kernel", shutdown)
+    monkeypatch.setattr(manager, "_idle", lambda kernel_id: 60.0)
+    for kernel in ("read-by-a-script", "loaded-by-a-browser"):
+        manager._kernels[kernel] = object()
+        manager._born[kernel] = clock.monotonic() - 60
+    assert manager.seen("loaded-by-a-browser") is True
+    assert manager.seen("not-a-page-kernel") is False
+    try:
+        assert asyncio.run(manager._release_if_abandoned("read-by-a-script")) is True
+        assert asyncio.run(manager._release_if_abandoned("loaded-by-a-browser")) is False
+        manager._born["loaded-by-a-browser"] -= 300
+        monkeypatch.setattr(manager, "_idle", lambda kernel_id: 360.0)
+        assert asyncio.run(manager._release_if_abandoned("loaded-by-a-browser")) is True
+        assert released == ["read-by-a-script", "loaded-by-a-browser"]
+    finally:
+        manager._kernels.clear()
