@@ -4,7 +4,7 @@ attack's number field) in ≤ 1 s. Every preset of every system is swept; one he
 Each point is a validated scenario and its exact headline (:func:`rules_core.sweep`: the system's
 headline alone where it has one, ``System.headline``, else the headline of a whole evaluation);
 the heatmaps are computed as the dashboard's sweep panel does
-(:func:`workbook.sweep_panel.sweep_around`). Every timed call starts with the system's result
+(:func:`workbook.panels.sweep.sweep_around`). Every timed call starts with the system's result
 caches cleared (:data:`CLEAR`)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from benchmarks import bench_d100, bench_eldfall, bench_gurps, bench_infinity
 from benchmarks.common import Case
 from rules_core import all_systems, sweep
 from rules_core.sweeps import allowed_values
-from workbook.sweep_panel import GRID_SIDE, clear_sweep_cache, sweep_around
+from workbook.panels.sweep import GRID_SIDE, clear_sweep_cache, sweep_around
 
 #: Each system's result caches, cleared inside every timed call: each sweep is computed cold.
 CLEAR = {"d100-homebrew": bench_d100.clear_caches, "eldfall": bench_eldfall.clear_caches,

@@ -79,9 +79,9 @@ from voila.tornado.handler import TornadoVoilaHandler  # noqa: E402
 from voila.tornado.treehandler import TornadoVoilaTreeHandler  # noqa: E402
 from voila.voila_kernel_manager import voila_kernel_manager_factory as _voila_kernel_manager_factory  # noqa: E402
 # Where plotly.js is served (STATIC_PREFIX) and its address with plotly's version, as the charts
-# (workbook.chart) ask for it: one definition, in a module that imports neither plotly nor the
+# (workbook.page.chart) ask for it: one definition, in a module that imports neither plotly nor the
 # rest of the workbook.
-from workbook.static_address import STATIC_PREFIX, plotly_path  # noqa: E402
+from workbook.page.static_address import STATIC_PREFIX, plotly_path  # noqa: E402
 
 #: The JupyterLab extensions a dashboard uses (widgets, and anywidget: the charts and the address
 #: bar); others are not loaded. plotly's own renderer only for a notebook that shows plotly
@@ -112,7 +112,7 @@ def cartesian_bundle(version: str, prefix: str = sys.prefix) -> Path:
 
 def plotly_dir() -> Path:
     """The folder of the ``plotly.min.js`` served at ``<base url>workbook/static/plotly.min.js``
-    for the dashboards' charts (workbook.chart): plotly's cartesian bundle of the plotly.js
+    for the dashboards' charts (workbook.page.chart): plotly's cartesian bundle of the plotly.js
     version plotly.py carries (1.5 MB, evaluated by the browser in about half the time; installed
     by ``tools/fetch_plotly.py``), else plotly.py's own. plotly is not imported into the server."""
     version = plotly_js_version(PLOTLY_PY_DIR / "plotly.min.js")
@@ -491,7 +491,7 @@ def _shows_plotly_itself(path: str, _mtime: float) -> bool:
 def extensions_for(page_config: dict, root_dir: str, notebook_path: str | None) -> dict:
     """``page_config`` without plotly's JupyterLab renderer (its ~1 MB of JavaScript) for a
     notebook whose code does not use plotly itself: the dashboards draw their charts with
-    workbook.chart and plotly.js from this server, which the page's head then starts loading
+    workbook.page.chart and plotly.js from this server, which the page's head then starts loading
     (``workbookPlotlyJs``, read by the workbook template) while the page connects to its kernel,
     instead of when the first chart is drawn."""
     if not notebook_path:

@@ -2,10 +2,35 @@
 
 The one place that knows about ipywidgets, plotly and pandas. Data flows one way:
 
-    widgets (:mod:`workbook.controls`) → scenario → ``System.evaluate`` → exact ``Result``
-    → tables, charts and trace (:mod:`workbook.views`) → the page (:mod:`workbook.app`).
+    widgets (:mod:`workbook.page.controls`) → scenario → ``System.evaluate`` → exact ``Result``
+    → tables, charts and trace (:mod:`workbook.page.views`) → the page (:mod:`workbook.pages.dashboard`).
 
-:mod:`workbook.share` turns a scenario into a URL query and back; :mod:`workbook.catalog`
-lists the dashboards for the index notebook. ``docs/workbook.md`` shows how a game system gets
-its dashboard.
+Its folders are its parts, and import one way only (``docs/workbook.md``): ``page/`` (what every
+dashboard is made of) ← ``panels/`` (one module per panel, and their list) ← ``systems/`` (each
+game's own views) ← ``pages/`` (what the notebooks show).
+
+In a notebook, the names designers use are here (imported when first used, so that
+``import workbook`` stays light)::
+
+    from workbook import dashboard, explore, compare_table, outcome_chart
 """
+
+from importlib import import_module
+from typing import Any
+
+#: Each public name and the module that defines it.
+_PUBLIC = {"dashboard": "pages.dashboard", "Dashboard": "pages.dashboard",
+           "NotebookDashboard": "pages.dashboard", "View": "page.views",
+           "compare_table": "page.views", "compare_chart": "page.views", "outcome_chart": "page.views",
+           "at_least_chart": "page.views", "distribution_chart": "page.views",
+           "distribution_views": "page.views", "PagePanel": "page.panel", "register_panel": "panels.registry"}
+__all__ = sorted([*_PUBLIC, "explore"])
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PUBLIC:
+        module = import_module(f"{__name__}.{_PUBLIC[name]}")
+        return getattr(module, "register" if name == "register_panel" else name)
+    if name == "explore":
+        return import_module(f"{__name__}.explore")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

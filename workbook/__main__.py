@@ -25,9 +25,9 @@ from rules_core import ScenarioError, get_system
 from rules_core.cli import OneLineParser, UsageError, read_scenario_source, say_error, write_output
 from rules_core.scenario import one_line, shown
 
-from .catalog import dashboards
-from .export import report_html, web_address
-from .share import encode_query
+from .pages.catalog import dashboards
+from .panels.export import report_html, web_address
+from .page.share import encode_query
 
 __all__ = ["main", "DEFAULT_SERVER"]
 

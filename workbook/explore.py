@@ -27,8 +27,8 @@ from rules_core import Result, Sweep
 from rules_core.scenario import Scenario
 from rules_core.result import fraction_text, one_in
 
-from .text import headline_label
-from .views import percent_text
+from .page.text import headline_label
+from .page.views import percent_text
 
 __all__ = ["sweep", "sweep_grid", "sweep_frame", "sweep_chart", "to_frame", "headline_frame"]
 

@@ -22,7 +22,7 @@ Fixtures (use them from any test module in this folder; every test here is marke
     the measured timings in ``docs/browser-timings.md``). Report timings; do not assert them.
 
 :class:`DashboardPage` finds everything by the workbook's CSS classes (``wb-<dotted path>`` for
-a field, see ``workbook/app.py`` for the rest), waits with Playwright's ``wait_for_function``
+a field, see ``workbook/pages/dashboard.py`` for the rest), waits with Playwright's ``wait_for_function``
 (never sleep-and-read), and reads numbers back as exact fractions:
 
 - ``set_slider(css, value)``, ``press_slider(css, key)``, ``select(css, label)``,
@@ -179,7 +179,7 @@ _TABLE_EQUALS = """([css, col, expected]) => {
 }"""
 
 # The drawn plot of the chart that matches ``selector`` (a chart or a box holding one), or null.
-# A chart is drawn only near the viewport (``workbook/chart.py``): one whose latest figure is not
+# A chart is drawn only near the viewport (``workbook/page/chart.py``): one whose latest figure is not
 # drawn yet (pending) is scrolled to, and null is returned until it is drawn.
 _DRAWN_PLOT = """(selector) => {
     const host = document.querySelector(selector);
@@ -205,7 +205,7 @@ _CHART_EQUALS = """([css, trace, expected]) => {
 
 # Every chart in the window or within half a window of it drawn with its latest figure, at its
 # box's current width (plotly redraws responsive charts on resize); charts further away are
-# not drawn until they come near (``workbook/chart.py``).
+# not drawn until they come near (``workbook/page/chart.py``).
 _CHARTS_FIT = """() => Array.from(document.querySelectorAll('.wb-dashboard .wb-chart')).every(el => {
     const box = el.getBoundingClientRect();
     if ((!box.width && !box.height) || box.bottom < -innerHeight / 2 || box.top > 1.5 * innerHeight) return true;
@@ -301,7 +301,7 @@ class DashboardPage:
     def wait_drawn(self, selector: str, timeout: float = UPDATE_TIMEOUT_MS) -> None:
         """Wait until the chart matching ``selector`` (a chart or a box holding one) is drawn
         with its latest figure, scrolling to it if it is out of view (charts far from the
-        viewport are not drawn, see ``workbook/chart.py``)."""
+        viewport are not drawn, see ``workbook/page/chart.py``)."""
         self.page.wait_for_function(f"() => Boolean(({_DRAWN_PLOT})({selector!r}))",
                                     timeout=timeout, polling=100)
 

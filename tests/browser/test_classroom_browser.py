@@ -10,8 +10,8 @@ import pytest
 
 from rules_core import evaluate, play_once
 from rules_core.simulate import simulate
-from workbook.catalog import dashboards
-from workbook.share import decode_query
+from workbook.pages.catalog import dashboards
+from workbook.page.share import decode_query
 
 pytestmark = pytest.mark.browser
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules_core import evaluate, find_preset
-from workbook.export import outcomes_csv
-from workbook.modes import hits_rows
+from workbook.panels.export import outcomes_csv
+from workbook.panels.modes import hits_rows
 
 _CARD = """(key) => Object.fromEntries(Array.from(document.querySelectorAll(
     `.wb-analysis .wb-ab-card[data-key="${key}"] [data-side]`)).map(e => [e.dataset.side, e.dataset.exact]))"""

@@ -13,7 +13,7 @@ from .conftest import _DRAWN_PLOT, ARTIFACTS, ROOT, output_path
 from .test_layout_browser import LAPTOP, PHONE, PROJECTOR, _SPILL, box, shoot, smallest_chart_text
 from rules_core import evaluate
 from rules_core.compare import without_reaction
-from workbook.four_games import FourGames
+from workbook.pages.four_games import FourGames
 
 READY = ("() => Boolean((" + _DRAWN_PLOT + ")('.wb-four-chart') && "
          "document.querySelector('.wb-four-table td[data-system]'))")

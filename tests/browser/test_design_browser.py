@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules_core import evaluate, find_preset, get_system
-from workbook.share import encode_query
+from workbook.page.share import encode_query
 
 _CARD = """(key) => Object.fromEntries(Array.from(document.querySelectorAll(
     `.wb-design .wb-ab-card[data-key="${key}"] [data-side]`)).map(e => [e.dataset.side, e.dataset.exact]))"""

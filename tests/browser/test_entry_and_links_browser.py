@@ -19,8 +19,8 @@ from rules_core import evaluate, get_system
 from rules_core.scenario import FieldSpec, Part, fields_of
 from rules_core.systems.d100_homebrew.scenario import Attack as D100Attack
 from rules_core.systems.gurps_4e.scenario import Attack as GurpsAttack
-from workbook import layout
-from workbook.share import decode_query
+from workbook.page import layout
+from workbook.page.share import decode_query
 
 pytestmark = pytest.mark.browser
 

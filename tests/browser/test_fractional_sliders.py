@@ -12,9 +12,9 @@ import pytest
 
 from core.test_fractional_steps import FIELDS, short, value_at
 from rules_core import evaluate, get_system, load_scenario
-from workbook.catalog import dashboards
-from workbook.controls import css_class
-from workbook.share import decode_query
+from workbook.pages.catalog import dashboards
+from workbook.page.controls import css_class
+from workbook.page.share import decode_query
 
 pytestmark = pytest.mark.browser
 

@@ -140,7 +140,7 @@ def test_controls_situation_and_rulings(open_dashboard, timings):
 
 
 def test_a_chart_out_of_view_is_drawn_when_it_comes_near(open_dashboard):
-    """Charts far below the window are not drawn (workbook/chart.py): the injury chart waits,
+    """Charts far below the window are not drawn (workbook/page/chart.py): the injury chart waits,
     keeps its height, and shows the scenario of the moment, exactly, once scrolled to."""
     dash = open_dashboard(NOTEBOOK, width=1280, height=800)
     pending = ".wb-view-injury .wb-chart-pending"

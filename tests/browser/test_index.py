@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import NOTEBOOKS
-from workbook.catalog import dashboards
+from workbook.pages.catalog import dashboards
 
 pytestmark = pytest.mark.browser
 

@@ -56,7 +56,7 @@ _CHART_TEXT = """(i) => { const texts = Array.from(document.querySelectorAll('.w
 def smallest_chart_text(dash) -> float:
     """The smallest type on any chart the page shows, in CSS pixels: each chart is scrolled to
     and drawn with its latest figure first (charts far from the window are drawn only when they
-    come near, see ``workbook/chart.py``)."""
+    come near, see ``workbook/page/chart.py``)."""
     sizes = []
     for i in range(dash.page.evaluate("document.querySelectorAll('.wb-dashboard .wb-chart').length")):
         shown = dash.page.evaluate("""(i) => { const el = document.querySelectorAll('.wb-dashboard .wb-chart')[i];
@@ -209,7 +209,7 @@ def test_the_server_root_opens_the_index_of_cards(open_dashboard, voila_server):
     dash.page.wait_for_function("() => Boolean(document.querySelector('.wb-index a'))", timeout=120_000)
     assert dash.page.url == f"{voila_server.url}voila/render/index.ipynb"
     assert dash.page.title() == "Dodge Workbook — dashboards"
-    from workbook.catalog import dashboards
+    from workbook.pages.catalog import dashboards
 
     entries = dashboards()
     cards = dash.page.locator(".wb-index-card")

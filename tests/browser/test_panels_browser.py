@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from rules_core import evaluate, get_system
-from workbook.present import split_page_keys
-from workbook.share import decode_query
+from workbook.page.present import split_page_keys
+from workbook.page.share import decode_query
 
 from .conftest import ROOT, output_path
 from .test_layout_browser import LAPTOP, PHONE, PROJECTOR, _SPILL

@@ -70,7 +70,7 @@ def test_report_opens_offline_and_shows_the_headline(browser, tmp_path, ref):
 
 def test_the_four_games_report_opens_offline_with_its_table_and_chart(browser, tmp_path):
     from rules_core.compare import without_reaction
-    from workbook.four_games import FourGames
+    from workbook.pages.four_games import FourGames
 
     four = FourGames(query="infinity-n4=zhanshi-vs-fusilier")
     out = tmp_path / "four-games.html"

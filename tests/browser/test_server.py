@@ -84,7 +84,7 @@ def test_a_cold_open_asks_only_this_server_and_stays_light(browser, voila_server
         assert [text for kind, text in console if kind == "error"] == []
         assert not [text for _, text in console if "Unsatisfied version" in text]
         system = get_system(DASHBOARDS[notebook])
-        from workbook.share import decode_query
+        from workbook.page.share import decode_query
 
         shown = decode_query(system, page.evaluate("location.search")).scenario or system.default_scenario()
         expected = dict(evaluate(shown).outcome_rows())

@@ -13,8 +13,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from workbook.app import Dashboard
-from workbook.chart import Chart
+from workbook.pages.dashboard import Dashboard
+from workbook.page.chart import Chart
 
 
 def shown_table(dash: Dashboard) -> dict[str, Fraction]:

@@ -7,10 +7,10 @@ import re
 
 from rules_core import all_systems, evaluate, find_preset
 from rules_core.compare import compare
-from workbook.analysis import AnalysisPanels
-from workbook.compare import read_pin
-from workbook.export import comparison_csv, sweep_csv
-from workbook.share import encode_query
+from workbook.panels.analysis import AnalysisPanels
+from workbook.panels.compare import read_pin
+from workbook.panels.export import comparison_csv, sweep_csv
+from workbook.page.share import encode_query
 
 
 def downloads(panels: AnalysisPanels) -> dict[str, str]:

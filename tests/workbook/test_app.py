@@ -12,8 +12,8 @@ import pytest
 from rules_core import find_preset, get_system
 from rules_core.systems.infinity_n4.dice import resolve_face_to_face
 from rules_core.systems.infinity_n4.exact import dodge_headline
-from workbook.app import Dashboard, View, dashboard
-from workbook.views import distribution_chart
+from workbook.pages.dashboard import Dashboard, View, dashboard
+from workbook.page.views import distribution_chart
 from dashboard_checks import ab_cards, check_ab_against_core, check_against_core, shown_headline, shown_in
 from workbook_fake import FAKE, FakeScenario, Shooter
 

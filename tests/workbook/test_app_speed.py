@@ -11,11 +11,11 @@ from fractions import Fraction
 
 import pytest
 
-import workbook.app as app
+import workbook.pages.dashboard as app
 from rules_core import get_system
-from workbook import share, views
-from workbook.app import Dashboard, View
-from workbook.views import distribution_chart
+from workbook.page import share, views
+from workbook.pages.dashboard import Dashboard, View
+from workbook.page.views import distribution_chart
 from workbook_fake import FAKE
 from dashboard_checks import shown_in
 
@@ -251,7 +251,7 @@ def test_opening_a_panel_shows_the_current_result():
 
 
 def test_opening_compare_sweep_export_shows_the_result_in_its_panels_once(monkeypatch):
-    from workbook.modes import ModePanel
+    from workbook.panels.modes import ModePanel
     shown = []
     original = ModePanel.update
     monkeypatch.setattr(ModePanel, "update", lambda self, result: (shown.append(result), original(self, result)))

@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from rules_core import all_systems, get_system
-from workbook.catalog import Entry, card_picture, dashboards, heading, index, notebooks_folder
+from workbook.pages.catalog import Entry, card_picture, dashboards, heading, index, notebooks_folder
 
 
 def test_the_project_notebooks_are_listed():
@@ -42,7 +42,7 @@ def test_an_empty_folder_says_so(tmp_path):
 
 
 def test_lessons_are_listed_by_their_titles():
-    from workbook.catalog import index
+    from workbook.pages.catalog import index
 
     page = index().value
     for title in ("Lesson: one die against three attackers is not three dodges",
@@ -109,7 +109,7 @@ def test_every_notebook_names_itself_in_its_tab(path):
 
 
 def test_the_four_games_tab_is_named_as_its_notebook():
-    from workbook.four_games import TITLE, FourGames
+    from workbook.pages.four_games import TITLE, FourGames
 
     title = json.loads((notebooks_folder() / "compare-systems.ipynb").read_text(encoding="utf-8"))["metadata"]["title"]
     assert FourGames(query="").urlbar.title == title == f"{TITLE} — Dodge Workbook"
@@ -120,7 +120,7 @@ def test_the_index_draws_its_pictures_once(monkeypatch):
     of them again (no evaluation, no worth curve, no sampling)."""
     import rules_core.compare
     import rules_core.simulate
-    import workbook.catalog as catalog
+    import workbook.pages.catalog as catalog
 
     for draw in (catalog._outcome_picture, *catalog.PICTURES.values()):
         getattr(draw, "cache_clear", lambda: None)()

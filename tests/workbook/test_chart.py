@@ -1,4 +1,4 @@
-"""The dashboards' chart widget (workbook.chart): one plot updated in place, plotly.js from the
+"""The dashboards' chart widget (workbook.page.chart): one plot updated in place, plotly.js from the
 page's own server or, where that server is not there, from the kernel."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from fractions import Fraction
 import plotly.graph_objects as go
 
 from rules_core import get_system
-from workbook.app import Dashboard
-from workbook.chart import PLOTLY_JS, Chart, chart, plotly_url
-from workbook.layout import style_figure
-from workbook.views import outcome_chart
+from workbook.pages.dashboard import Dashboard
+from workbook.page.chart import PLOTLY_JS, Chart, chart, plotly_url
+from workbook.page.layout import style_figure
+from workbook.page.views import outcome_chart
 
 
 def _figure(y):

@@ -9,8 +9,8 @@ import pytest
 
 from rules_core import all_systems, evaluate, play_once
 from rules_core.simulate import simulate
-from workbook.classroom import RollPanel, SimulatePanel, parse_faces
-from workbook.views import exact_text
+from workbook.panels.classroom import RollPanel, SimulatePanel, parse_faces
+from workbook.page.views import exact_text
 
 SYSTEM_IDS = sorted(all_systems())
 

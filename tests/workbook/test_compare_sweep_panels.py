@@ -12,10 +12,10 @@ import pytest
 
 from rules_core import all_systems, evaluate, find_preset, load_scenario
 from rules_core.sweeps import allowed_values
-from workbook.compare import ComparePanel, pin_query, read_pin
-from workbook.modes import ModePanel, hits_rows
-from workbook.share import encode_query
-from workbook.sweep_panel import (GRID_SIDE, SweepPanel, clear_sweep_cache, number_paths, sweep_around,
+from workbook.panels.compare import ComparePanel, pin_query, read_pin
+from workbook.panels.modes import ModePanel, hits_rows
+from workbook.page.share import encode_query
+from workbook.panels.sweep import (GRID_SIDE, SweepPanel, clear_sweep_cache, number_paths, sweep_around,
                                   sweep_figure, window)
 
 
@@ -223,7 +223,7 @@ def test_mode_panel_switches_the_chart():
 
 
 def test_reading_panel_is_the_ab_panel_with_another_reading():
-    from workbook.compare import ReadingPanel
+    from workbook.panels.compare import ReadingPanel
 
     system = all_systems()["infinity-n4"]
     scenario = find_preset("infinity-n4/zhanshi-mine-and-fusilier").scenario.set("minus_three", "single")
@@ -247,7 +247,7 @@ def test_reading_panel_is_the_ab_panel_with_another_reading():
 def test_a_derived_panel_takes_any_b_from_the_scenario_shown():
     """The machinery a "house rule against the official rule" panel reuses: derive a pair from
     the scenario shown; a side equal to it reuses the page's result; a refused pair clears."""
-    from workbook.compare import DerivedPanel, Pair
+    from workbook.panels.compare import DerivedPanel, Pair
 
     system = all_systems()["infinity-n4"]
     seed = find_preset("infinity-n4/zhanshi-vs-fusilier").scenario

@@ -8,7 +8,7 @@ import pytest
 from rules_core import get_system
 from rules_core.scenario import spec_at
 from rules_core.systems.infinity_n4.scenario import InfinityScenario
-from workbook.controls import ScenarioForm, css_class
+from workbook.page.controls import ScenarioForm, css_class
 from workbook_fake import FAKE, FakeScenario, Shooter
 
 INF = get_system("infinity-n4")
@@ -316,7 +316,7 @@ def test_a_section_folds_and_unfolds_and_keeps_the_choice_when_an_item_is_added(
 
 
 def test_a_refused_combination_opens_the_folded_section_of_its_field():
-    from workbook.app import Dashboard
+    from workbook.pages.dashboard import Dashboard
 
     dash = Dashboard("gurps-4e", query="")
     dash.form.sections["dodger"].fold.click()

@@ -12,8 +12,8 @@ import pytest
 from rules_core import get_system
 from rules_core.systems.d100_homebrew.exact import analyse
 from dashboard_checks import ab_cards, check_ab_against_core, check_against_core as check_common, shown_headline, shown_table
-from workbook.app import Dashboard
-from workbook.d100 import FATES, attack_rows
+from workbook.pages.dashboard import Dashboard
+from workbook.systems.d100 import FATES, attack_rows
 
 D100 = get_system("d100-homebrew")
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -191,7 +191,7 @@ def test_a_language_switch_closes_the_page_it_replaces():
 def test_the_system_panels_are_titled_in_the_dashboards_language(lang):
     dash = Dashboard("d100-homebrew", query="", lang=lang)
     titles = [dash.text(view.title) for view in dash.views]
-    assert len(titles) == 2  # one roll, step by step: the Roll panel (workbook.classroom)
+    assert len(titles) == 2  # one roll, step by step: the Roll panel (workbook.panels.classroom)
     if lang == "ru":
         assert all(CYRILLIC.search(t) for t in titles)
         assert all(CYRILLIC.search(bar.name) for bar in dash.rendered["Where each attack's hits go"].data)
@@ -238,9 +238,9 @@ def test_a_modifier_between_the_fives_is_refused_in_a_players_words(query, words
 
 @pytest.mark.parametrize("how", ["switch", "link"])
 def test_the_explanations_around_the_page_follow_its_language(how):
-    """The notebook's prose (workbook.explain) is the page's language: after the switch, and
+    """The notebook's prose (workbook.pages.explain) is the page's language: after the switch, and
     when a link requested of a page built before (a preheated kernel) names the language."""
-    from workbook.explain import explained, read_explanation
+    from workbook.pages.explain import explained, read_explanation
 
     page = explained("d100-homebrew", query="")
     intro = page.children[0]

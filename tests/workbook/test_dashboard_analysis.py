@@ -6,9 +6,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules_core import evaluate, find_preset
-from workbook.app import Dashboard
-from workbook.compare import read_pin
-from workbook.share import encode_query
+from workbook.pages.dashboard import Dashboard
+from workbook.panels.compare import read_pin
+from workbook.page.share import encode_query
 
 
 def test_closed_section_does_no_work_then_pin_and_change():
@@ -58,7 +58,7 @@ def test_a_language_switch_keeps_the_pin():
 
 
 def test_the_report_button_holds_what_the_page_shows_its_rulings_comparison_included():
-    from workbook.app import Dashboard
+    from workbook.pages.dashboard import Dashboard
     dash = Dashboard("infinity-n4", query="")
     dash.toggles["wb-analysis-toggle"].value = True
     closed = dash.analysis.export.make_report()

@@ -1,4 +1,4 @@
-"""The Design panel (workbook.design), headless: the rule's constants out of the main controls
+"""The Design panel (workbook.panels.design), headless: the rule's constants out of the main controls
 and in the panel, A = the official rule against B = the house rule with the core's exact numbers,
 and the share link carrying the variants."""
 
@@ -11,8 +11,8 @@ import pytest
 
 from rules_core import all_systems, evaluate, find_preset
 from rules_core.variants import official, variant_fields
-from workbook.app import Dashboard
-from workbook.share import decode_query, encode_query
+from workbook.pages.dashboard import Dashboard
+from workbook.page.share import decode_query, encode_query
 
 VARIED = [s.id for s in all_systems().values() if variant_fields(s.scenario_cls)]
 
@@ -117,8 +117,8 @@ def test_a_refused_constant_in_a_link_names_the_field():
 def test_the_panel_words_have_russian():
     from rules_core import get_system
     from rules_core.variants import VARIANT_FIELD
-    from workbook.design import NAMES, OFFICIAL_NOTE
-    from workbook.text import translator
+    from workbook.panels.design import NAMES, OFFICIAL_NOTE
+    from workbook.page.text import translator
     text = translator(get_system("d100-homebrew"), "ru")
     for words in (*NAMES, OFFICIAL_NOTE, "Design", "Back to the official rule", "House rules in force",
                   "official", VARIANT_FIELD["label"], VARIANT_FIELD["help"]):

@@ -11,7 +11,7 @@ import pytest
 
 import workbook
 
-ALL = sorted(m.name for m in pkgutil.iter_modules(workbook.__path__, "workbook."))
+ALL = sorted(m.name for m in pkgutil.walk_packages(workbook.__path__, "workbook."))
 
 
 def has_examples(name: str) -> bool:

@@ -10,9 +10,9 @@ from fractions import Fraction
 from rules_core import enumerate_play, evaluate, get_system, play_once
 from rules_core.systems.eldfall import without_reaction
 from dashboard_checks import ab_cards, check_ab_against_core, check_against_core as check_common, shown_headline
-from workbook.app import Dashboard
-from workbook.classroom import came_to
-from workbook.share import encode_query
+from workbook.pages.dashboard import Dashboard
+from workbook.panels.classroom import came_to
+from workbook.page.share import encode_query
 
 ELDFALL = get_system("eldfall")
 

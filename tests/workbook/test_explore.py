@@ -14,10 +14,10 @@ import plotly.express as px
 import pytest
 
 from rules_core import ScenarioError, all_systems, evaluate, find_preset, get_system
-from workbook.app import NotebookDashboard, dashboard
+from workbook.pages.dashboard import NotebookDashboard, dashboard
 from workbook import explore
 from workbook.explore import sweep, sweep_chart, sweep_grid
-from workbook.views import at_least_chart, headline_table, outcome_chart, outcome_table, trace_html
+from workbook.page.views import at_least_chart, headline_table, outcome_chart, outcome_table, trace_html
 
 SEED = find_preset("infinity-n4/zhanshi-vs-fusilier").scenario
 GURPS = get_system("gurps-4e").default_scenario()
@@ -164,7 +164,7 @@ def test_the_explore_notebook_walks_through_every_step_and_is_linked_from_the_in
     assert any("(explore-in-code.ipynb)" in c.source for c in index.cells if c.cell_type == "markdown")
 
 
-# -- the charts and tables of workbook.views take any Result ------------------------------------
+# -- the charts and tables of workbook.page.views take any Result ------------------------------------
 
 @pytest.mark.parametrize("system_id", sorted(all_systems()))
 def test_views_work_on_any_result_and_agree_with_its_frame(system_id):

@@ -14,7 +14,7 @@ import pytest
 
 from rules_core import all_systems, evaluate, find_preset, sweep
 from rules_core.compare import compare
-from workbook.export import (ExportPanel, LoadError, comparison_csv, outcomes_csv, read_scenario_file,
+from workbook.panels.export import (ExportPanel, LoadError, comparison_csv, outcomes_csv, read_scenario_file,
                              report_html, scenario_json, sweep_csv)
 
 FIRST = [f"{s.id}/{s.presets[0].name}" for s in all_systems().values()]
@@ -230,8 +230,8 @@ def test_the_eldfall_report_holds_the_worth_panel_exactly():
 
 
 def test_a_dashboard_report_is_what_the_page_shows():
-    from workbook.app import Dashboard
-    from workbook.export import dashboard_report
+    from workbook.pages.dashboard import Dashboard
+    from workbook.panels.export import dashboard_report
 
     dash = Dashboard("eldfall", query="")
     closed = dashboard_report(dash)
@@ -309,7 +309,7 @@ def test_a_key_given_twice_and_json_faults_are_said_exactly(content, says):
 
 
 def test_a_key_given_twice_is_said_in_russian():
-    from workbook.text import translator
+    from workbook.page.text import translator
 
     system = all_systems()["d100-homebrew"]
     panel = ExportPanel(system, translator(system, "ru"), "ru")

@@ -16,9 +16,9 @@ import pytest
 
 from rules_core import all_systems, evaluate, find_preset
 from rules_core.compare import without_reaction
-from workbook.catalog import dashboards, index
-from workbook.four_games import ROWS, FourGames, default_preset, table_csv
-from workbook.share import encode_query
+from workbook.pages.catalog import dashboards, index
+from workbook.pages.four_games import ROWS, FourGames, default_preset, table_csv
+from workbook.page.share import encode_query
 
 
 def cell(page: FourGames, row: str, system_id: str) -> str:
@@ -272,7 +272,7 @@ def _count_worths(monkeypatch):
     from collections import Counter
 
     import rules_core.compare as compare
-    import workbook.catalog as catalog
+    import workbook.pages.catalog as catalog
 
     counted: Counter = Counter()
     real = compare.worth

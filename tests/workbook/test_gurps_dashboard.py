@@ -14,8 +14,8 @@ from dashboard_checks import ab_cards, check_ab_against_core, check_against_core
 from rules_core import evaluate, find_preset, get_system
 from rules_core.systems.gurps_4e import Attack, Dodger, GurpsScenario
 from rules_core.systems.gurps_4e.dice import ROLL_3D6
-from workbook.app import Dashboard
-from workbook.gurps import as_situation, cover_numbers, dodge_scores, sacrificial_numbers
+from workbook.pages.dashboard import Dashboard
+from workbook.systems.gurps import as_situation, cover_numbers, dodge_scores, sacrificial_numbers
 
 GURPS = get_system("gurps-4e")
 
@@ -117,7 +117,7 @@ def test_a_view_that_is_a_chart_or_a_note_builds_each_once(dash):
     and forth shows each in turn and makes no widget after the first time."""
     from ipywidgets import HTML
     from ipywidgets.widgets.widget import _instances
-    from workbook.chart import Chart
+    from workbook.page.chart import Chart
     box = dash._view_boxes["Hits landing and dodged"]
     kinds = []
     for name in ("rapid-fire-dodge-and-drop", "sacrificial-dodge-and-drop") * 2:

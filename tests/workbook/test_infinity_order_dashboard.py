@@ -16,9 +16,9 @@ from rules_core.systems.infinity_n4.exact import dodge_grid, f2f_headline
 from rules_core.systems.infinity_n4.outcomes import final_state_order
 from rules_core.systems.infinity_n4.scenario import Attacker, InfinityScenario
 from dashboard_checks import ab_cards, check_ab_against_core
-from workbook.app import Dashboard
-from workbook.infinity import VIEWS
-from workbook.sweep_panel import SweepPanel
+from workbook.pages.dashboard import Dashboard
+from workbook.systems.infinity import VIEWS
+from workbook.panels.sweep import SweepPanel
 
 MINE = find_preset("infinity-n4/zhanshi-mine-and-fusilier").scenario
 TITLES = [v.title for v in VIEWS]

@@ -10,10 +10,10 @@ import plotly.graph_objects as go
 import pytest
 
 from rules_core import evaluate, get_system
-from workbook.app import Dashboard
-from workbook.layout import (OKABE_ITO, PRESENT_FONT_SIZE, headline_cards, short_fraction, style_figure,
+from workbook.pages.dashboard import Dashboard
+from workbook.page.layout import (OKABE_ITO, PRESENT_FONT_SIZE, headline_cards, short_fraction, style_figure,
                              styled_figure)
-from workbook.views import headline_table, outcome_chart
+from workbook.page.views import headline_table, outcome_chart
 
 INF = get_system("infinity-n4")
 
@@ -163,7 +163,7 @@ def _charts(widget, seen=None):
     """The figures (plotly JSON) of every chart in a widget tree."""
     import json
 
-    from workbook.chart import Chart
+    from workbook.page.chart import Chart
 
     seen = set() if seen is None else seen
     if id(widget) in seen:
@@ -229,8 +229,8 @@ def test_every_chart_a_dashboard_draws_is_in_the_okabe_ito_palette(system_id):
     each series in the Okabe–Ito palette (README: "Every chart uses the Okabe–Ito palette"),
     each heatmap in Viridis."""
     from rules_core.sweeps import allowed_values
-    from workbook.modes import MODES
-    from workbook.sweep_panel import number_paths
+    from workbook.panels.modes import MODES
+    from workbook.panels.sweep import number_paths
 
     dash = Dashboard(system_id, query="")
     for toggle in (*dash.toggles.values(), *dash.view_toggles.values()):
@@ -260,7 +260,7 @@ def test_every_chart_a_dashboard_draws_is_in_the_okabe_ito_palette(system_id):
 def test_a_long_legend_name_is_wrapped_for_a_phone_and_kept_whole():
     """The rulings panel's legend ("Difference (Alternative reading − Current reading)") on two
     lines, no line longer than a phone's chart holds; the figure itself keeps the name."""
-    from workbook.views import compare_chart
+    from workbook.page.views import compare_chart
 
     result = evaluate(INF.default_scenario())
     fig = compare_chart(result, result, names=("Current reading", "Alternative reading"))
@@ -279,7 +279,7 @@ def test_the_rulings_panel_offers_each_reading_in_its_full_words(system_id):
     words wrap, never as a dropdown option the page cuts; each is the ruling's declared label."""
     import ipywidgets as widgets
 
-    from workbook.layout import page_css
+    from workbook.page.layout import page_css
 
     dash = Dashboard(system_id, query="")
     dash.rulings_on.value = True

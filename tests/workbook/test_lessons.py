@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from workbook.lessons import bell_and_flat, leftover_successes, one_die_three_attackers, sampling
+from workbook.pages.lessons import bell_and_flat, leftover_successes, one_die_three_attackers, sampling
 
 
 def test_one_die_against_three_attackers():
@@ -29,7 +29,7 @@ def test_leftover_successes_speaks_russian_on_request():
 
 def test_sampling_follows_the_chosen_scenario():
     from rules_core import evaluate, find_preset
-    from workbook.views import exact_text
+    from workbook.page.views import exact_text
 
     lesson = sampling("infinity-n4", "zhanshi-mine-and-fusilier")
     exact = evaluate(find_preset("infinity-n4/zhanshi-mine-and-fusilier").scenario).headline["p_no_hit"]

@@ -1,4 +1,4 @@
-"""The panel protocol (workbook.panels.base): the dashboard knows no panel by name, and a panel
+"""The panel protocol (workbook.page.panel): the dashboard knows no panel by name, and a panel
 registered from outside gets a place on every page built after it, with no change to the page."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import ipywidgets as widgets
 import pytest
 
 from rules_core import find_preset
-from workbook.app import Dashboard
-from workbook.panels.base import PagePanel
+from workbook.pages.dashboard import Dashboard
+from workbook.page.panel import PagePanel
 from workbook.panels.registry import PANELS, page_panels, register
 
 APP = Path(__file__).resolve().parents[2] / "workbook" / "app.py"
@@ -141,7 +141,7 @@ def test_a_refused_pin_is_said_whether_the_link_came_at_build_or_later():
 def test_each_open_panel_writes_its_section_of_the_report():
     """The report holds the sections of the panels open on the page, and only theirs: Design on
     a house rule (its house rules against the official rule), the rulings while open."""
-    from workbook.export import dashboard_report
+    from workbook.panels.export import dashboard_report
 
     dash = Dashboard("infinity-n4", query="variant.mod_cap=9")
     assert dash.design_on.value is True  # a link to a house rule opens Design

@@ -54,8 +54,8 @@ def test_terms_follow_the_source(english, russian):
 def test_the_roll_counts_take_the_right_russian_plural():
     """"{n} rolls" in Russian, 1 to 30: бросок after 1 and 21, броска after 2–4 and 22–24,
     бросков otherwise (11–14 included); on the d100 page's Roll panel as well."""
-    from workbook.app import Dashboard
-    from workbook.text import WORKBOOK_TEXT, count_text
+    from workbook.pages.dashboard import Dashboard
+    from workbook.page.text import WORKBOOK_TEXT, count_text
 
     ru = lambda s: WORKBOOK_TEXT["ru"].get(s, s)  # noqa: E731
     for n in range(1, 31):
@@ -133,7 +133,7 @@ def _page_texts(widget, seen=None):
 
     import ipywidgets as widgets
 
-    from workbook.chart import Chart
+    from workbook.page.chart import Chart
 
     seen = set() if seen is None else seen
     if id(widget) in seen:
@@ -188,8 +188,8 @@ def test_the_whole_russian_page_is_in_russian():
     """Every text on the Russian d100 page, with every panel open, is Russian: only the source's
     own Latin notation (:data:`ALLOWED_LATIN`, each with its reason), numbers, units and links
     stay as they are."""
-    from workbook.app import Dashboard
-    from workbook.modes import MODES
+    from workbook.pages.dashboard import Dashboard
+    from workbook.panels.modes import MODES
 
     dash = Dashboard("d100-homebrew", query="lang=ru")
     _every_panel_opened(dash)
@@ -232,7 +232,7 @@ def test_the_whole_russian_page_is_in_russian():
 def test_a_refused_link_on_the_russian_page_is_said_in_russian(query):
     """The notice at the top of a refused link is Russian: only what the link itself says (a
     value it asks for, a name quoted in «» or “”) may stay as it was typed."""
-    from workbook.app import Dashboard
+    from workbook.pages.dashboard import Dashboard
 
     dash = Dashboard("d100-homebrew", query=query)
     assert dash.lang == "ru" and dash.notices
@@ -246,7 +246,7 @@ def test_a_refused_link_on_the_russian_page_is_said_in_russian(query):
 def test_a_typed_value_the_rules_refuse_is_marked_in_russian():
     """A melee attack set to cover the whole Base: the banner over the numbers and the reason at
     the field are Russian, the attack's kinds by their Russian labels."""
-    from workbook.app import Dashboard
+    from workbook.pages.dashboard import Dashboard
 
     dash = Dashboard("d100-homebrew", query="lang=ru")
     dash.form.control("attacks.0.kind").value = "melee"
@@ -262,7 +262,7 @@ def test_a_language_switch_in_place_says_what_a_page_opened_in_that_language_say
     text it then shows, with every part of the page open, an attack added and help shown, is
     what a page opened in that language shows, in the same order; the widgets, the scenario
     and the reader's folds stay."""
-    from workbook.app import Dashboard
+    from workbook.pages.dashboard import Dashboard
 
     def opened(dash):
         for toggle in (*dash.toggles.values(), *dash.view_toggles.values()):
@@ -297,7 +297,7 @@ def test_a_refused_scenario_file_on_the_russian_page_is_said_in_russian(content)
     """A scenario file the page cannot load is refused in Russian: only what the file itself
     holds (a value, a name quoted in “”) may stay as it was written."""
     import ipywidgets as widgets
-    from workbook.app import Dashboard
+    from workbook.pages.dashboard import Dashboard
 
     dash = Dashboard("d100-homebrew", query="lang=ru")
     before = dash.scenario

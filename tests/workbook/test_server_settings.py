@@ -215,10 +215,10 @@ def test_a_refusal_page_escapes_its_text(server_module):
 
 def test_the_server_and_the_charts_give_plotly_js_one_address(server_module, monkeypatch, tmp_path):
     """The page's head starts loading plotly.js from the address the charts then ask for (one
-    definition, workbook.static_address); with plotly's version, so browsers keep it cached."""
+    definition, workbook.page.static_address); with plotly's version, so browsers keep it cached."""
     from importlib import metadata
 
-    from workbook.chart import plotly_url
+    from workbook.page.chart import plotly_url
 
     notebook = tmp_path / "page.ipynb"
     notebook.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["from workbook import app"]}]}))
@@ -233,7 +233,7 @@ def test_the_server_and_the_charts_give_plotly_js_one_address(server_module, mon
 
 def test_the_address_of_plotly_js_is_read_without_plotly_or_widgets():
     """What the server imports for the address pulls in neither plotly nor ipywidgets."""
-    code = ("import sys, workbook.static_address; "
+    code = ("import sys, workbook.page.static_address; "
             "print(sorted(m for m in ('plotly', 'ipywidgets', 'anywidget', 'rules_core') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules_core import get_system
-from workbook.share import MAX_QUERY_LENGTH, decode_query, encode_query, page_url, read_query
+from workbook.page.share import MAX_QUERY_LENGTH, decode_query, encode_query, page_url, read_query
 from core.test_fractional_steps import FIELDS, points, short, value_at, with_value
 from workbook_fake import FAKE, FakeScenario, Shooter
 
@@ -221,11 +221,11 @@ def test_the_gurps_link_carries_basic_speed_in_its_short_form():
         Fraction(25, 4)
 
 
-# -- a refused link in a player's words (workbook.notices.link_notice) --------------------------
+# -- a refused link in a player's words (workbook.page.notices.link_notice) --------------------------
 
 def _notice(system_id: str, query: str) -> str:
-    from workbook.notices import link_notice
-    from workbook.text import translator
+    from workbook.page.notices import link_notice
+    from workbook.page.text import translator
 
     system = get_system(system_id)
     shared = decode_query(system, query)
@@ -276,7 +276,7 @@ def test_a_d100_link_a_cross_field_check_refuses_is_said_in_english_and_in_russi
 
 
 def test_a_dashboard_opened_on_a_refused_text_field_says_so_at_the_top():
-    from workbook.app import Dashboard
+    from workbook.pages.dashboard import Dashboard
 
     dash = Dashboard("gurps-4e", query="attacks.0.damage=4d8")
     assert dash.scenario == get_system("gurps-4e").default_scenario()
@@ -284,7 +284,7 @@ def test_a_dashboard_opened_on_a_refused_text_field_says_so_at_the_top():
     assert "could not be used" not in dash.notices[0]
 
 
-# -- what the scenario's check refused, kept by the link's reading (workbook.share.LinkProblem) ---
+# -- what the scenario's check refused, kept by the link's reading (workbook.page.share.LinkProblem) ---
 
 _NOT_SIX_SIDED = "'4d8' uses d8: GURPS damage dice are six-sided ('2d' means 2d6)"
 
@@ -303,7 +303,7 @@ _NOT_SIX_SIDED = "'4d8' uses d8: GURPS damage dice are six-sided ('2d' means 2d6
     ("gurps-4e", "attacks.0.damage=2d%2B1", []),        # taken
 ])
 def test_the_link_keeps_what_the_scenarios_check_refused(system_id, query, problems):
-    from workbook.share import LinkProblem
+    from workbook.page.share import LinkProblem
 
     shared = decode_query(get_system(system_id), query)
     assert shared.problems == tuple(LinkProblem(*p) for p in problems)
@@ -311,8 +311,8 @@ def test_the_link_keeps_what_the_scenarios_check_refused(system_id, query, probl
 
 
 def test_a_refused_links_notice_is_said_from_the_problems_it_is_given(monkeypatch):
-    import workbook.notices as notices
-    from workbook.share import LinkProblem, Shared
+    import workbook.page.notices as notices
+    from workbook.page.share import LinkProblem, Shared
 
     gurps = get_system("gurps-4e")
 
@@ -327,7 +327,7 @@ def test_a_refused_links_notice_is_said_from_the_problems_it_is_given(monkeypatc
 
 
 def test_a_refused_link_without_its_reading_is_read_once(monkeypatch):
-    import workbook.notices as notices
+    import workbook.page.notices as notices
 
     read = []
 

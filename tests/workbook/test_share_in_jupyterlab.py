@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from workbook.app import Dashboard
-from workbook.share import in_jupyter, jupyter_dashboard_url, page_url
+from workbook.pages.dashboard import Dashboard
+from workbook.page.share import in_jupyter, jupyter_dashboard_url, page_url
 
 URL = "http://127.0.0.1:18890/lab-base/"
 

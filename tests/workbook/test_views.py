@@ -10,8 +10,9 @@ import pytest
 
 from rules_core import Dist, get_system
 from rules_core.result import Result, TraceStep
-from workbook import app, views
-from workbook.views import (View, at_least_chart, compare_chart, compare_table, distribution_chart,
+from workbook.page import views
+from workbook.pages import dashboard as app
+from workbook.page.views import (View, at_least_chart, compare_chart, compare_table, distribution_chart,
                             distribution_views, exact_text, headline_html, headline_table,
                             outcome_chart, outcome_table, percent_text, table_html, trace_html)
 from workbook_fake import FAKE, FakeScenario, Shooter
@@ -137,10 +138,10 @@ def test_table_html_is_machine_readable_and_escaped():
 
 
 def test_views_declared_by_a_system_module_are_found(monkeypatch):
-    module = types.ModuleType("workbook.fake_panels")
+    module = types.ModuleType("workbook.systems.fake_panels")
     module.SYSTEM_ID = "fake-dice"
     module.VIEWS = distribution_views("hits rolled")
-    monkeypatch.setitem(sys.modules, "workbook.fake_panels", module)
+    monkeypatch.setitem(sys.modules, "workbook.systems.fake_panels", module)
     monkeypatch.setattr(views, "_panel_modules", lambda: ["fake_panels"])
     views.system_views.cache_clear()
     try:
@@ -159,8 +160,8 @@ def test_view_css_slug():
 
 
 def test_one_in_wording_follows_the_language():
-    from workbook.text import one_in_text
-    from workbook.views import outcome_table
+    from workbook.page.text import one_in_text
+    from workbook.page.views import outcome_table
 
     assert one_in_text(Fraction(9, 20), "ru") == "1 из 2.22"
     assert one_in_text(Fraction(1), "ru") == "всегда" and one_in_text(Fraction(0), "ru") == "никогда"

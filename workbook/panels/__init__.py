@@ -1,2 +1,2 @@
-"""The panels of a dashboard: one protocol (:mod:`workbook.panels.base`), one list of them in
+"""The panels of a dashboard: one protocol (:mod:`workbook.page.panel`), one list of them in
 page order (:mod:`workbook.panels.registry`)."""

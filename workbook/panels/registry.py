@@ -1,10 +1,10 @@
 """The one list of a dashboard's panels, in their order on the page (below the system's own
 views, above the trace). A new panel is registered here, or from outside with :func:`register`;
-the dashboard asks each the questions of :mod:`workbook.panels.base`."""
+the dashboard asks each the questions of :mod:`workbook.page.panel`."""
 
 from __future__ import annotations
 
-from .base import PagePanel
+from ..page.panel import PagePanel
 
 __all__ = ["PANELS", "register", "page_panels", "page_keys"]
 
@@ -13,10 +13,10 @@ PANELS: list[type[PagePanel]] = []
 
 
 def _built_in() -> list[type[PagePanel]]:
-    from ..analysis import AnalysisPanels
-    from ..classroom import RollPanel, SimulatePanel
-    from ..compare import ReadingPanel
-    from ..design import DesignPanel
+    from .analysis import AnalysisPanels
+    from .classroom import RollPanel, SimulatePanel
+    from .compare import ReadingPanel
+    from .design import DesignPanel
 
     return [AnalysisPanels, ReadingPanel, DesignPanel, RollPanel, SimulatePanel]
 

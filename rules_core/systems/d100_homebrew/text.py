@@ -361,7 +361,7 @@ PHRASES: dict[str, str] = {
     "Evasion exceeds the first attack's (officially 10).":
         "Попадание следующей атаки стоит +1 оставшийся Успех за каждые полные столько пунктов, на которые её "
         "штраф к Избеганию больше, чем у первой атаки (по правилам 10).",
-    # the dashboard's own panels (workbook/d100.py)
+    # the dashboard's own panels (workbook/systems/d100.py)
     "Where each attack's hits go": "Что стало с попаданиями каждой атаки",
     "Hits of each attack": "Попадания каждой атаки",
     "Evaded by its own roll": "Избегнуто своим броском",

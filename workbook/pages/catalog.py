@@ -23,7 +23,7 @@ from rules_core import Preset, ScenarioError, System, all_systems, evaluate
 from rules_core.compare import Worth, worth
 from rules_core.scenario import Scenario
 
-from .layout import OKABE_ITO
+from ..page.layout import OKABE_ITO
 
 __all__ = ["Entry", "notebooks_folder", "dashboards", "index", "lead", "picture", "card_picture", "PICTURES",
            "systems_with_evasion", "default_preset", "scenario_worth", "CURVE_COLOURS"]
@@ -50,7 +50,7 @@ class Entry:
 
 def notebooks_folder() -> Path:
     """The project's ``notebooks/`` folder (beside the ``workbook`` package)."""
-    return Path(__file__).resolve().parent.parent / "notebooks"
+    return Path(__file__).resolve().parents[2] / "notebooks"
 
 
 def _owner(stem: str, known: dict[str, System]) -> System | None:
@@ -83,7 +83,7 @@ def heading(folder: Path | str, notebook: str) -> str:
 
 def lead(folder: Path | str, notebook: str) -> str:
     """The notebook's one-line summary: the first paragraph under its title (from
-    ``<stem>.en.md`` when its words live there, see :mod:`workbook.explain`), as plain text;
+    ``<stem>.en.md`` when its words live there, see :mod:`workbook.pages.explain`), as plain text;
     ``""`` when it has none."""
     folder, stem = Path(folder), Path(notebook).stem
     try:
@@ -105,7 +105,7 @@ def lead(folder: Path | str, notebook: str) -> str:
 
 
 #: Okabe–Ito colours, safe for colour-blind readers, one per system in registry order: the
-#: four-games chart's curves (workbook.four_games) and its card's picture.
+#: four-games chart's curves (workbook.pages.four_games) and its card's picture.
 CURVE_COLOURS = tuple(OKABE_ITO[name] for name in ("blue", "orange", "bluish green", "reddish purple",
                                                    "vermillion", "sky blue"))
 

@@ -10,17 +10,17 @@ the attack held fixed, and draws the worth against the chance of passing one uno
 evasion roll: how a flat d20, a 3d6 bell and a d100 turn skill into safety.
 
 The page behaves as the four dashboards do: the address bar follows its choices and
-**Copy link** copies it (:class:`workbook.urlbar.UrlBar`); the link reopens the same choices —
+**Copy link** copies it (:class:`workbook.page.urlbar.UrlBar`); the link reopens the same choices —
 ``infinity-n4=zhanshi-vs-fusilier`` for a preset other than the default, each key of a pasted
 link's own query under the system's id for a pasted link
 (``eldfall.preset=dodge-vs-critical&eldfall.defender.ag=15``), ``measure=hits_avoided`` for the
-chart's other measure; **Present** (``present=1``, :mod:`workbook.present`) is the dashboards'
-present mode (the ``wb-present`` class of :func:`workbook.layout.page_css`, charts with larger
+chart's other measure; **Present** (``present=1``, :mod:`workbook.page.present`) is the dashboards'
+present mode (the ``wb-present`` class of :func:`workbook.page.layout.page_css`, charts with larger
 type). A choice the page refuses (a preset or a link without a reaction to take away, a link
 that cannot be read) leaves the scenario in use — and the dropdown and the link field showing
 it — with a notice saying why. **Export** offers the side-by-side table as CSV (every number an
 exact ``n/d`` beside its float, :func:`table_csv`) and the page as one offline HTML report
-(:meth:`FourGames.make_report`, with :mod:`workbook.export`'s report machinery).
+(:meth:`FourGames.make_report`, with :mod:`workbook.panels.export`'s report machinery).
 
 CSS classes: ``wb-dashboard wb-four`` (``wb-toolbar`` with ``wb-urlbar``'s ``wb-copy-link`` and
 ``wb-present-toggle``; ``wb-four-source-<system id>``, ``wb-four-link-<system id>``,
@@ -51,17 +51,17 @@ from rules_core.scenario import Scenario, one_line
 from rules_core.sweeps import allowed_values
 from rules_core.tables import csv_text
 
-from .notices import link_notice
-from .share import preheating, request_query
+from ..page.notices import link_notice
+from ..page.share import preheating, request_query
 from .catalog import CURVE_COLOURS, dashboards, default_preset, scenario_worth, systems_with_evasion
-from .chart import chart
-from .export import download_link, figure_div, report_document
-from .layout import page_css
-from .present import split_page_keys
-from .share import decode_query, encode_query, in_voila, page_url
-from .text import headline_label
-from .urlbar import UrlBar
-from .views import _LAYOUT, exact_text, percent_text
+from ..page.chart import chart
+from ..panels.export import download_link, figure_div, report_document
+from ..page.layout import page_css
+from ..page.present import split_page_keys
+from ..page.share import decode_query, encode_query, in_voila, page_url
+from ..page.text import headline_label
+from ..page.urlbar import UrlBar
+from ..page.views import _LAYOUT, exact_text, percent_text
 
 __all__ = ["systems_with_evasion", "default_preset", "worth_rows", "table_rows", "table_csv", "worth_figure",
            "FourGames", "MEASURES", "Row", "TITLE"]
@@ -76,7 +76,7 @@ _AXIS_TITLES = {"p_no_hit": "P(no hit) gained (pp)"}
 #: Okabe–Ito colours, safe for colour-blind readers, one per system (the index card's too).
 _COLOURS = CURVE_COLOURS
 _LINK = "(a pasted share link)"
-#: The page's own styles, beside the workbook's (workbook.layout.page_css): the games' pickers
+#: The page's own styles, beside the workbook's (workbook.page.layout.page_css): the games' pickers
 #: side by side where there is room, the table's row names kept in view while it scrolls
 #: sideways on a phone, its exact values readable at a projector.
 _CSS = """<style>
@@ -487,7 +487,7 @@ class FourGames:
     @staticmethod
     def _compute(scenario: Scenario) -> tuple[Worth, tuple[WorthPoint, ...]]:
         """The scenario's worth and its worth curve, the scenario's own worth computed once (kept
-        by :func:`workbook.catalog.scenario_worth`, which choosing the default preset filled) and
+        by :func:`workbook.pages.catalog.scenario_worth`, which choosing the default preset filled) and
         put in the curve at the attribute's own value."""
         shown = scenario_worth(scenario)
         evasion = evasion_of(scenario.system)

@@ -11,7 +11,7 @@ self-contained HTML report that opens offline.
   requests nothing from the network and needs no server; :func:`dashboard_report`: the same for
   what a dashboard shows (its views as shown, the rulings comparison while that panel is open, a
   pinned A, a sweep); :func:`report_document` and :func:`figure_div` put any page's parts into
-  such a file (the four-games page's report, :mod:`workbook.four_games`);
+  such a file (the four-games page's report, :mod:`workbook.pages.four_games`);
 - :class:`ExportPanel`: the dashboard's downloads and the scenario upload (``.widget``,
   ``.update(result, share_link)``).
 
@@ -45,9 +45,9 @@ from rules_core.compare import Comparison
 from rules_core.scenario import Scenario, one_line, parse, shown
 from rules_core.tables import comparison_rows, csv_text, outcome_rows, sweep_rows
 
-from .notices import problem_words
-from .text import headline_label, translator
-from .views import OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart, outcome_chart, outcome_table, \
+from ..page.notices import problem_words
+from ..page.text import headline_label, translator
+from ..page.views import OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart, outcome_chart, outcome_table, \
     percent_text, system_views, table_html, trace_html
 
 __all__ = ["outcomes_csv", "sweep_csv", "comparison_csv", "scenario_json", "LoadError",
@@ -267,7 +267,7 @@ def _panel_html(panel: Any, text: Callable[[str], str]) -> str:
 def _built_panel(view: View, system: System, text: Callable[[str], str], lang: str, result: Result) -> str:
     """A panel view's report HTML without a page: the panel built, opened on ``result``, read
     and closed again."""
-    from .controls import close_tree
+    from ..page.controls import close_tree
 
     panel = view.panel(system, text, lang, system.evaluate)
     try:
@@ -282,7 +282,7 @@ def views_html(result: Result, *, lang: str = "en", system: System | None = None
                views: Sequence[View] | None = None, rendered: Mapping[str, Rendered] | None = None,
                panels: Mapping[str, Any] | None = None, opened: Collection[str] | None = None) -> list[str]:
     """The system's own views of ``result`` as report sections (``views``: by default those the
-    system declares, :func:`workbook.views.system_views`). A page passes what it shows: its
+    system declares, :func:`workbook.page.views.system_views`). A page passes what it shows: its
     ``rendered`` outputs (used as they are), its ``panels`` (read as they are) and the titles of
     its collapsed views that are ``opened``. A collapsed view is left out unless opened (the
     Infinity heatmap is 900 evaluations); any other view is rendered from ``result`` when the
@@ -332,7 +332,7 @@ def extras_html(result: Result, *, lang: str = "en", system: System | None = Non
                                            system=system), "wb-report-compare-chart"),
                   comparison_table_html(comparison, text, comparison_names)]
     if sweep is not None:
-        from .sweep_panel import sweep_figure
+        from .sweep import sweep_figure
         parts += [f"<h2>{html.escape(text('Sweep'))}</h2>", figure_div(sweep_figure(sweep, text), "wb-report-sweep")]
     return parts + [figure_div(f, "wb-report-figure") for f in figures]
 
@@ -385,9 +385,9 @@ def report_html(result: Result, *, lang: str = "en", system: System | None = Non
 
 
 def dashboard_report(dash: Any, share_link: str = "") -> str:
-    """The report of what a :class:`workbook.app.Dashboard` shows: :func:`report_html` of its
+    """The report of what a :class:`workbook.pages.dashboard.Dashboard` shows: :func:`report_html` of its
     result with its views as shown (and its opened collapsed views) and the section of each of
-    its open panels (:meth:`workbook.panels.base.PagePanel.report`: the "Compare, sweep,
+    its open panels (:meth:`workbook.page.panel.PagePanel.report`: the "Compare, sweep,
     export" extras, the rulings comparison, Design's house rules against the official rule),
     with ``share_link``. Read through the dashboard's public state (``result``, ``views``,
     ``rendered``, ``panels``, ``view_toggles``, ``built``, ``is_open``)."""
@@ -420,7 +420,7 @@ class ExportPanel:
     panel is open).
     """
 
-    #: The :class:`workbook.app.Dashboard` this panel is on (set by the page), or None.
+    #: The :class:`workbook.pages.dashboard.Dashboard` this panel is on (set by the page), or None.
     page: Any = None
 
     def __init__(self, system: System, text: Callable[[str], str] = str, lang: str = "en", *,

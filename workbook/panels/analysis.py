@@ -3,10 +3,10 @@ a few lines: build an :class:`AnalysisPanels`, put its ``widget`` (or its ``sect
 ``update(result, share_link)`` once per shown result, and append ``share_query()`` to the share
 link (``restore(query)`` reopens a pinned A from a link).
 
-- :class:`~workbook.modes.ModePanel` — the hits chart: distribution, at least, at most;
-- :class:`~workbook.compare.ComparePanel` — "Pin as A", then B beside it;
-- :class:`~workbook.sweep_panel.SweepPanel` — any number field (a heatmap with a second);
-- :class:`~workbook.export.ExportPanel` — CSV (outcomes, the sweep, the A/B comparison), the
+- :class:`~workbook.panels.modes.ModePanel` — the hits chart: distribution, at least, at most;
+- :class:`~workbook.panels.compare.ComparePanel` — "Pin as A", then B beside it;
+- :class:`~workbook.panels.sweep.SweepPanel` — any number field (a heatmap with a second);
+- :class:`~workbook.panels.export.ExportPanel` — CSV (outcomes, the sweep, the A/B comparison), the
   scenario as JSON (saved and loaded back) and the offline HTML report of what is on screen.
 
 Each does its work only when it has something to show: the comparison once A is pinned, the
@@ -29,8 +29,8 @@ from rules_core.scenario import Scenario
 from .compare import ComparePanel, read_pin
 from .export import ExportPanel, comparison_csv, extras_html, sweep_csv
 from .modes import ModePanel
-from .panels.base import PagePanel
-from .sweep_panel import SweepPanel
+from ..page.panel import PagePanel
+from .sweep import SweepPanel
 
 __all__ = ["AnalysisPanels"]
 
@@ -74,7 +74,7 @@ class AnalysisPanels(PagePanel):
     @classmethod
     def for_page(cls, page: Any) -> AnalysisPanels:
         """On a page: a file loaded is shown by the form, the address follows a pin, and the
-        report holds what the page shows (:func:`workbook.export.dashboard_report`)."""
+        report holds what the page shows (:func:`workbook.panels.export.dashboard_report`)."""
         analysis = cls(page.system, page.text, page.lang, on_load=page.form.set_scenario, evaluate=page.evaluate)
         analysis.page = page
         analysis.set_present(page.present)

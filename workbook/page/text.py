@@ -128,7 +128,7 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "with the rest of the scenario it must be": "при остальных полях сценария здесь должно быть:",
         "on": "да",
         "off": "нет",
-        # the Design panel (workbook.design) and the rule variants block (rules_core.variants)
+        # the Design panel (workbook.panels.design) and the rule variants block (rules_core.variants)
         "Design": "Правила: свои варианты",
         "Rule variants": "Варианты правил",
         "The rule's own constants, each at its official value unless changed; a changed value "
@@ -144,7 +144,7 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "with the official rule.":
             "Все постоянные правила имеют официальные значения: измените одну, чтобы сравнить "
             "домашнее правило с официальным.",
-        # "Compare, sweep, export" (workbook.analysis): the hits chart's modes (workbook.modes)
+        # "Compare, sweep, export" (workbook.panels.analysis): the hits chart's modes (workbook.panels.modes)
         "Compare, sweep, export": "Сравнение, перебор значений, экспорт",
         "Hits landing": "Сколько попаданий проходит",
         "Distribution": "Распределение",
@@ -152,7 +152,7 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "At most": "Не больше",
         "P(exactly k hits land)": "P(попало ровно k попаданий)",
         "P(at most k hits land)": "P(попало не больше k попаданий)",
-        # A against B (workbook.compare)
+        # A against B (workbook.panels.compare)
         "A against B": "A против B",
         "Pin as A": "Закрепить как A",
         "Unpin A": "Открепить A",
@@ -160,7 +160,7 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
             "Закрепите показанный сценарий как A, затем измените что угодно: B — то, что показывает "
             "страница.",
         "pp": "п. п.",
-        # the sweep (workbook.sweep_panel)
+        # the sweep (workbook.panels.sweep)
         "Sweep": "Перебор значений",
         "Sweep a field": "Перебрать значения поля",
         "Field": "Поле",
@@ -172,7 +172,7 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "{n} points": "{n} точка|{n} точки|{n} точек",
         "{n} refused by the rules (left blank)": "правила не допускают из них {n} (оставлены пустыми)",
         "Hover for the exact value.": "Точное значение — при наведении указателя.",
-        # the downloads and the report (workbook.export)
+        # the downloads and the report (workbook.panels.export)
         "Export": "Экспорт",
         "Outcome table (CSV)": "Таблица исходов (CSV)",
         "Scenario (JSON)": "Сценарий (JSON)",
@@ -184,7 +184,7 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "Load a scenario (JSON)": "Загрузить сценарий (JSON)",
         "Loaded": "Загружен файл",
         "Not loaded": "Не загружено",
-        # a scenario file refused (workbook.export.read_scenario_file, workbook.notices.problem_words)
+        # a scenario file refused (workbook.panels.export.read_scenario_file, workbook.page.notices.problem_words)
         "the file": "файл",
         "{name} is {size:,} bytes; a scenario file is at most {limit:,}":
             "{name}: {size} байт, а файл сценария — не больше {limit} байт",
@@ -210,7 +210,7 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "Charts": "Графики",
         "Scenario": "Сценарий",
         "Exact values computed by the Dodge Workbook": "Точные значения вычислены «Тетрадью уклонений»",
-        # the classroom (workbook.classroom)
+        # the classroom (workbook.panels.classroom)
         "s": "с",
     },
 }

@@ -1,5 +1,5 @@
 """Where the workbook's server serves plotly.js for the dashboards' charts, written once: the
-charts (:func:`workbook.chart.plotly_url`) ask for it there and the server
+charts (:func:`workbook.page.chart.plotly_url`) ask for it there and the server
 (``server/voila_app.py``) serves it there and starts loading it in the page's head.
 
 The standard library alone is imported here (plotly's version is read from its installed

@@ -16,9 +16,9 @@ import plotly.graph_objects as go
 
 from rules_core import Result, System
 
-from .chart import chart
-from .layout import OKABE_ITO
-from .views import _figure, exact_bar
+from ..page.chart import chart
+from ..page.layout import OKABE_ITO
+from ..page.views import _figure, exact_bar
 
 __all__ = ["MODES", "hits_rows", "hits_chart", "ModePanel"]
 

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import ipywidgets as widgets
 
-from .app import Dashboard
+from .dashboard import Dashboard
 from .catalog import notebooks_folder
 
 __all__ = ["explained", "Explanation", "read_explanation", "MARK"]
@@ -51,7 +51,7 @@ def _markdown(out: widgets.Output, text: str) -> None:
 
 def explained(system_id: str, name: str | None = None, **kw: Any) -> widgets.VBox:
     """The dashboard of ``system_id`` between its explanations ``<name>.<lang>.md`` (``name``
-    defaults to the system id); keywords go to :class:`workbook.app.Dashboard`."""
+    defaults to the system id); keywords go to :class:`workbook.pages.dashboard.Dashboard`."""
     dash = Dashboard(system_id, **kw)
     name = name or system_id
     texts = {lang: read_explanation(name, lang) for lang in dash.system.languages}

@@ -1,6 +1,6 @@
 """The panel protocol: every collapsed part of a dashboard is one kind of object.
 
-A dashboard (:class:`workbook.app.Dashboard`) knows no panel by name. It asks each class of
+A dashboard (:class:`workbook.pages.dashboard.Dashboard`) knows no panel by name. It asks each class of
 :data:`workbook.panels.registry.PANELS` the same few questions, in the registry's order (which is
 the order on the page), and calls the same few hooks on the panels it has built:
 

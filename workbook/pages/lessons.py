@@ -17,10 +17,10 @@ import plotly.graph_objects as go
 from rules_core import all_systems, evaluate, get_system
 from rules_core.result import one_in
 
-from .classroom import RollPanel, SimulatePanel
-from .text import translator
-from .chart import Chart, chart
-from .views import exact_text, percent_text
+from ..panels.classroom import RollPanel, SimulatePanel
+from ..page.text import translator
+from ..page.chart import Chart, chart
+from ..page.views import exact_text, percent_text
 
 __all__ = ["sampling", "leftover_successes", "one_die_three_attackers", "bell_and_flat"]
 
@@ -106,8 +106,8 @@ def leftover_successes(lang: str | None = None) -> widgets.VBox:
     language is the page's (``?lang=ru``) unless given."""
     from urllib.parse import parse_qs
 
-    from .d100 import attack_chart, attack_table
-    from .share import read_query
+    from ..systems.d100 import attack_chart, attack_table
+    from ..page.share import read_query
 
     system = get_system("d100-homebrew")
     if lang is None:

@@ -2,7 +2,7 @@
 and a projector, and the chart style (type sizes, colour-blind-safe palette, present mode).
 
 Nothing here computes a number: :func:`headline_cards` lays out the rows of
-:func:`workbook.views.headline_table`, :func:`styled_figure` restyles a finished figure.
+:func:`workbook.page.views.headline_table`, :func:`styled_figure` restyles a finished figure.
 
 Headline cards (class ``wb-headline``): one card per headline quantity that has a value,
 ``div.wb-card[data-key=<key>]``; in it the percentage big (``.wb-card-big``), "1 in N" beside
@@ -60,7 +60,7 @@ def _number_text(value: float) -> str:
 
 
 def headline_cards(frame: pd.DataFrame, text: Callable[[str], str] = str) -> str:
-    """HTML of the headline cards for the rows of :func:`workbook.views.headline_table`."""
+    """HTML of the headline cards for the rows of :func:`workbook.page.views.headline_table`."""
     cards, absent = [], []
     for row in frame.to_dict("records"):
         key, name = html.escape(str(row["key"]), quote=True), html.escape(str(row["name"]))
@@ -267,9 +267,9 @@ _CSS = """
 .wb-dashboard .widget-inline-hbox > .widget-label { white-space: normal; height: auto; min-height: var(--jp-widgets-inline-height, 28px);
   line-height: 1.15; overflow: visible; text-overflow: clip; display: flex; align-items: center;
   justify-content: flex-end; text-align: right; }
-/* A list's item removed from the end, kept hidden for the next one added (workbook.controls._List). */
+/* A list's item removed from the end, kept hidden for the next one added (workbook.page.controls._List). */
 .wb-part.wb-spare { display: none !important; }
-/* The form's sections (workbook.controls.Section): a header button folds or unfolds each; until
+/* The form's sections (workbook.page.controls.Section): a header button folds or unfolds each; until
    the reader chooses, open on a wide screen and folded on a phone. */
 .wb-section > .wb-section-fold, .wb-section > .wb-section-unfold { background: transparent; box-shadow: none;
   border: none; font-weight: 600; text-align: left; padding: 0 2px; margin: 2px 0; color: #1a1a1a;

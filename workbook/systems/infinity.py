@@ -1,6 +1,6 @@
 """Infinity N4's own dashboard panels: the Order roll by roll, what happens to the dodger at the
 end of the Order, the wounds, and the heatmap (one Order rolled on concrete faces is the
-dashboard's "Roll the dice", :mod:`workbook.classroom`).
+dashboard's "Roll the dice", :mod:`workbook.panels.classroom`).
 
 Every panel but the heatmap is a pure function of a result; the heatmap is the workbook's sweep panel with its two fields preset
 (:func:`heatmap_panel`). Exact numbers come from :mod:`rules_core.systems.infinity_n4`, shown as
@@ -22,9 +22,9 @@ from rules_core.systems.infinity_n4.outcomes import DODGED, final_state_order
 from rules_core.systems.infinity_n4.play import plan_order
 from rules_core.systems.infinity_n4.scenario import InfinityScenario
 
-from .sweep_panel import SweepPanel
-from .text import translator
-from .views import View, distribution_chart, exact_text, percent_text
+from ..panels.sweep import SweepPanel
+from ..page.text import translator
+from ..page.views import View, distribution_chart, exact_text, percent_text
 
 __all__ = ["SYSTEM_ID", "VIEWS", "attack_rows", "attack_html", "final_state_html", "wounds_chart",
            "heatmap_panel"]
@@ -131,7 +131,7 @@ def wounds_chart(result: Result, lang: str = "en") -> go.Figure:
 
 def heatmap_panel(system: System, text: Callable[[str], str], lang: str,
                   evaluate: Callable[[InfinityScenario], Result]) -> SweepPanel:
-    """The heatmap: the generic :class:`~workbook.sweep_panel.SweepPanel` preset to P(dodge
+    """The heatmap: the generic :class:`~workbook.panels.sweep.SweepPanel` preset to P(dodge
     succeeds) over the dodger's PH × the first attacker's attribute (its SV is that plus its
     MODs), the rest of the Order as set. The first attacker's Burst is the one in the form;
     any other field or quantity can be chosen in the panel."""

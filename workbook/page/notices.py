@@ -3,10 +3,10 @@
 :func:`link_notice` says why a shared link was refused the way a player would say it ("The link
 asked for PH 99999; PH goes from 1 to 20. Showing the default scenario."), reading the link
 field by field against the scenario's declared labels and ranges, then what the scenario's own
-check refused (the problems :func:`workbook.share.decode_query` keeps: the exact checks stay
+check refused (the problems :func:`workbook.page.share.decode_query` keeps: the exact checks stay
 there, and the link is read once).
 
-:class:`FieldMarks` follows a :class:`workbook.controls.ScenarioForm`: while a typed value is
+:class:`FieldMarks` follows a :class:`workbook.page.controls.ScenarioForm`: while a typed value is
 refused, the field is marked (class ``wb-invalid``) with the reason beside it
 (``wb-field-reason``), and the results box gets the class ``wb-stale`` (the numbers shown are
 dimmed under a "not updated" line) until the value is valid again.
@@ -117,7 +117,7 @@ def _scenario_refusals(system: System, problems: tuple[LinkProblem, ...], text: 
     """Why the scenario a link spells out is refused although each number and choice in it is
     in range: a text field the rules cannot read ("Damage 4d8") or a value the other fields rule
     out (a cross-field check), each said with the field's label and what it takes. ``problems``:
-    what the scenario's check refused (:attr:`workbook.share.Shared.problems`); none when the
+    what the scenario's check refused (:attr:`workbook.page.share.Shared.problems`); none when the
     rules take the scenario, or when a key of the link names no field (the fallback says so)."""
     said = []
     for problem in problems:
@@ -187,8 +187,8 @@ def link_notice(system: System, query: str, text: Callable[[str], str] = str,
                 shared: Shared | None = None) -> str:
     """Why ``query`` could not be used, in a player's words, then ``end`` (what the page shows
     instead); when nothing more specific is found, ``fallback``
-    (:func:`workbook.share.decode_query`'s own notice) says it. ``shared``: what
-    :func:`workbook.share.decode_query` made of ``query`` (its problems are said); read here
+    (:func:`workbook.page.share.decode_query`'s own notice) says it. ``shared``: what
+    :func:`workbook.page.share.decode_query` made of ``query`` (its problems are said); read here
     when not given."""
     end = text(end)
     try:

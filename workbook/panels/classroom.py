@@ -35,10 +35,10 @@ from rules_core import DiceError, Result, System, play_once, sample
 from rules_core.play import COMMON_HEADLINE_DEFINITIONS, Headline
 from rules_core.simulate import MAX_ROLLS
 
-from .text import count_text, headline_label
-from .chart import chart
-from .panels.base import PagePanel
-from .views import exact_text, percent_text
+from ..page.text import count_text, headline_label
+from ..page.chart import chart
+from ..page.panel import PagePanel
+from ..page.views import exact_text, percent_text
 
 __all__ = ["RollPanel", "SimulatePanel", "parse_faces", "came_to", "came_to_html"]
 

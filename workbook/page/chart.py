@@ -8,7 +8,7 @@ panel) is not drawn: it keeps its figure's height and is drawn with its latest f
 comes near; one near but not shown is drawn once the page has shown the change. A change thus
 costs the browser only the charts a reader can see. Until its latest figure is drawn a chart
 has the class ``wb-chart-pending``. (A page printed from the browser has only the charts near
-where it was scrolled; the HTML report of ``workbook.export`` holds them all.)
+where it was scrolled; the HTML report of ``workbook.panels.export`` holds them all.)
 The plot's element keeps plotly's class ``js-plotly-plot`` (with its ``data`` and
 ``_fullLayout``), follows its box's width (responsive), and has the workbook's modebar
 (``displaylogo: False``). Setting the same figure again sends nothing.
@@ -223,7 +223,7 @@ class Chart(anywidget.AnyWidget):
 
     def show(self, fig: go.Figure | None, present: bool = False) -> None:
         """Show ``fig`` (None: nothing) in the workbook's style, larger when ``present``
-        (:func:`workbook.layout.styled_figure`); an unchanged figure is not sent again."""
+        (:func:`workbook.page.layout.styled_figure`); an unchanged figure is not sent again."""
         self.figure = figure_json(None if fig is None else styled_figure(fig, present))
 
     def _asked(self, _widget: Any, content: Any, _buffers: Any) -> None:

@@ -27,7 +27,7 @@ Reading never raises: :func:`decode_query` turns a malformed or hostile query (u
 values out of range, garbage, repeated keys, thousands of keys) into ``Shared(scenario=None,
 notice=...)``, and the dashboard then shows its default scenario with the notice. What the
 scenario's own check refused of what the link asked for is kept field by field in
-``Shared.problems`` (:class:`LinkProblem`), for :func:`workbook.notices.link_notice` to say in a
+``Shared.problems`` (:class:`LinkProblem`), for :func:`workbook.page.notices.link_notice` to say in a
 player's words.
 """
 

@@ -5,11 +5,11 @@ the MOD cap, the critical face, ... each at its official value unless changed. T
 their controls (the form's own, taken out of the main controls: :meth:`ScenarioForm.take_group`)
 and compares A = the official rule on the scenario shown with B = the scenario shown, house rules
 and all: it is the page's A/B panel with both sides derived from the scenario shown
-(:class:`workbook.compare.DerivedPanel`, like the rulings panel): both sets of cards, the
+(:class:`workbook.panels.compare.DerivedPanel`, like the rulings panel): both sets of cards, the
 differences in percentage points and exactly, both distributions, the trace lines that differ.
 The variants are scenario fields, so the share link carries them (``variant.mod_cap=9``).
 
-Collapsed by default and computed only while open (the page's toggle, :func:`workbook.app.collapsible`);
+Collapsed by default and computed only while open (the page's toggle, :func:`workbook.pages.dashboard.collapsible`);
 a page opened on a house rule (a link) opens it, and its toggle is orange while a house rule is
 in force. CSS classes: ``wb-design`` around the toggle ``wb-design-toggle`` and the body
 ``wb-design-body`` (also ``wb-design-panel``): the controls
@@ -31,7 +31,7 @@ from rules_core.scenario import Scenario
 from rules_core.variants import VARIANT_FIELD, house_rules, official
 
 from .compare import DerivedPanel, Pair
-from .controls import ScenarioForm
+from ..page.controls import ScenarioForm
 from .export import panel_section
 
 __all__ = ["DesignPanel"]

@@ -40,12 +40,12 @@ from rules_core import Result, System
 from rules_core.compare import Comparison
 from rules_core.scenario import Scenario
 
-from .share import decode_query, encode_query
-from .text import headline_label
-from .chart import chart as chart_widget
+from ..page.share import decode_query, encode_query
+from ..page.text import headline_label
+from ..page.chart import chart as chart_widget
 from .export import panel_section
-from .panels.base import PagePanel
-from .views import compare_chart, exact_text, percent_text
+from ..page.panel import PagePanel
+from ..page.views import compare_chart, exact_text, percent_text
 
 __all__ = ["ComparePanel", "DerivedPanel", "Pair", "ReadingPanel", "WorthPanel", "comparison_table_html",
            "cards_html", "pin_query", "read_pin", "PIN_KEY", "PairChart"]
@@ -165,7 +165,7 @@ def trace_html_of(comparison: Comparison, text: Text = str, names: tuple[str, st
 
 
 #: Draws two results on one chart: ``chart(a, b, lang, names) -> Figure`` (by default every
-#: outcome under A and under B, and B − A: :func:`workbook.views.compare_chart`).
+#: outcome under A and under B, and B − A: :func:`workbook.page.views.compare_chart`).
 PairChart = Callable[[Result, Result, str, tuple[str, str]], go.Figure]
 
 
@@ -177,7 +177,7 @@ class ComparePanel:
     Pinning (the "Pin as A" buttons, ``pinning=True``): ``update(result)`` gives the panel the
     dashboard's current result; ``pin()`` keeps it as A and every later result is B; ``unpin()``
     forgets A. Any other pair: ``show_pair(a, b, names)`` (what :class:`DerivedPanel` does).
-    ``chart`` draws the pair (default: the outcomes, :func:`workbook.views.compare_chart`).
+    ``chart`` draws the pair (default: the outcomes, :func:`workbook.page.views.compare_chart`).
     State for tests: ``pinned``, ``current``, ``comparison``, ``figure``, ``names``.
     """
 
@@ -191,7 +191,7 @@ class ComparePanel:
         self.comparison: Comparison | None = None
         self.figure: go.Figure | None = None
         self.names = ("A", "B")
-        #: Present mode: the chart's type as large as the page's (see workbook.layout.style_figure).
+        #: Present mode: the chart's type as large as the page's (see workbook.page.layout.style_figure).
         self.present = False
         self.pin_button = widgets.Button(description=text("Pin as A"), icon="thumb-tack",
                                          layout=widgets.Layout(width="auto"))

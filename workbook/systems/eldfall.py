@@ -1,6 +1,6 @@
 """Eldfall Chronicles' own dashboard panels.
 
-- *What the Dodge is worth*: the workbook's A/B panel (:class:`workbook.compare.WorthPanel`)
+- *What the Dodge is worth*: the workbook's A/B panel (:class:`workbook.panels.compare.WorthPanel`)
   with A = the defender not reacting and B = the scenario as set: both sets of headline cards,
   B − A (the reaction's worth) exactly and in percentage points, Hits landing and Wounds of both
   on one chart, and the rule-trace lines that differ;
@@ -8,7 +8,7 @@
   does not dodge;
 - *After the Dodge*: the post-dodge movement under the selected ruling, Stagger and Knockdown;
 
-One roll step by step is the dashboard's "Roll the dice" (:mod:`workbook.classroom`), as for
+One roll step by step is the dashboard's "Roll the dice" (:mod:`workbook.panels.classroom`), as for
 every system.
 
 Every other panel is a pure function of a result.
@@ -26,9 +26,9 @@ import plotly.graph_objects as go
 from rules_core import Dist, Result, System, get_system
 from rules_core.systems.eldfall import EldfallScenario
 
-from .compare import WorthPanel
-from .text import translator
-from .views import View, exact_bar, exact_text, percent_text
+from ..panels.compare import WorthPanel
+from ..page.text import translator
+from ..page.views import View, exact_bar, exact_text, percent_text
 
 __all__ = ["SYSTEM_ID", "VIEWS", "reaction_name", "hits_and_wounds_chart", "worth_panel",
            "second_model_chart", "after_dodge_table"]

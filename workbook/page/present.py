@@ -8,7 +8,7 @@ __all__ = ["split_page_keys", "asked_lang", "PAGE_KEYS"]
 
 #: ``present=1``: the page opens in present mode (larger type and charts, for a projector);
 #: ``roll=7``: the Roll panel opens showing the roll of seed 7 (a roll shared by its link);
-#: ``pin=<query>``: the A of an A/B comparison (workbook.compare).
+#: ``pin=<query>``: the A of an A/B comparison (workbook.panels.compare).
 PAGE_KEYS = ("present", "roll", "pin")
 
 

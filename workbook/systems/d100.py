@@ -4,7 +4,7 @@ The panels are pure functions of a result: the exact expected number of each att
 evaded by its own roll, by leftover Successes, negated by a Leap, landing in the open and
 landing against Cover (:func:`rules_core.systems.d100_homebrew.exact.analyse`), as a stacked bar
 chart and as a table of exact numbers. One roll step by step is the dashboard's "Roll the dice"
-(:mod:`workbook.classroom`), as for every system. Every text goes through the system's
+(:mod:`workbook.panels.classroom`), as for every system. Every text goes through the system's
 translator, so the panels follow the dashboard's language switch.
 """
 
@@ -19,8 +19,8 @@ from rules_core import Result, get_system
 from rules_core.systems.d100_homebrew.exact import analyse, number
 from rules_core.systems.d100_homebrew.text import say
 
-from .text import translator
-from .views import View, exact_text
+from ..page.text import translator
+from ..page.views import View, exact_text
 
 __all__ = ["SYSTEM_ID", "VIEWS", "FATES", "attack_rows", "attack_table", "attack_chart"]
 

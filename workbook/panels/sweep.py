@@ -32,11 +32,11 @@ from rules_core import Result, Sweep, System
 from rules_core.scenario import Scenario, spec_at
 from rules_core.sweeps import allowed_values
 
-from .text import count_text, field_label, headline_label
-from .chart import chart
-from .layout import OKABE_ITO
-from .panels.base import PagePanel
-from .views import _LAYOUT, exact_text, percent_text
+from ..page.text import count_text, field_label, headline_label
+from ..page.chart import chart
+from ..page.layout import OKABE_ITO
+from ..page.panel import PagePanel
+from ..page.views import _LAYOUT, exact_text, percent_text
 
 __all__ = ["number_paths", "window", "sweep_around", "clear_sweep_cache", "sweep_figure", "SweepPanel", "LINE_POINTS", "GRID_SIDE", "EVERY"]
 
@@ -46,7 +46,7 @@ GRID_SIDE = 30
 #: The quantity choice that draws every probability as a line.
 EVERY = "(every probability)"
 _NONE = ""
-#: The lines' colours, in order: the workbook's palette (Okabe–Ito, :data:`workbook.layout.OKABE_ITO`).
+#: The lines' colours, in order: the workbook's palette (Okabe–Ito, :data:`workbook.page.layout.OKABE_ITO`).
 _PALETTE = tuple(OKABE_ITO.values())
 
 Text = Callable[[str], str]
@@ -217,7 +217,7 @@ class SweepPanel(PagePanel):
         self.status = widgets.HTML()
         self.status.add_class("wb-sweep-status")
         self.note = note
-        #: Present mode: the chart's type as large as the page's (see workbook.layout.style_figure).
+        #: Present mode: the chart's type as large as the page's (see workbook.page.layout.style_figure).
         self.present = False
         self.body = widgets.VBox([widgets.HBox([self.field, self.second, self.quantity],
                                                layout=widgets.Layout(flex_flow="row wrap")),

@@ -28,8 +28,8 @@ from rules_core.systems.gurps_4e.scenario import GurpsVariant
 from rules_core.systems.gurps_4e.play import attack_context, defense_option, dodge_score, sacrificial_context
 from rules_core.systems.gurps_4e.scenario import GurpsScenario
 
-from .text import headline_label, translator
-from .views import View, evaluate_cached, exact_bar, exact_text, percent_text, table_html
+from ..page.text import headline_label, translator
+from ..page.views import View, evaluate_cached, exact_bar, exact_text, percent_text, table_html
 
 __all__ = ["SYSTEM_ID", "VIEWS", "dodge_scores", "dodge_bell", "hits_chart", "injury_chart", "as_situation",
            "sacrificial_chart", "sacrificial_numbers", "sacrificial_table", "dive_chart", "cover_numbers",
@@ -191,7 +191,7 @@ def as_situation(scenario: GurpsScenario, situation: str) -> tuple[GurpsScenario
 
 def _evaluate(scenario: GurpsScenario) -> Result:
     """The result of a what-if scenario, computed once per scenario (the dashboard's own result
-    included: see :func:`workbook.views.evaluate_cached`)."""
+    included: see :func:`workbook.page.views.evaluate_cached`)."""
     return evaluate_cached(get_system(scenario.system), scenario)
 
 

@@ -1,0 +1,457 @@
+"""Tables, charts and the trace: pure functions of a :class:`rules_core.Result`.
+
+Every function takes the result and a language, and an optional ``system`` whose
+``System.text`` translates the texts (looked up by ``result.system`` in the registry when not
+given). Probabilities stay exact: tables carry them as ``"n/d"`` strings next to the percent
+and the "1 in N" wording; charts plot ``float(Fraction)`` and carry the exact text in
+``customdata`` for the hover.
+
+Charts are plain ``plotly.graph_objects.Figure`` objects built with their final data (a dashboard
+shows them with :class:`workbook.page.chart.Chart`, a few kilobytes each, updated in place).
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import importlib
+import math
+import pkgutil
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any, Union
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from rules_core import Dist, Result, System, all_systems
+from rules_core.compare import Comparison
+from rules_core.result import one_in
+
+from .panel import PagePanel
+from .text import headline_label, one_in_text, translator
+
+__all__ = ["View", "Panel", "PanelBuilder", "distribution_views", "exact_text", "percent_text", "is_probability",
+           "outcome_table", "headline_table", "compare_table", "outcome_chart", "at_least_chart",
+           "distribution_chart", "compare_chart", "trace_html", "table_html", "headline_html",
+           "notice_html", "evaluate_cached", "system_views", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
+
+# A small template of our own: plotly's named templates cost ~13 ms per figure to copy.
+_AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
+_LAYOUT = dict(template={"layout": {"plot_bgcolor": "white", "paper_bgcolor": "white",
+                                    "font": {"size": 14}, "xaxis": _AXIS, "yaxis": _AXIS}},
+               height=320, margin=dict(l=60, r=20, t=50, b=60), bargap=0.25)
+#: Okabe–Ito colours (colour-blind safe, see :data:`workbook.page.layout.OKABE_ITO`): blue, orange,
+#: bluish green.
+_COLORS = ("#0072B2", "#E69F00", "#009E73")
+
+
+Rendered = Union[go.Figure, pd.DataFrame, str]
+
+#: Results by (system id, scenario), newest last: see :func:`evaluate_cached`.
+_RESULTS: OrderedDict[tuple[str, Hashable], tuple[System, Result]] = OrderedDict()
+_RESULTS_KEPT = 256
+
+
+def evaluate_cached(system: System, scenario: Any) -> Result:
+    """``system.evaluate(scenario)``, computed once per scenario: the dashboard, its what-if
+    panels and its comparisons all ask through here, so a change evaluates each scenario it
+    shows once. The last 256 results are kept (a result is immutable; errors are not kept)."""
+    try:
+        key = (system.id, scenario)
+        found = _RESULTS.get(key)
+    except TypeError:  # an unhashable scenario: nothing to key on
+        return system.evaluate(scenario)
+    if found is not None and found[0] is system:
+        _RESULTS.move_to_end(key)
+        return found[1]
+    result = system.evaluate(scenario)
+    _RESULTS[key] = (system, result)
+    while len(_RESULTS) > _RESULTS_KEPT:
+        _RESULTS.popitem(last=False)
+    return result
+
+
+#: A view's panel with its own controls (a sweep, a comparison) is a panel like every other of
+#: the page (:class:`workbook.page.panel.PagePanel`): the page calls its ``feed(result)`` with
+#: each result, ``set_open(on)`` from its toggle and ``set_present(on)``.
+Panel = PagePanel
+
+
+class _DuckPanel(PagePanel):
+    """A view's panel written as an object with ``widget``, ``update(result)``, ``set_open(on)``
+    and ``present`` (as the workbook described them before the panel protocol), on the page."""
+
+    def __init__(self, inner: Any):
+        self.inner, self.widget = inner, inner.widget
+
+    def __getattr__(self, name: str) -> Any:  # the rest of it is the designer's object's
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    def update(self, result: Result) -> None:
+        self.inner.update(result)
+
+    def set_open(self, on: bool) -> None:
+        self.inner.set_open(on)
+
+    def set_present(self, on: bool) -> None:
+        self.inner.present = on
+
+
+def as_panel(panel: Any) -> PagePanel:
+    """``panel`` as a :class:`PagePanel` (one written before the protocol is wrapped)."""
+    return panel if isinstance(panel, PagePanel) else _DuckPanel(panel)
+
+
+#: Builds a :class:`Panel`: ``build(system, text, lang, evaluate)`` (``evaluate`` is the page's
+#: cached evaluation).
+PanelBuilder = Callable[[System, Callable[[str], str], str, Callable[[Any], Result]], Panel]
+
+
+@dataclass(frozen=True)
+class View:
+    """An extra dashboard panel, either ``render(result, lang)`` returning a plotly Figure, a
+    DataFrame (shown as a table) or an HTML string, or ``panel``: a :data:`PanelBuilder` for a
+    panel with controls of its own (e.g. :class:`workbook.panels.sweep.SweepPanel` with its
+    fields preset). Its box has the class ``wb-view-<slug of title>``.
+
+    ``open=False`` shows the panel collapsed under a toggle (class ``wb-view-<slug>-toggle``):
+    it is not rendered (a panel is not fed), and costs nothing per change, until the reader
+    opens it."""
+
+    title: str
+    render: Callable[[Result, str], Rendered] | None = None
+    open: bool = True
+    panel: PanelBuilder | None = None
+
+    def __post_init__(self) -> None:
+        if (self.render is None) == (self.panel is None):
+            raise TypeError(f"View {self.title!r}: give either render or panel")
+
+    @property
+    def css(self) -> str:
+        """``wb-view-<slug>``: ``View("Wounds per hit", ...)`` → ``wb-view-wounds-per-hit``."""
+        return "wb-view-" + (re.sub(r"[^a-z0-9]+", "-", self.title.lower()).strip("-") or "panel")
+
+
+def distribution_views(*names: str, xtitles: Mapping[str, str] | None = None) -> tuple[View, ...]:
+    """One :class:`View` per named entry of ``result.distributions``, each a
+    :func:`distribution_chart` titled with the name (a result without it shows a short note)."""
+    def render(name: str) -> Callable[[Result, str], Rendered]:
+        def chart(result: Result, lang: str) -> Rendered:
+            system = _system(result, None)
+            if name not in result.distributions:
+                return f"<p>{html.escape(translator(system, lang)('Not computed for this scenario.'))}</p>"
+            return distribution_chart(result.distributions[name], name, lang,
+                                      xtitle=(xtitles or {}).get(name, ""), system=system)
+        return chart
+
+    return tuple(View(name[:1].upper() + name[1:], render(name)) for name in names)
+
+
+def exact_text(p: Fraction | int) -> str:
+    """``"n/d"`` text of an exact number.
+
+    >>> exact_text(Fraction(47, 500)), exact_text(1)
+    ('47/500', '1/1')
+    """
+    p = Fraction(p)
+    return f"{p.numerator}/{p.denominator}"
+
+
+def percent_text(p: Fraction) -> str:
+    """Percent with two decimals, or more to show three significant digits of a small one.
+
+    >>> percent_text(Fraction(47, 500)), percent_text(Fraction(1, 8000)), percent_text(Fraction(1))
+    ('9.40%', '0.0125%', '100%')
+    """
+    if p in (0, 1):
+        return f"{int(p) * 100}%"
+    pct = float(p) * 100
+    decimals = min(12, max(2, 2 - math.floor(math.log10(abs(pct)))))
+    return f"{pct:.{decimals}f}%"
+
+
+def is_probability(key: str) -> bool:
+    """Headline quantities named ``p_*`` are probabilities; the rest (``expected_*``) are not."""
+    return key.startswith("p_")
+
+
+def _system(result: Result, system: System | None) -> System | None:
+    return system if system is not None else all_systems().get(result.system)
+
+
+def _prob_row(p: Fraction, lang: str) -> dict[str, Any]:
+    return {"exact": exact_text(p), "probability": float(p), "percent": float(p) * 100,
+            "percent_text": percent_text(p), "one_in": one_in_text(p, lang)}
+
+
+def _frame(rows: list[dict[str, Any]], columns: list[str], floats: Sequence[str]) -> pd.DataFrame:
+    """A frame whose text columns keep ``None`` for "no value" (pandas would infer a string
+    dtype with NaN) and whose ``floats`` columns are float64 (NaN for none)."""
+    frame = pd.DataFrame(rows, columns=columns, dtype=object)
+    return frame.astype({c: "float64" for c in floats})
+
+
+def outcome_table(result: Result, lang: str = "en", *, system: System | None = None) -> pd.DataFrame:
+    """One row per outcome in ``result.outcome_order``: outcome (translated), exact ``"n/d"``,
+    probability (float), percent (float), percent_text and one_in; ``key`` is the untranslated label."""
+    text = translator(_system(result, system), lang)
+    rows = [{"key": label, "outcome": text(label), **_prob_row(p, lang)} for label, p in result.outcome_rows()]
+    return _frame(rows, ["key", "outcome", "exact", "probability", "percent", "percent_text",
+                         "one_in"], floats=("probability", "percent"))
+
+
+def headline_table(result: Result, lang: str = "en", *, system: System | None = None) -> pd.DataFrame:
+    """One row per headline quantity: key, name (translated), exact ``"n/d"`` or None, value
+    (float), percent, percent_text and one_in (probabilities only), shown (the percent, or the
+    value of an expectation, as text) and note (the core's note, e.g. why a value is None)."""
+    text = translator(_system(result, system), lang)
+    rows = []
+    for key, value in result.headline.items():
+        row: dict[str, Any] = {"key": key, "name": text(headline_label(key)), "exact": None,
+                               "value": None, "percent": None, "percent_text": None, "one_in": None,
+                               "shown": "—", "note": text(result.notes.get(key, "")) or None}
+        if value is not None:
+            row.update(exact=exact_text(value), value=float(value), shown=f"{float(value):.4g}")
+            if is_probability(key):
+                row.update(percent=float(value) * 100, percent_text=percent_text(value),
+                           one_in=one_in_text(value, lang), shown=percent_text(value))
+        rows.append(row)
+    return _frame(rows, ["key", "name", "exact", "value", "percent", "percent_text", "one_in",
+                         "shown", "note"], floats=("value", "percent"))
+
+
+def exact_bar(x: Sequence[Any], probs: Sequence[Fraction], name: str, color: Any, *,
+              labels: bool = True, **more: Any) -> go.Bar:
+    """Bars of exact probabilities: ``y`` the floats, ``customdata`` rows ``[n/d, percent,
+    "1 in N"]`` shown on hover; ``labels`` prints the percent above each bar; ``more`` goes to
+    ``go.Bar`` (axes of a subplot, legend group, ...). System views build their bars with it."""
+    percents = [percent_text(p) for p in probs]
+    shown = {"text": percents, "textposition": "outside"} if labels else {}
+    return go.Bar(x=list(x), y=[float(p) for p in probs], name=name, marker_color=color,
+                  customdata=[[exact_text(p), pc, one_in(p)] for p, pc in zip(probs, percents)],
+                  hovertemplate="%{x}: %{customdata[0]} = %{customdata[1]}<br>%{customdata[2]}<extra>"
+                                + html.escape(name) + "</extra>", **shown, **more)
+
+
+def _bar(x: Sequence[Any], probs: Sequence[Fraction], name: str, color: str,
+         signed: bool = False) -> go.Bar:
+    """:func:`exact_bar`, or for ``signed`` differences bars labelled in percentage points."""
+    if not signed:
+        return exact_bar(x, probs, name, color)
+    return go.Bar(x=list(x), y=[float(p) for p in probs], name=name, marker_color=color,
+                  text=[f"{float(p) * 100:+.2f} pp" for p in probs], textposition="outside",
+                  customdata=[[exact_text(p)] for p in probs],
+                  hovertemplate="%{x}<br>%{customdata[0]} = %{text}<extra></extra>")
+
+
+def _figure(traces: Sequence[go.BaseTraceType], title: str, xtitle: str, ytitle: str, *,
+            xaxis: dict[str, Any] | None = None, yaxis: dict[str, Any] | None = None,
+            **layout: Any) -> go.Figure:
+    """A figure built with its final data and layout in one go (no later updates)."""
+    return go.Figure(data=list(traces), layout=dict(
+        title=dict(text=title), xaxis=dict(title=dict(text=xtitle), **(xaxis or {})),
+        yaxis=dict(title=dict(text=ytitle), **(yaxis or {})), **_LAYOUT, **layout))
+
+
+def outcome_chart(result: Result, lang: str = "en", *, system: System | None = None) -> go.Figure:
+    """Bar chart of every outcome's probability, in ``result.outcome_order``."""
+    text = translator(_system(result, system), lang)
+    labels, probs = zip(*result.outcome_rows())
+    return _figure([_bar([text(lab) for lab in labels], probs, text("Probability"), _COLORS[0])],
+                   text("Outcomes"), "", text("Probability"),
+                   yaxis=dict(tickformat=".0%", rangemode="tozero"), showlegend=False)
+
+
+def at_least_chart(result: Result, lang: str = "en", *, system: System | None = None) -> go.Figure:
+    """Bar chart of P(at least k hits land) for k = 1 .. the most hits possible."""
+    text = translator(_system(result, system), lang)
+    rows = result.p_at_least_hits()
+    ks, probs = (list(zip(*rows)) or [[], []])
+    fig = _figure([_bar(ks, probs, text("Probability"), _COLORS[1])],
+                  text("P(at least k hits land)"), text("Hits landing (k)"), text("Probability"),
+                  xaxis=dict(dtick=1), yaxis=dict(tickformat=".0%", rangemode="tozero"),
+                  showlegend=False)
+    if not rows:
+        fig.add_annotation(text=text("No hit can land in this scenario."), showarrow=False,
+                           xref="paper", yref="paper", x=0.5, y=0.5)
+    return fig
+
+
+def distribution_chart(dist: Dist, title: str, lang: str = "en", *, xtitle: str = "",
+                       system: System | None = None) -> go.Figure:
+    """Bar chart of any exact distribution (e.g. an entry of ``result.distributions``)."""
+    text = translator(system, lang)
+    outcomes, probs = zip(*dist.items())
+    x = [o if isinstance(o, (int, float)) else text(str(o)) for o in outcomes]
+    return _figure([_bar(x, probs, text("Probability"), _COLORS[2])], text(title), text(xtitle),
+                   text("Probability"), yaxis=dict(tickformat=".0%", rangemode="tozero"),
+                   showlegend=False)
+
+
+def trace_html(result: Result, lang: str = "en", *, system: System | None = None) -> str:
+    """The rules applied, in order, each with its citation, as an HTML ordered list."""
+    text = translator(_system(result, system), lang)
+    items = []
+    for step in result.trace:
+        cite = (f' <span class="wb-cite" style="color:#666"><small>[{html.escape(text(step.citation))}]'
+                f'</small></span>' if step.citation else "")
+        items.append(f'<li class="wb-trace-step"><b>{html.escape(text(step.rule))}</b>: '
+                     f'{html.escape(text(step.detail))}{cite}</li>')
+    return f'<ol class="wb-trace-list">{"".join(items)}</ol>'
+
+
+def _union(*orders: Sequence[Hashable]) -> list[Hashable]:
+    seen: dict[Hashable, None] = {}
+    for order in orders:
+        seen.update(dict.fromkeys(order))
+    return list(seen)
+
+
+def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, str] = ("A", "B"),
+                  system: System | None = None) -> pd.DataFrame:
+    """Two results side by side: every headline quantity, then every outcome.
+
+    Columns: kind ("headline" / "outcome"), key, name (translated), ``a`` and ``b`` (exact
+    ``"n/d"`` or None), difference (exact ``b - a`` or None), difference_pp (that difference in
+    percentage points, as text, for probabilities), and a_value / b_value / difference_value as
+    floats. ``names`` only label the columns when shown.
+    """
+    text = translator(_system(a, system), lang)
+    comparison = Comparison(a, b)
+    rows = []
+    for kind, diffs in (("headline", comparison.differences()), ("outcome", comparison.outcome_differences())):
+        for d in diffs:
+            pa, pb, diff = d.a, d.b, d.difference
+            rows.append({"kind": kind, "key": d.key,
+                         "name": text(headline_label(d.key) if kind == "headline" else d.key),
+                         "a": None if pa is None else exact_text(pa),
+                         "b": None if pb is None else exact_text(pb),
+                         "difference": None if diff is None else exact_text(diff),
+                         "difference_pp": (None if diff is None or not (kind == "outcome" or d.is_probability)
+                                           else f"{float(diff) * 100:+.2f} pp"),
+                         "a_value": None if pa is None else float(pa),
+                         "b_value": None if pb is None else float(pb),
+                         "difference_value": None if diff is None else float(diff)})
+    frame = _frame(rows, list(rows[0]), floats=("a_value", "b_value", "difference_value"))
+    frame.attrs["names"] = names
+    return frame
+
+
+def compare_chart(a: Result, b: Result, lang: str = "en", *, names: tuple[str, str] = ("A", "B"),
+                  system: System | None = None) -> go.Figure:
+    """Grouped bars of every outcome's probability under ``a`` and ``b``, and their difference
+    ``b - a`` (which may be negative)."""
+    text = translator(_system(a, system), lang)
+    labels = _union(a.outcome_order, b.outcome_order)
+    x = [text(lab) for lab in labels]
+    pa = [a.outcomes[lab] for lab in labels]
+    pb = [b.outcomes[lab] for lab in labels]
+    diff = [q - p for p, q in zip(pa, pb)]
+    traces = [_bar(x, pa, names[0], _COLORS[0]), _bar(x, pb, names[1], _COLORS[1]),
+              _bar(x, diff, f"{text('Difference')} ({names[1]} − {names[0]})", _COLORS[2],
+                   signed=True)]
+    return _figure(traces, f"{text('Outcomes')}: {names[0]} {text('against')} {names[1]}", "",
+                   text("Probability"), barmode="group",
+                   yaxis=dict(tickformat=".0%"), legend=dict(orientation="h", y=-0.25))
+
+
+# -- HTML for the page ------------------------------------------------------------------------
+
+#: Columns shown for each table, ``{column: English header}`` (headers are translated).
+OUTCOME_COLUMNS = {"outcome": "Outcome", "exact": "Exact", "percent_text": "Percent",
+                   "one_in": "1 in N"}
+HEADLINE_COLUMNS = {"name": "Quantity", "exact": "Exact", "shown": "Value", "one_in": "1 in N",
+                    "note": "Note"}
+
+
+def table_html(frame: pd.DataFrame, columns: Mapping[str, str], css: str = "wb-grid",
+               text: Callable[[str], str] = str) -> str:
+    """A plain HTML table of ``frame``'s ``columns`` (``{column: header}``, headers passed
+    through ``text``).
+
+    Each cell carries ``data-col="<column>"`` and each row ``data-key`` (and ``data-kind``) from
+    the ``key`` (and ``kind``) column when present, so the page stays machine-readable whatever
+    the language.
+    """
+    head = "".join(f'<th data-col="{html.escape(c)}" style="text-align:left;padding:2px 10px">'
+                   f'{html.escape(text(h))}</th>' for c, h in columns.items())
+    body = []
+    for row in frame.to_dict("records"):
+        marks = "".join(f' data-{c}="{html.escape(str(row[c]), quote=True)}"'
+                        for c in ("key", "kind") if c in row)
+        cells = "".join(f'<td data-col="{html.escape(c)}" style="padding:2px 10px">'
+                        f'{"" if _missing(row[c]) else html.escape(str(row[c]))}</td>'
+                        for c in columns)
+        body.append(f"<tr{marks}>{cells}</tr>")
+    return (f'<table class="{css}" style="border-collapse:collapse"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def headline_html(result: Result, lang: str = "en", *, system: System | None = None) -> str:
+    """The headline quantities as an HTML table (exact, percent or value, 1 in N, note)."""
+    text = translator(_system(result, system), lang)
+    return table_html(headline_table(result, lang, system=system), HEADLINE_COLUMNS,
+                      "wb-headline-grid", text)
+
+
+def notice_html(*messages: str) -> str:
+    """Messages for the reader (a refused link or combination), escaped, one block each."""
+    return "".join(f'<div class="wb-notice-text" style="color:#a00;margin:4px 0">{html.escape(m)}</div>'
+                   for m in messages if m)
+
+
+# -- the panels each system declares ---------------------------------------------------------
+
+#: The folder of the systems' own views (``workbook/systems/<name>.py``), found by name at run
+#: time: the page imports nothing of it.
+SYSTEMS_DIR = Path(__file__).resolve().parents[1] / "systems"
+SYSTEMS_PACKAGE = __package__.rsplit(".", 1)[0] + ".systems"
+
+
+def _panel_modules() -> list[str]:
+    """Names of the modules that may declare a system's panels (those of ``workbook/systems/``)."""
+    return sorted(m.name for m in pkgutil.iter_modules([str(SYSTEMS_DIR)]) if not m.name.startswith("_"))
+
+
+def _declared_system_id(name: str) -> str | None:
+    """The ``SYSTEM_ID = "<id>"`` a module of ``workbook/systems/`` declares, read from its
+    source without importing it (a dashboard then imports only its own system's panels)."""
+    try:
+        tree = ast.parse((SYSTEMS_DIR / f"{name}.py").read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return None
+    for node in tree.body:
+        if (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Constant)
+                and any(isinstance(t, ast.Name) and t.id == "SYSTEM_ID"
+                        for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))):
+            return node.value.value
+    return None
+
+
+@cache
+def system_views(system_id: str) -> tuple[View, ...]:
+    """The extra panels a system declares in a module of ``workbook/systems/`` (``<name>.py``
+    defining ``SYSTEM_ID = "<id>"`` and ``VIEWS = (View(...), ...)``), in module-name order.
+    Only the modules declaring ``system_id`` are imported."""
+    found: list[View] = []
+    for name in _panel_modules():
+        declared = _declared_system_id(name)
+        if declared is not None and declared != system_id:
+            continue
+        module = importlib.import_module(f"{SYSTEMS_PACKAGE}.{name}")
+        if getattr(module, "SYSTEM_ID", None) == system_id:
+            found.extend(getattr(module, "VIEWS", ()))
+    return tuple(found)
