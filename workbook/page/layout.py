@@ -19,13 +19,14 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+import ipywidgets as widgets
 import pandas as pd
 import plotly.graph_objects as go
 
 from rules_core.scenario import Scenario
 from rules_core.variants import house_rules
 
-__all__ = ["headline_cards", "house_rule_banner", "short_fraction", "style_figure", "styled_figure", "wrap_title",
+__all__ = ["heading", "titled", "headline_cards", "house_rule_banner", "short_fraction", "style_figure", "styled_figure", "wrap_title",
            "page_css", "OKABE_ITO", "FONT_SIZE", "PRESENT_FONT_SIZE"]
 
 #: Okabe & Ito's palette for colour-blind readers (Okabe and Ito, "Color Universal Design", 2008):
@@ -340,6 +341,18 @@ body:has(.wb-present) .jp-RenderedMarkdown h1 { font-size: 2.2rem; }
 .wb-present .widget-label, .wb-present .widget-readout, .wb-present select,
 .wb-present input, .wb-present button, .wb-present table { font-size: 18px !important; }
 """
+
+
+def heading(title: str) -> str:
+    """A part's title on the page (HTML, escaped)."""
+    return f"<h4 style='margin:8px 0 2px'>{html.escape(title)}</h4>"
+
+
+def titled(title: str, *children: widgets.Widget) -> widgets.VBox:
+    """A titled block of the page: ``title`` (plain text) above ``children``. Every titled part
+    of a dashboard is made here (the outcome table, the trace, the views, the parts of
+    "Compare, sweep, export")."""
+    return widgets.VBox([widgets.HTML(heading(title)), *children])
 
 
 def page_css() -> str:

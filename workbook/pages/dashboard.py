@@ -71,7 +71,7 @@ from rules_core.scenario import Scenario, parse
 
 from ..page.chart import Chart
 from ..page.controls import ScenarioForm, close_tree
-from ..page.layout import headline_cards, house_rule_banner, page_css
+from ..page.layout import heading, headline_cards, house_rule_banner, page_css, titled
 from ..page.notices import FieldMarks, link_notice
 from ..page.panel import PagePanel
 from ..panels.registry import page_keys, page_panels
@@ -163,15 +163,6 @@ def collapsible(title: str, css: str, body: widgets.Widget, *, opened: bool = Fa
     if box_css:
         box.add_class(box_css)
     return Section(toggle, box)
-
-
-def _heading(title: str) -> str:
-    return f"<h4 style='margin:8px 0 2px'>{html.escape(title)}</h4>"
-
-
-def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
-    """A titled block of the page."""
-    return widgets.VBox([widgets.HTML(_heading(title)), *children])
 
 
 def _replace_child(root: widgets.Widget, old: widgets.Widget, new: widgets.Widget) -> None:
@@ -496,9 +487,9 @@ class Dashboard:
         return section
 
     def _section(self, title: str, *children: widgets.Widget) -> widgets.VBox:
-        """:func:`_section` titled in the page's language."""
-        box = _section(self.text(title), *children)
-        self._relabels.append(lambda: setattr(box.children[0], "value", _heading(self.text(title))))
+        """:func:`workbook.page.layout.titled` in the page's language."""
+        box = titled(self.text(title), *children)
+        self._relabels.append(lambda: setattr(box.children[0], "value", heading(self.text(title))))
         return box
 
     def _view_section(self, view: View) -> widgets.VBox:

@@ -15,7 +15,6 @@ sweep while its panel is open, the report when asked for.
 
 from __future__ import annotations
 
-import html
 from urllib.parse import quote
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +28,7 @@ from rules_core.scenario import Scenario
 from .compare import ComparePanel, read_pin
 from .export import ExportPanel, comparison_csv, extras_html, sweep_csv
 from .modes import ModePanel
+from ..page.layout import titled
 from ..page.panel import PagePanel
 from .sweep import SweepPanel
 
@@ -65,8 +65,7 @@ class AnalysisPanels(PagePanel):
             (text("Export"), self.export.widget),
         ]
         #: the four panels under their titles, ready to display
-        self.widget = widgets.VBox([widgets.VBox([widgets.HTML(f"<h4 style='margin:8px 0 2px'>{html.escape(title)}</h4>"), w])
-                                    for title, w in self.sections])
+        self.widget = widgets.VBox([titled(title, w) for title, w in self.sections])
 
     name, title, css = "analysis", "Compare, sweep, export", "wb-analysis"
     link_keys = ("pin",)
