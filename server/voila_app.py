@@ -185,6 +185,7 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         self._peak = 0
         self._seen: set[str] = set()        # kernels whose page a browser has begun to load
         self._visits: set[Visit] = set()    # page requests admitted that have no kernel yet
+        self._sending: set[str] = set()     # kernels whose page is still being sent
         self._owners: dict[str, str] = {}   # kernel id -> the address whose page it serves
 
     def kernel_count(self) -> int:
@@ -215,12 +216,18 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         if visit is not None and visit.kernel is None:
             visit.kernel = kernel_id
             self._visits.discard(visit)
+            self._sending.add(kernel_id)
             self._owners[kernel_id] = visit.address
 
     def leave(self, visit: Visit | None) -> None:
-        """The page request of ``visit`` is over (its kernel, if it got one, stays counted)."""
+        """The page request of ``visit`` is over (its kernel, if it got one, stays counted): its
+        kernel's wait for a browser starts now (a page's cells may run long on a busy machine)."""
         if visit is not None:
             self._visits.discard(visit)
+            if visit.kernel is not None:
+                self._sending.discard(visit.kernel)
+                if visit.kernel in self._born:
+                    self._born[visit.kernel] = time.monotonic()
 
     def has_room(self, more: int = 1) -> bool:
         """Whether ``more`` kernels fit under the cap."""
@@ -298,8 +305,8 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
     async def _release_if_abandoned(self, kernel_id: str) -> bool:
         """Shut ``kernel_id`` down if no browser has been connected to it for long enough."""
         now = time.monotonic()
-        if kernel_id not in self or self._kernel_connections.get(kernel_id, 0) > 0:
-            return False
+        if kernel_id not in self or self._kernel_connections.get(kernel_id, 0) > 0 or kernel_id in self._sending:
+            return False  # (a page still being sent: its cells are running)
         left, born = self._left.get(kernel_id), self._born.get(kernel_id)
         if left is not None and now - left >= self.disconnected_timeout:
             why = f"no browser connected for {now - left:.0f} s"
@@ -323,6 +330,7 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         self._left.pop(kernel_id, None)
         self._born.pop(kernel_id, None)
         self._seen.discard(kernel_id)
+        self._sending.discard(kernel_id)
         self._owners.pop(kernel_id, None)
         return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 

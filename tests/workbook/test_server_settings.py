@@ -269,3 +269,34 @@ def test_a_page_a_browser_began_to_load_waits_longer_for_its_connection(server_m
         assert released == ["read-by-a-script", "loaded-by-a-browser"]
     finally:
         manager._kernels.clear()
+
+
+def test_a_page_still_being_sent_keeps_its_kernel_and_its_wait_starts_when_it_is_sent(server_module, monkeypatch):
+    """On a busy machine a page's cells may run for minutes without a word: its kernel is not
+    released while its page is being sent (that cut pages of make load off mid-cell, with a
+    traceback), and its wait for a browser starts when the page has been sent."""
+    import time as clock
+
+    manager = server_module.WorkbookKernelManager()
+    released = []
+
+    async def shutdown(kernel_id, *args, **kwargs):
+        released.append(kernel_id)
+
+    monkeypatch.setattr(manager, "shutdown_kernel", shutdown)
+    monkeypatch.setattr(manager, "_idle", lambda kernel_id: 600.0)
+    manager._kernels["k"] = object()
+    manager._born["k"] = clock.monotonic() - 600  # a preheated kernel, started long ago
+    visit = manager.admit("10.0.0.7", "a.ipynb")
+    token = server_module._VISIT.set(visit)
+    try:
+        manager.assign("k")
+        assert asyncio.run(manager._release_if_abandoned("k")) is False  # its page is being sent
+        manager.leave(visit)
+        assert asyncio.run(manager._release_if_abandoned("k")) is False  # sent just now
+        manager._born["k"] -= 31
+        assert asyncio.run(manager._release_if_abandoned("k")) is True
+        assert released == ["k"]
+    finally:
+        server_module._VISIT.reset(token)
+        manager._kernels.clear()

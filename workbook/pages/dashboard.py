@@ -263,7 +263,7 @@ class Dashboard:
         self._link_keys = page  # the page's own keys of the link (pin=, roll=), for the panels
         self.views = system_views(self.system.id) if views is None else tuple(views)
         self._link_notice = shared.notice and link_notice(
-            self.system, query, translator(self.system, self.lang), fallback=shared.notice)
+            self.system, query, translator(self.system, self.lang), fallback=shared.notice, shared=shared)
         self.result: Result | None = None
         self.figures: dict[str, go.Figure] = {}
         self.tables: dict[str, pd.DataFrame] = {}
@@ -290,7 +290,7 @@ class Dashboard:
         asked = shared.lang or asked_lang(query)
         lang = self._forced_lang or (asked if asked in self.system.languages else self.lang)
         self._link_notice = shared.notice and link_notice(
-            self.system, query, translator(self.system, lang), fallback=shared.notice)
+            self.system, query, translator(self.system, lang), fallback=shared.notice, shared=shared)
         if page.get("present") == "1" and not self.present:
             self.set_present(True)
         restored = self._restore_from_link(page)
