@@ -18,12 +18,22 @@ handlers, kernels and pages) with these changes, each a setting (``--help-all`` 
   renders.
 - **Kernels released**: a page's kernel is shut down when the tab closes (the page's shutdown
   beacon now carries the token it needs), and ``--disconnected-timeout`` seconds after its last
-  browser connection went away in any case; an open but idle page's kernel is culled after
-  ``--idle-timeout`` seconds and the page says so and offers to reconnect.
+  browser connection went away in any case; a page no browser ever loads (a script reading it)
+  releases its kernel ``--never-connected-timeout`` seconds (30) after it was sent, one a browser
+  has begun to load (its first script says so) after ``--loading-timeout`` (300); an open but
+  idle page's kernel is culled after ``--idle-timeout`` seconds and the page says so and offers
+  to reconnect.
+- **A fair share per address**: one client address holds at most ``--max-per-address`` page
+  kernels (10); beyond it, a short "Too many dashboards open" page (HTTP 429). Behind a reverse
+  proxy, ``--trust-xheaders=True`` counts each device by the ``X-Real-IP`` the proxy sets.
+- **No template or theme from a link**: Voilà's overrides are off, and a link naming
+  ``template=`` or ``theme=`` is refused (400, saying why) before any kernel starts; the page
+  template escapes everything it writes.
 - **Host allowlist**: a request whose ``Host`` is not in ``--hosts`` gets 400 (a DNS-rebinding
   page cannot reach the server, and no foreign host name reaches a share link).
 - **Not exposed**: the file tree and ``/voila/api/contents`` (``/`` goes to the index
-  dashboard), paths with ``..`` or a malformed template path (404, never 500).
+  dashboard), paths with ``..`` or a malformed template path (404, never 500), a path that is
+  not UTF-8 (400); error pages render on a page of the server's own (``server/templates``).
 - **Light pages**: responses gzip-compressed, websocket messages deflated, the template
   ``server/jupyter/voila/templates/workbook`` links nothing outside the server, and only the
   JupyterLab extensions a dashboard needs are loaded; the charts' plotly.js is served here
@@ -476,7 +486,6 @@ def take_idle_pooled_kernel(kernel_manager, but: str) -> tuple[str, str] | None:
     _, name, task = best
     kernel_manager._pools[name].remove(task)
     return name, task.result()["kernel_id"]
-
 
 
 def pending_pool_starts(kernel_manager) -> int:
