@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,8 +92,17 @@ def padded(size: int) -> bytes:
     return text + b" " * (size - len(text))
 
 
-def test_an_input_of_exactly_a_megabyte_is_read_and_one_byte_more_is_refused(tmp_path):
-    at_limit, over = tmp_path / "at-limit.json", tmp_path / "over.json"
+@pytest.fixture
+def short_tmp():
+    """A folder whose path is short enough to be quoted whole (a message clips a value at 80
+    characters; pytest's own temporary folders can be longer, under xdist)."""
+    folder = Path(tempfile.mkdtemp(prefix="wb-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_an_input_of_exactly_a_megabyte_is_read_and_one_byte_more_is_refused(short_tmp):
+    at_limit, over = short_tmp / "at-limit.json", short_tmp / "over.json"
     at_limit.write_bytes(padded(1_000_000))
     over.write_bytes(padded(1_000_001))
     run = cli("evaluate", str(at_limit))
@@ -390,8 +401,8 @@ def test_a_key_given_twice_is_refused_naming_it_and_where(text, said):
     assert assert_one_line_error(cli("evaluate", "-", stdin=text)) == said
 
 
-def test_a_key_given_twice_in_a_file_names_the_file(tmp_path):
-    path = tmp_path / "twice.json"
+def test_a_key_given_twice_in_a_file_names_the_file(short_tmp):
+    path = short_tmp / "twice.json"
     path.write_bytes(b'{"system": "gurps-4e", "dodger": {"defense": "none", "defense": "plain"}}')
     assert assert_one_line_error(cli("worth", str(path))) == \
         f"error: {path}: the key 'defense' appears twice in 'dodger'; give each key once\n"
