@@ -526,11 +526,15 @@ def extensions_for(page_config: dict, root_dir: str, notebook_path: str | None) 
     return page_config
 
 
-def refusal_page(kind: str, title: str, *paragraphs: str, retry_after: int | None = None) -> str:
+def refusal_page(kind: str, title: str, *paragraphs: str, retry_after: int | None = None,
+                 home: str | None = None) -> str:
     """A short page refusing a request: ``title`` and ``paragraphs`` are plain text (escaped
     here); ``kind`` is its body's CSS class; with ``retry_after`` a *Try again* button, and the
-    page tries again by itself after that many seconds."""
+    page tries again by itself after that many seconds; with ``home``, a link to it (the index
+    of the dashboards)."""
     text = "\n".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+    if home is not None:
+        text += f'\n<p><a class="wb-home" href="{html.escape(home, quote=True)}">All dashboards</a></p>'
     retry = "" if retry_after is None else f"""
 <p><button class="wb-retry" onclick="location.reload()">Try again</button>
 <small id="wb-auto">(this page tries again by itself in <span id="wb-left">{retry_after}</span> s)</small></p>
@@ -579,7 +583,8 @@ class DashboardHandler(TornadoVoilaHandler):
             return self._refuse(400, refusal_page(
                 "wb-refused", "This link cannot be opened",
                 f"The link asks for the {name} “{given}”. This server shows its dashboards in its own "
-                f"{' and '.join(OVERRIDES)}: remove “{name}=” from the link and open it again."))
+                f"{' and '.join(OVERRIDES)}: remove “{name}=” from the link and open it again.",
+                home=self.base_url))
         manager = self.kernel_manager
         if not (path and path.endswith(".ipynb")):
             return await super().get(path)

@@ -81,6 +81,7 @@ def test_a_link_cannot_choose_the_page_template_or_theme(voila_server, name, val
     assert status == 400, body[:300]
     assert headers["Content-Type"].startswith("text/html")
     assert "This link cannot be opened" in body and f"remove “{name}=”" in body
+    assert '<a class="wb-home" href="/">All dashboards</a>' in body
     assert html.escape(value) in body  # quoted as text
     assert "<script>window" not in body and "<img" not in body and "' onmouseover" not in body
     log = _log_since(voila_server, offset)

@@ -240,13 +240,9 @@ def test_the_address_of_plotly_js_is_read_without_plotly_or_widgets():
     assert done.stdout.strip() == "[]"
 
 
-def test_a_page_a_browser_began_to_load_waits_longer_for_its_connection(server_module, monkeypatch):
-    """Two page kernels, idle and never connected for 60 s: the one whose page no browser began
-    to load (a script reading pages) is released after the never-connected timeout (30 s); the
-    one a browser said it is loading (its first script: ``seen``) waits up to the loading
-    timeout (300 s), as a browser on a busy machine may take that long."""
-    import time as clock
-
+@pytest.fixture
+def releasing(server_module, monkeypatch):
+    """A kernel manager whose shutdowns are only recorded (the kernel ids, in order)."""
     manager = server_module.WorkbookKernelManager()
     released = []
 
@@ -254,6 +250,18 @@ def test_a_page_a_browser_began_to_load_waits_longer_for_its_connection(server_m
         released.append(kernel_id)
 
     monkeypatch.setattr(manager, "shutdown_kernel", shutdown)
+    yield manager, released
+    manager._kernels.clear()
+
+
+def test_a_page_a_browser_began_to_load_waits_longer_for_its_connection(server_module, releasing, monkeypatch):
+    """Two page kernels, idle and never connected for 60 s: the one whose page no browser began
+    to load (a script reading pages) is released after the never-connected timeout (30 s); the
+    one a browser said it is loading (its first script: ``seen``) waits up to the loading
+    timeout (300 s), as a browser on a busy machine may take that long."""
+    import time as clock
+
+    manager, released = releasing
     monkeypatch.setattr(manager, "_idle", lambda kernel_id: 60.0)
     for kernel in ("read-by-a-script", "loaded-by-a-browser"):
         manager._kernels[kernel] = object()
@@ -271,19 +279,13 @@ def test_a_page_a_browser_began_to_load_waits_longer_for_its_connection(server_m
         manager._kernels.clear()
 
 
-def test_a_page_still_being_sent_keeps_its_kernel_and_its_wait_starts_when_it_is_sent(server_module, monkeypatch):
+def test_a_page_still_being_sent_keeps_its_kernel_and_its_wait_starts_when_it_is_sent(server_module, releasing, monkeypatch):
     """On a busy machine a page's cells may run for minutes without a word: its kernel is not
     released while its page is being sent (that cut pages of make load off mid-cell, with a
     traceback), and its wait for a browser starts when the page has been sent."""
     import time as clock
 
-    manager = server_module.WorkbookKernelManager()
-    released = []
-
-    async def shutdown(kernel_id, *args, **kwargs):
-        released.append(kernel_id)
-
-    monkeypatch.setattr(manager, "shutdown_kernel", shutdown)
+    manager, released = releasing
     monkeypatch.setattr(manager, "_idle", lambda kernel_id: 600.0)
     manager._kernels["k"] = object()
     manager._born["k"] = clock.monotonic() - 600  # a preheated kernel, started long ago
