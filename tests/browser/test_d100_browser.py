@@ -127,7 +127,9 @@ def test_controls_and_presets_in_russian(open_dashboard, timings):
     dash.wait_for_table(table)
     dash.wait_for_headline(headline)
     assert dash.headline()["p_no_hit"] == Fraction(47, 400)  # worked by hand in the core tests
-    assert attack_chart_y(dash, 1) == [float(t.evaded_by_leftovers) for t in analyse(two.scenario).tallies]
+    # (the system's own views are sent after the numbers: wait for the chart's new figure)
+    dash.wait_for_chart([float(t.evaded_by_leftovers) for t in analyse(two.scenario).tallies],
+                        "wb-view-where-each-attack-s-hits-go", trace=1)
     dash.set_slider("wb-attacks-1-evasion_modifier", -10)  # the second attack changed
     dash.page.wait_for_function(_HANDLE_AT, arg=["wb-attacks-1-evasion_modifier", -10], timeout=30_000)
     # A Parry blocked by Size: no roll, and the note says why, in Russian.
