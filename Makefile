@@ -18,8 +18,10 @@ IDLE        ?= 1800
 TOKEN       ?=
 # TRUST_PROXY=1: behind a reverse proxy that sets X-Real-IP, count each device by that address.
 TRUST_PROXY ?=
-# make mutate: the modules to run (dotted names; empty: all of them).
+# make mutate: modules to check again (dotted names); ALL=1: every mutant again. By default a
+# run checks only the functions changed since the verdicts kept in tools/mutation_results.json.
 MODULES     ?=
+ALL         ?=
 # make load: sessions opened over RAMP seconds; FLOOD page requests of a stranger from one address.
 SESSIONS    ?= 30
 RAMP        ?= 30
@@ -81,11 +83,11 @@ docs-media: $(TSTAMP) plotly-js
 	@$(BIN)/python tools/ensure_chromium.py
 	WORKBOOK_UPDATE_DOCS=1 $(BIN)/python -m pytest tests/browser -q
 
-## Mutation testing of dist.py and every system (hours on 2 cores); writes docs/mutation.md.
-## MODULES="rules_core.systems.eldfall.dice ..." runs only those modules' mutants; the page
-## keeps what earlier runs wrote of the others.
+## Mutation testing of dist.py and every system: checks the mutants of every function changed
+## since the kept verdicts (tools/mutation_results.json), or MODULES="rules_core.systems.eldfall.dice
+## ...", or ALL=1 (hours on 2 cores); saves the verdicts and writes docs/mutation.md.
 mutate: $(TSTAMP)
-	rm -rf mutants
+	$(if $(ALL),rm -rf mutants,$(BIN)/python tools/mutation_report.py --restore)
 	$(BIN)/mutmut run $(foreach m,$(MODULES),'$(m).*')
 	$(BIN)/python tools/mutation_report.py --write docs/mutation.md
 
