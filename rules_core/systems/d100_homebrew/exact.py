@@ -118,7 +118,7 @@ def analyse(scenario: D100Scenario) -> Analysis:
         for state, w in layer.items():
             why = decide(plan, state, i)
             if why is not None:
-                branches = [(no_roll(plan, state, i, why), FACES)]
+                branches = [(no_roll(state, i, why), FACES)]
             else:
                 sums[i][0] += w * FACES * scale
                 branches = [(after_roll(plan, state, i, s), c) for s, c in _branches(plan, state, i)]
@@ -260,7 +260,7 @@ def _first_roll_steps(plan: Plan) -> list[TraceStep]:
         why = decide(plan, state, i)
         if why is None:
             break
-        state, _ = no_roll(plan, state, i, why)
+        state, _ = no_roll(state, i, why)
     else:
         return []
     a = plan.attacks[i]

@@ -309,10 +309,9 @@ class Evade:
 
 @dataclass(slots=True)
 class Leftover:
-    """``hits`` hits of attack ``attack`` evaded by leftovers of the roll against ``source``,
-    at ``cost`` Successes per hit."""
+    """``hits`` hits of attack ``attack`` evaded by leftovers of an earlier roll, at ``cost``
+    Successes per hit."""
 
-    source: int
     attack: int
     hits: int
     cost: int
@@ -326,9 +325,8 @@ class Leftover:
 
 @dataclass(slots=True)
 class Unused:
-    """``successes`` Successes of the roll against ``attack`` left unspent."""
+    """``successes`` Successes of a roll left unspent."""
 
-    attack: int
     successes: int
 
     def step(self, plan: Plan) -> TraceStep:
@@ -389,9 +387,8 @@ class Stray:
 
 @dataclass(slots=True)
 class Disengage:
-    """The Leap against attack ``attack`` took the defender out of melee; ``counts``: as a Disengage."""
+    """A Leap took the defender out of melee; ``counts``: as a Disengage."""
 
-    attack: int
     counts: bool
 
     def step(self, plan: Plan) -> TraceStep:
@@ -434,7 +431,7 @@ def decide(plan: Plan, state: State, i: int) -> Why | None:
     return None
 
 
-def no_roll(plan: Plan, state: State, i: int, why: Why) -> tuple[State, list[Event]]:
+def no_roll(state: State, i: int, why: Why) -> tuple[State, list[Event]]:
     """Attack ``i`` is not evaded by a roll (``why``): its remaining hits land."""
     n = state.remaining[i]
     events: list[Event] = [NoRoll(i, why)]
@@ -472,7 +469,7 @@ def after_roll(plan: Plan, state: State, i: int, successes: int) -> tuple[State,
         if engaged:
             engaged = False
             counts = not a.free_attackers_evade
-            events.append(Disengage(i, counts))
+            events.append(Disengage(counts))
             disengage = disengage or counts
     else:
         evaded = min(successes, n)
@@ -491,12 +488,12 @@ def after_roll(plan: Plan, state: State, i: int, successes: int) -> tuple[State,
                     paid = min(remaining[j], left // cost)
                     remaining[j] -= paid
                     left -= paid * cost
-                    events.append(Leftover(i, j, paid, cost))
+                    events.append(Leftover(j, paid, cost))
                     if strays:
                         events.append(Stray(j, paid))
                         stray += paid
             if left:
-                events.append(Unused(i, left))
+                events.append(Unused(left))
     return State(tuple(remaining), state.reactions - 1, leap_used, engaged, True,
                  state.all_passed and successes > 0, landed, in_cover, stray, disengage), events
 
@@ -535,7 +532,7 @@ def play(scenario: D100Scenario, roller: Roller) -> Play:
     for i, a in enumerate(plan.attacks):
         why = decide(plan, state, i)
         if why is not None:
-            state, done = no_roll(plan, state, i, why)
+            state, done = no_roll(state, i, why)
             events += done
             continue
         face = roller.roll(evasion_dice(say("{roll} against attack {a}", roll=ROLL_NAMES[a.roll], a=a.number),

@@ -333,11 +333,9 @@ def _scenario_trace(scenario: EldfallScenario, kernels: Sequence[AttackKernel]) 
 def _movement(scenario: EldfallScenario, p_any_dodge: Fraction) -> Dist:
     """The post-dodge movement label, given the chance that any AG roll succeeds."""
     moved, stayed = move_label(scenario, True), move_label(scenario, False)
-    if moved == stayed or p_any_dodge == 1:
+    if moved == stayed:
         return Dist.certain(moved)
-    if p_any_dodge == 0:
-        return Dist.certain(stayed)
-    return Dist.from_fractions({moved: p_any_dodge, stayed: 1 - p_any_dodge})
+    return Dist.from_fractions({moved: p_any_dodge, stayed: 1 - p_any_dodge})  # a chance of 0 drops its label
 
 
 def evaluate(scenario: EldfallScenario) -> Result:

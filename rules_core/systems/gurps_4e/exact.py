@@ -563,12 +563,11 @@ def _evaluate_smother(s: GurpsScenario) -> Result:
     contact = hit_injury(blast_hit(s, 0), maximum=s.smother_damage == "maximum")
     stays = _blast_dist(s, s.blast.distance)
     exposed = _blast_dist(s, s.friend.distance, friend=True)
-    reach = blast_reaches(s, s.blast.distance)
     friend_reach = blast_reaches(s, s.friend.distance)
     total = made + failed
     injury = Dist.mixture([(contact, made), (stays, failed)])
     friend_injury = Dist.mixture([(Dist.certain(0), made), (exposed, failed)])
-    hits = Dist({1: made + (failed if reach else 0), 0: 0 if reach else failed})
+    hits = Dist.certain(1)  # a step from the explosive is inside its reach: smothered or not, it hits him
     headline, notes = _headlines(s, rolled=_rolled(s), all_ok=Fraction(made, total), hits=hits, injury=injury,
                                  p_major=_p_major(s, chance, contact, stays),
                                  p_friend_hit=Fraction(failed, total) if friend_reach else Fraction(0),

@@ -441,11 +441,12 @@ def _play_smother(turn: _Turn) -> Play:
     s = turn.s
     tried = defense_option(s) != "none"
     made = tried and turn.evade(dodge_score(s, "blast", False).value, 1, "Sacrificial dodge and drop").success
-    reach = blast_reaches(s, s.blast.distance)
+    # A smothered explosive is at most a step away (the scenario's check), inside any blast's
+    # reach of 2 yards per die: the dodger is caught by it whatever he does.
     if not tried:
         turn.note("Nobody on the explosive", "the dodger does not throw himself on it: the blast goes off "
                   "with everyone where they stood", cite.EXPLOSION)
-        injuries = [turn.one_damage(blast_hit(s, s.blast.distance), "blast damage to the dodger")] if reach else []
+        injuries = [turn.one_damage(blast_hit(s, s.blast.distance), "blast damage to the dodger")]
     elif made:
         turn.note("On the explosive", f"a contact explosion ({s.smother_damage}); the friend is spared", cite.CONTACT)
         contact = blast_hit(s, 0)
@@ -457,7 +458,7 @@ def _play_smother(turn: _Turn) -> Play:
             injuries = [turn.one_damage(contact, "blast damage to the dodger")]
     else:
         turn.note("Too slow", "the blast goes off with everyone where they stood", cite.EXPLOSION)
-        injuries = [turn.one_damage(blast_hit(s, s.blast.distance), "blast damage to the dodger")] if reach else []
+        injuries = [turn.one_damage(blast_hit(s, s.blast.distance), "blast damage to the dodger")]
     # The friend's share of the blast is rolled either way: what he takes if it goes off, and
     # what he is spared if the dodger smothers it.
     exposed = 0
@@ -467,7 +468,7 @@ def _play_smother(turn: _Turn) -> Play:
             turn.note("The friend, spared", f"with nobody on the explosive he would have taken {exposed}",
                       cite.EXPLOSION)
     friend_caught = not made and blast_reaches(s, s.friend.distance)
-    return turn.finish(SMOTHERED if made else TOO_SLOW if tried else LEFT_ALONE, 1 if made else int(reach), injuries,
+    return turn.finish(SMOTHERED if made else TOO_SLOW if tried else LEFT_ALONE, 1, injuries,
                        ends_prone=ends_prone(s), friend_hit=friend_caught,
                        friend_injury=exposed if friend_caught else 0, friend_injury_unprotected=exposed)
 

@@ -278,13 +278,12 @@ def _packed(kind: str, n: int, sv_attack: int, hits_on_fail: int, s: int, t: int
 class OrderNumbers:
     """Exact integer weights of an Order, summed over the dodge die's faces.
 
-    ``hits``, ``crits``, ``ok`` and ``no_guts_hit`` are over ``den``; ``wounds`` over ``wden``;
-    per-roll ``roll_kept[j]``/``roll_ok[j]`` over ``faces * den_j`` and ``roll_wounds[j]`` over
-    ``faces * wden_j``."""
+    ``hits``, ``crits``, ``ok`` and ``no_guts_hit`` are over ``den``; ``wounds`` are weights
+    over a common denominator of their own (read as a distribution); per roll ``j``,
+    ``roll_kept[j]``/``roll_ok[j]`` are over the dodge die's faces times the roll's own
+    denominator of hits, ``roll_wounds[j]`` likewise of wounds."""
 
-    faces: int
     den: int
-    wden: int
     ok: int
     hits: list[int]
     crits: list[int]
@@ -369,7 +368,7 @@ def order_numbers(plan: OrderPlan) -> OrderNumbers:
         for key, wt in g.kept.items():
             roll_kept[j][key] = roll_kept[j].get(key, 0) + count * wt
         roll_wounds[j] = add_into(roll_wounds[j], g.wounds, count)
-    return OrderNumbers(faces, den, wden, ok_sum, hits_sum, crits_sum, no_guts_sum, wounds_sum,
+    return OrderNumbers(den, ok_sum, hits_sum, crits_sum, no_guts_sum, wounds_sum,
                         roll_ok, roll_kept, roll_wounds)
 
 
