@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
-from math import factorial, lcm
+from math import comb, factorial, lcm
 from typing import TYPE_CHECKING, Any
 
 from .dist import Dist
@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # the registry imports this module
     from .scenario import Scenario
 
 __all__ = ["Play", "Headline", "probability", "expectation", "COMMON_HEADLINE_DEFINITIONS",
-           "headlines_of", "enumerate_play", "sample", "play_once"]
+           "headlines_of", "enumerate_play", "answer_count", "TooManyPlays", "sample", "play_once"]
 
 
 @dataclass(frozen=True)
@@ -183,6 +183,31 @@ def _multisets(sides: int, count: int, low: int = 1) -> Iterator[tuple[int, ...]
             yield (f, *rest)
 
 
+def answer_count(dice: Dice) -> int:
+    """How many answers a request has before its grouping hint (what the enumerator walks)."""
+    if dice.count == 1:
+        return dice.sides
+    if dice.total:
+        return dice.count * (dice.sides - 1) + 1
+    if dice.ordered:
+        return dice.sides ** dice.count
+    return comb(dice.sides + dice.count - 1, dice.count)
+
+
+class TooManyPlays(ValueError):
+    """A rule whose dice are too many to walk every way they fall: says which dice and the limit."""
+
+    def __init__(self, asked: Sequence[Dice], ways: int, limit: int):
+        self.asked, self.ways, self.limit = tuple(asked), ways, limit
+        dice = ", ".join(map(str, asked))
+        count = sum(d.count for d in asked)
+        super().__init__(
+            f"too many ways for the dice to fall to compute exactly: the rule asks for {count} "
+            f"{'die' if count == 1 else 'dice'} ({dice}), at least {ways:,} plays to walk, and the "
+            f"limit is {limit:,}. Group faces that act alike with Dice(..., classify=...), or "
+            f"estimate by sampling: rules_core.simulate.simulate(system, scenario, n)")
+
+
 class _NeedMore(Exception):
     def __init__(self, dice: Dice):
         super().__init__(dice)
@@ -206,27 +231,36 @@ class _Replay(Roller):
 
 
 def enumerate_play(system: System, scenario: Scenario, *, classify: bool = True,
-                   key: Callable[[Play], Hashable] = Play.bare) -> Dist:
+                   key: Callable[[Play], Hashable] = Play.bare, limit: int | None = None) -> Dist:
     """The exact distribution of ``key(play)`` over every way the dice can fall.
 
     The rule is replayed with every sequence of answers it asks for (a roll it never asks for is
     never enumerated); each answer is weighted by the face combinations giving it. With
     ``classify=False`` the requests' grouping hints are ignored and every answer is followed
-    (slower; the tests use it to prove the hints true). Exhaustive: small scenarios only.
+    (slower; the tests use it to prove the hints true). Exhaustive: small scenarios only; with
+    ``limit``, :class:`TooManyPlays` is raised as soon as more than ``limit`` plays would be
+    walked (or one request has more answers than that), before the work is done.
     """
     found: dict[Hashable, list[tuple[int, int]]] = {}   # key -> [(ways, denominator)]
-    pending: list[tuple[tuple[Any, ...], int, int]] = [((), 1, 1)]
+    pending: list[tuple[tuple[Any, ...], int, int, tuple[Dice, ...]]] = [((), 1, 1, ())]
+    walked = 0
     while pending:
-        answers, ways, denominator = pending.pop()
+        answers, ways, denominator, asked = pending.pop()
         try:
             played = system.play(scenario, _Replay(answers))
         except _NeedMore as need:
             dice = need.dice
             if not classify and dice.classify is not None:
                 dice = Dice(dice.purpose, dice.sides, dice.count, dice.total, dice.ordered)
+            if limit is not None and answer_count(dice) > limit:
+                raise TooManyPlays((*asked, dice), answer_count(dice), limit) from None
+            branches = _answers(dice)
+            walked += len(branches)
+            if limit is not None and walked > limit:
+                raise TooManyPlays((*asked, dice), walked, limit) from None
             size = dice.sides ** dice.count
-            pending.extend((answers + (answer,), ways * w, denominator * size)
-                           for answer, w in _answers(dice))
+            pending.extend((answers + (answer,), ways * w, denominator * size, (*asked, dice))
+                           for answer, w in branches)
             continue
         found.setdefault(key(played), []).append((ways, denominator))
     common = 1

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from .play import Headline, Play
@@ -15,8 +16,8 @@ from .result import Result
 from .roller import Roller
 from .scenario import FieldSpec, Scenario, ScenarioError, Problem, fields_of, parse, shown
 
-__all__ = ["Source", "Preset", "Evasion", "System", "all_systems", "get_system", "load_scenario", "evaluate",
-           "find_preset"]
+__all__ = ["Source", "Preset", "Evasion", "System", "all_systems", "built_in_systems", "register", "unregister",
+           "get_system", "load_scenario", "evaluate", "find_preset"]
 
 
 @dataclass(frozen=True)
@@ -121,9 +122,38 @@ class System:
         return self.presets[0].scenario if self.presets else self.scenario_cls()
 
 
-@cache
+#: The systems registered with :func:`register` (designers' own rules), by id.
+_REGISTERED: dict[str, System] = {}
+
+
 def all_systems() -> Mapping[str, System]:
-    """Every system in ``rules_core.systems``, by id (each package there defines ``SYSTEM``)."""
+    """Every system by id: the built-in ones (each package in ``rules_core.systems`` defines
+    ``SYSTEM``), then those registered with :func:`register`."""
+    return MappingProxyType({**built_in_systems(), **_REGISTERED})
+
+
+def register(system: System) -> System:
+    """Put a designer's rule (a :class:`System`, e.g. from :func:`rules_core.design.rule`) beside
+    the built-in ones, for everything that looks systems up by id. Registering an id again
+    replaces the earlier one (a notebook cell run twice); a built-in id is refused. Returns it."""
+    from .design import RuleError
+
+    if not isinstance(system, System):
+        raise RuleError(f"register takes a System (made by rules_core.rule(...)), not {shown(system)}")
+    if system.id in built_in_systems():
+        raise RuleError(f"the id {system.id!r} is a built-in game's; give your rule another id")
+    _REGISTERED[system.id] = system
+    return system
+
+
+def unregister(system_id: str) -> None:
+    """Take a registered rule away again (nothing happens for an id not registered)."""
+    _REGISTERED.pop(system_id, None)
+
+
+@cache
+def built_in_systems() -> Mapping[str, System]:
+    """The systems of ``rules_core.systems``, by id (each package there defines ``SYSTEM``)."""
     package = importlib.import_module(f"{__package__}.systems")
 
     found: dict[str, System] = {}
@@ -134,16 +164,21 @@ def all_systems() -> Mapping[str, System]:
         system = getattr(module, "SYSTEM", None)
         if isinstance(system, System):
             found[system.id] = system
-    return found
+    return MappingProxyType(found)
 
 
 def get_system(system_id: str) -> System:
     """The system with this id; ``ScenarioError`` naming the known ids otherwise."""
     known = all_systems()
     if system_id not in known:
-        raise ScenarioError("scenario", [Problem("system", system_id, "one of " + ", ".join(
-            repr(k) for k in known))])
+        raise ScenarioError("scenario", [Problem("system", system_id, _known_ids())])
     return known[system_id]
+
+
+def _known_ids() -> str:
+    """What a ``system`` field allows, with the hint a designer needs for a rule of their own."""
+    return ("one of " + ", ".join(repr(k) for k in all_systems())
+            + " (a rule of your own is known once registered: rules_core.register(rule(...)))")
 
 
 def load_scenario(data: Any) -> Scenario:
@@ -152,7 +187,7 @@ def load_scenario(data: Any) -> Scenario:
         return data
     if not isinstance(data, dict):
         raise ScenarioError("scenario", [Problem("(top level)", data, "a JSON object")])
-    known = "one of " + ", ".join(repr(k) for k in all_systems())
+    known = _known_ids()
     if "system" not in data:
         raise ScenarioError("scenario", [Problem("system", "(missing)", known)])
     if not isinstance(data["system"], str):  # a list or an object would not even look up

@@ -48,3 +48,15 @@ def _fresh_caches(request):
                 for value in list(vars(module).values()):
                     if callable(getattr(value, "cache_clear", None)):
                         value.cache_clear()
+
+
+@pytest.fixture
+def designed_rule():
+    """A designer's rule (tests/example_rule.py, id ``my-2d10``) registered for one test and
+    taken away after it, so that no other test sees a fifth system."""
+    from rules_core import register, unregister
+    from example_rule import SYSTEM
+
+    register(SYSTEM)
+    yield SYSTEM
+    unregister(SYSTEM.id)
