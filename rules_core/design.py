@@ -30,6 +30,7 @@ A rule whose dice are too many to walk is refused before the work starts
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from numbers import Integral
@@ -80,9 +81,25 @@ class _Guard(Roller):
         if not isinstance(dice, Dice):
             raise RuleError(f"rule {self.rule_id!r}: play asked the roller for {shown(dice)}; ask with "
                             f"Dice(purpose, sides, count), e.g. roller.roll(Dice('dodge', sides=10, count=2))")
+        if dice.classify is not None:
+            dice = replace(dice, classify=_Hint(self.rule_id, dice))
         answer = self.inner.roll(dice)
         self.asked.append((dice, answer))
         return answer
+
+
+class _Hint:
+    """A request's grouping hint, its mistakes said as the designer's: which request, which answer."""
+
+    def __init__(self, rule_id: str, dice: Dice):
+        self.rule_id, self.dice, self.classify = rule_id, dice, dice.classify
+
+    def __call__(self, answer: Any) -> Any:
+        try:
+            return self.classify(answer)
+        except Exception as error:
+            raise RuleError(f"rule {self.rule_id!r}: the grouping hint (classify) of {self.dice} raised "
+                            f"{type(error).__name__}: {shown(str(error))} on the answer {shown(answer)}") from error
 
 
 class _Checked:

@@ -146,7 +146,7 @@ def _answers(dice: Dice) -> list[tuple[int | tuple[int, ...], int]]:
     """Every answer to a request with the number of ordered face combinations giving it."""
     faces = range(1, dice.sides + 1)
     if dice.count == 1:
-        found: dict[Any, int] = {f: 1 for f in faces}
+        found: dict[Any, int] = {f if dice.ordered or dice.total else (f,): 1 for f in faces}
     elif dice.total:
         sums = {0: 1}
         for _ in range(dice.count):

@@ -44,9 +44,9 @@ class Dice:
     """A request for dice: ``count`` dice of ``sides`` sides, rolled for ``purpose``.
 
     - ``total``: the rule reads only their sum (GURPS's 3d6); the answer is an ``int``.
-    - otherwise one die answers an ``int``, several answer a ``tuple`` of faces — sorted when
-      ``ordered`` is false (a pool whose order does not matter, so the enumerator walks
-      multisets).
+    - otherwise one die answers an ``int``, several answer a ``tuple`` of faces; a pool whose
+      order does not matter (``ordered`` false, so the enumerator walks multisets) always
+      answers the ``tuple`` of its faces, sorted, even a pool of one die.
     - ``classify``: a hint for the enumerator only — answers that ``classify`` maps alike act
       alike in the rule, so one of them is followed, weighted by how many there are. It must
       be true of the rule; the tests prove it by enumerating without it.
@@ -71,9 +71,9 @@ class Dice:
         """What the rule reads from these faces (a sum, one face, or the tuple of faces)."""
         if self.total:
             return sum(faces)
-        if self.count == 1:
-            return faces[0]
-        return tuple(faces) if self.ordered else tuple(sorted(faces))
+        if not self.ordered:
+            return tuple(sorted(faces))
+        return faces[0] if self.count == 1 else tuple(faces)
 
 
 @dataclass(frozen=True)

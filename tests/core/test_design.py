@@ -244,3 +244,26 @@ def test_a_rule_that_declares_no_evasion_is_told_why_worth_refuses_it():
             worth(One(target=7))
     finally:
         unregister("mistakes")
+
+
+def test_a_grouping_hint_that_raises_is_named_with_its_request_and_answer():
+    def play(s, roller):
+        pool = roller.roll(Dice("Pool", sides=6, count=2, ordered=False, classify=lambda t: t[2]))
+        return Play("ok", 0, evasions=(max(pool) > 3,))
+    with pytest.raises(RuleError, match=r"the grouping hint \(classify\) of Pool \(2d6\) raised IndexError: "
+                                        r"'tuple index out of range' on the answer \[1, 1\]"):
+        rule("mistakes", "Hint", One, play, outcomes=("ok",)).evaluate(One())
+
+
+def test_a_pool_of_one_die_is_still_a_tuple():
+    """An unordered pool answers the tuple of its faces whatever its size, so a rule reading a
+    pool needs no special case for one die."""
+    seen = []
+
+    def play(s, roller):
+        pool = roller.roll(Dice("Pool", sides=6, count=s.target, ordered=False, classify=lambda t: sum(f > 3 for f in t)))
+        seen.append(pool)
+        return Play("ok", 0, evasions=(sum(f > 3 for f in pool) > 0,))
+    assert rule("mistakes", "Pool", One, play, outcomes=("ok",)).evaluate(One(target=1)).headline[
+        "p_dodge_succeeds"] == Fraction(1, 2)
+    assert all(isinstance(p, tuple) and len(p) == 1 for p in seen)

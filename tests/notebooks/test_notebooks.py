@@ -1,5 +1,6 @@
 """Every notebook in notebooks/ runs from top to bottom in a fresh kernel started in that
-folder (as Voilà starts it), and is stored without outputs and without definitions."""
+folder (as Voilà starts it), and is stored without outputs and without definitions (except the
+notebook whose subject is writing a rule: there the designer's scenario and rule are the point)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from nbclient import NotebookClient
 
 FOLDER = Path(__file__).resolve().parents[2] / "notebooks"
 NOTEBOOKS = sorted(FOLDER.glob("*.ipynb"))
+#: Notebooks that define a rule of their own (a scenario class and its play function).
+DESIGNING = {"design-a-rule.ipynb"}
 
 
 def test_there_are_notebooks():
@@ -23,8 +26,9 @@ def test_notebook_is_stored_thin(path):
     for cell in nb.cells:
         if cell.cell_type == "code":
             assert not cell.outputs and cell.execution_count is None, "stored with outputs"
-            assert not any(line.lstrip().startswith(("def ", "class "))
-                           for line in cell.source.splitlines())
+            if path.name not in DESIGNING:
+                assert not any(line.lstrip().startswith(("def ", "class "))
+                               for line in cell.source.splitlines())
     assert any(c.cell_type == "markdown" for c in nb.cells)
 
 

@@ -1,0 +1,37 @@
+"""The README's "Designing your own rule" runs as written, and the design notebook is linked from
+the index with its title."""
+
+from __future__ import annotations
+
+import sys
+import types
+from fractions import Fraction
+from pathlib import Path
+
+from rules_core import unregister
+from workbook.pages.catalog import dashboards, heading
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_readme_design_example_runs():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("## Designing your own rule", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    module = types.ModuleType("readme_design")  # as a notebook runs it: a module of its own
+    sys.modules[module.__name__] = module
+    names = vars(module)
+    try:
+        exec(block, names)  # noqa: S102 - the project's own README
+        result = names["evaluate"](names["Mine"]())
+        assert (result.headline["p_dodge_succeeds"], result.headline["p_no_hit"],
+                result.headline["expected_hits"]) == (Fraction(11, 20), Fraction(37, 100), Fraction(163, 100))
+        assert names["dashboard"](names["MINE"]).result == result
+    finally:
+        unregister("my-2d10")
+        del sys.modules[module.__name__]
+
+
+def test_the_design_notebook_is_on_the_index():
+    folder = ROOT / "notebooks"
+    assert "design-a-rule.ipynb" in [e.notebook for e in dashboards(folder)]
+    assert heading(folder, "design-a-rule.ipynb") == "Design your own rule"
