@@ -9,7 +9,7 @@ games: ``evaluate``, ``load_scenario``, ``sweep``, ``compare``, ``worth``, ``sim
 command line (``--system-module``) and every dashboard panel accept it.
 
 >>> from typing import Literal
->>> from rules_core import Dice, Play, Scenario, number, register, rule, evaluate
+>>> from rules_core import Dice, Play, Scenario, number, register, unregister, rule, evaluate
 >>> class Coin(Scenario):
 ...     system: Literal["doc-coin"] = "doc-coin"
 ...     hits: int = number(2, ge=1, le=4, label="Hits", help="Hits coming in.")
@@ -19,6 +19,7 @@ command line (``--system-module``) and every dashboard panel accept it.
 >>> COIN = register(rule("doc-coin", "Coin dodge", Coin, play, outcomes=("dodged", "hit")))
 >>> evaluate({"system": "doc-coin", "hits": 3}).headline["expected_hits"]
 Fraction(3, 2)
+>>> unregister("doc-coin")  # (a notebook keeps it; this example leaves no trace)
 
 Mistakes in a rule are said as a designer's error (:class:`RuleError`): the exception ``play``
 raised and the dice that caused it, an outcome not declared, a headline that is not a
