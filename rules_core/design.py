@@ -28,7 +28,8 @@ A rule whose dice are too many to walk is refused before the work starts
 (:class:`~rules_core.play.TooManyPlays`: the dice, the limit, and a pointer to sampling).
 """
 
-from __future__ import annotations
+# (no "from __future__ import annotations": the example above defines a scenario class in
+# this module's doctest, whose annotations pydantic must be able to read at once)
 
 import re
 from dataclasses import replace
