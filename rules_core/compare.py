@@ -23,13 +23,13 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from .registry import Evasion, System, evaluate, get_system
+from .registry import Evasion, System, evaluate, get_system, load_scenario
 from .result import Result, fraction_text
-from .scenario import Problem, Scenario, ScenarioError
+from .scenario import Problem, Scenario, ScenarioError, spec_at
 from .sweeps import allowed_values
 
-__all__ = ["Difference", "Comparison", "compare", "evasion_of", "without_reaction", "Worth", "worth",
-           "WorthPoint", "worth_curve"]
+__all__ = ["Difference", "Comparison", "compare", "evasion_of", "without_reaction", "makes_no_reaction",
+           "no_reaction_error", "Worth", "worth", "WorthPoint", "worth_curve"]
 
 
 def _text(value: Fraction | None) -> str | None:
@@ -150,7 +150,8 @@ def without_reaction(scenario: Scenario) -> Scenario:
 class Worth:
     """A scenario with its reaction (``with_``) and without (``without``), and what the
     reaction gains: ``gained`` maps ``p_no_hit`` (P(no hit) with − without), ``hits_avoided``
-    (expected hits without − with) and, when the system has one, ``<damage>_avoided``."""
+    (expected hits without − with) and, when the system has one, ``<damage>_avoided``;
+    :attr:`note` says why a reaction the rules let make no roll gains nothing."""
 
     with_: Result
     without: Result
@@ -171,13 +172,27 @@ class Worth:
             gained[f"{self.damage.removeprefix('expected_')}_avoided"] = less(self.damage)
         return MappingProxyType(gained)
 
+    @property
+    def note(self) -> str:
+        """Why the reaction gains nothing, when it gains nothing because the rules let the
+        defender make no evasion roll (a Parry refused against an attacker two Sizes larger):
+        the result's own note, e.g. ``"the reaction gains nothing here: No Evasion roll can be
+        made; ..."``; ``""`` otherwise (a reaction that is rolled, or that gains something)."""
+        gained = [v for v in self.gained.values() if v is not None]
+        reason = self.with_.notes.get("p_dodge_succeeds", "")
+        if self.with_.headline["p_dodge_succeeds"] is None and reason and not any(gained):
+            return f"the reaction gains nothing here: {reason}"
+        return ""
+
     def to_data(self) -> dict[str, Any]:
-        """``{"with": {headline}, "without": {headline}, "worth": {...}}``, exact values as
-        ``"n/d"`` (null where a quantity does not apply); ``worth`` also carries
-        ``p_no_hit_points``, the P(no hit) gained in percentage points."""
+        """``{"with": {headline}, "without": {headline}, "worth": {...}, "note": ...}``, exact
+        values as ``"n/d"`` (null where a quantity does not apply); ``worth`` also carries
+        ``p_no_hit_points``, the P(no hit) gained in percentage points; ``note`` is
+        :attr:`note` (``""`` for most scenarios)."""
         worth: dict[str, Any] = {k: _text(v) for k, v in self.gained.items()}
         worth["p_no_hit_points"] = _points(self.gained["p_no_hit"])
         return {"system": self.with_.system,
+                "note": self.note,
                 "scenario": self.with_.scenario.to_data(),
                 "with": {k: _text(v) for k, v in self.with_.headline.items()},
                 "without": {k: _text(v) for k, v in self.without.headline.items()},
@@ -187,19 +202,81 @@ class Worth:
 def worth(scenario: Scenario | Mapping[str, Any]) -> Worth:
     """``scenario`` evaluated with and without the defender's reaction (:func:`without_reaction`;
     in GURPS, not diving, not throwing oneself on the explosive, not interposing for a friend —
-    a sacrifice's worth to the dodger is negative). A scenario whose reaction the declared
-    changes would not take away is refused with a one-line ``ScenarioError``; one whose reaction
-    is already off gains nothing (every worth 0)."""
-    with_ = evaluate(dict(scenario) if isinstance(scenario, Mapping) else scenario)
-    scenario = with_.scenario
+    a sacrifice's worth to the dodger is negative).
+
+    A scenario whose defender already makes no reaction has nothing to be worth: it is refused
+    with a one-line ``ScenarioError`` naming the field that turns the reaction off, its value,
+    what would turn it on and a preset of the system where the defender reacts (in the workbook,
+    ``workbook.pages.catalog.default_preset(system)`` picks one). A scenario whose reaction the
+    declared changes would not take away is refused the same way.
+
+    >>> from rules_core import find_preset
+    >>> worth(find_preset("gurps-4e/sword-2d1-cut-vs-dr3").scenario)
+    Traceback (most recent call last):
+    ...
+    rules_core.scenario.ScenarioError: invalid gurps-4e scenario for worth: field 'dodger.defense': got 'none'; \
+allowed: a reaction to be worth something — with 'none' the defender makes no reaction, so with and without it \
+are the same; one of 'plain', 'retreat', 'dodge_and_drop', or a preset where the defender reacts, e.g. \
+'gurps-4e/rapid-fire-dodge-and-drop'
+    """
+    if isinstance(scenario, Mapping):
+        scenario = load_scenario(dict(scenario))
     evasion = evasion_of(scenario.system)
-    without = evaluate(without_reaction(scenario))
+    without_scenario = without_reaction(scenario)
+    if without_scenario == scenario:
+        raise no_reaction_error(scenario, "worth")
+    with_, without = evaluate(scenario), evaluate(without_scenario)
     if without.headline["p_dodge_succeeds"] is not None:
         changes = ", ".join(f"{k} = {v!r}" for k, v in evasion.no_reaction.items())
         raise ScenarioError(f"{scenario.system} scenario", [Problem(
             "(the reaction)", changes, "a scenario where these changes leave no evasion roll to make "
             "(here the defender still rolls to evade)")])
     return Worth(with_, without, evasion.damage)
+
+
+def makes_no_reaction(scenario: Scenario) -> bool:
+    """True when the defender of ``scenario`` already makes no reaction: every change the system
+    declares for "no reaction" (:class:`~rules_core.registry.Evasion`) is in force, so there is
+    nothing for :func:`worth` to take away.
+
+    >>> from rules_core import find_preset
+    >>> makes_no_reaction(find_preset("gurps-4e/sword-2d1-cut-vs-dr3").scenario)
+    True
+    >>> makes_no_reaction(find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario)
+    False
+    """
+    return without_reaction(scenario) == scenario
+
+
+def _reacting_preset(system: System) -> str:
+    """``SYSTEM/NAME`` of the first preset where the defender reacts, or ``""``."""
+    for preset in system.presets:
+        if not makes_no_reaction(preset.scenario):
+            return f"{system.id}/{preset.name}"
+    return ""
+
+
+def no_reaction_error(scenario: Scenario, what: str = "worth") -> ScenarioError:
+    """The ``ScenarioError`` for a scenario whose defender makes no reaction (see :func:`worth`):
+    the field that turns the reaction off (the first the system declares; ``*`` where it is
+    every list item's, as in d100's ``attacks.*.evasion``) with its value, what would turn it on
+    and a preset of the system where the defender reacts."""
+    system = get_system(scenario.system)
+    switch, off = next(iter(evasion_of(system).no_reaction.items()))
+    example = _reacting_preset(system)
+    spec = spec_at(type(scenario), tuple(step for step in switch.split(".") if step != "*"))
+    if spec is not None and spec.kind in ("choice", "ruling"):
+        on = "one of " + ", ".join(repr(v) for v, _ in spec.choices if v != off)
+    elif isinstance(off, bool):
+        on = repr(not off)
+    else:
+        on = "another value"
+    every = " in every item" if ".*." in switch else ""
+    problems = [Problem(switch, off, (
+        f"a reaction to be worth something — with {off!r}{every} the defender makes no reaction, so with "
+        f"and without it are the same; {on}"
+        + (f", or a preset where the defender reacts, e.g. {example!r}" if example else "")))]
+    return ScenarioError(f"{system.id} scenario for {what}", problems)
 
 
 @dataclass(frozen=True)

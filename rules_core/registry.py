@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import re
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -14,10 +16,11 @@ from typing import Any
 from .play import Headline, Play
 from .result import Result
 from .roller import Roller
+from .trace import TraceStep
 from .scenario import FieldSpec, Scenario, ScenarioError, Problem, fields_of, parse, shown
 
 __all__ = ["Source", "Preset", "Evasion", "System", "all_systems", "built_in_systems", "register", "unregister",
-           "get_system", "load_scenario", "evaluate", "find_preset"]
+           "get_system", "load_scenario", "evaluate", "find_preset", "PresetError", "near_names"]
 
 
 @dataclass(frozen=True)
@@ -95,11 +98,57 @@ class System:
     #: result (what a sweep needs at each point); None: sweeps take it from ``evaluate``.
     headline: Callable[[Any], Mapping[str, Fraction | None]] | None = None
 
-    def text(self, text: str, lang: str) -> str:
-        """``text`` in ``lang`` (unchanged for the first language or without a translator)."""
+    def text(self, text: str | TraceStep, lang: str) -> str:
+        """``text`` in ``lang`` (unchanged for the first language or without a translator).
+
+        A whole trace step is translated too, part by part (rule, detail, citation), given as
+        the :class:`~rules_core.trace.TraceStep` itself or as its line ``str(step)``
+        (``"rule: detail [citation]"``); a step in the first language is ``str(step)``.
+
+        >>> from rules_core import evaluate, find_preset, get_system
+        >>> d100 = get_system("d100-homebrew")
+        >>> step = evaluate(find_preset("d100-homebrew/burst-3-vs-dodge-45").scenario).trace[1]
+        >>> str(step)
+        'Reactions: 1 Reaction this Turn, attacks resolved in the order made [Dodge Workbook rulings \
+for the d100 homebrew (docs/rulings/d100-homebrew.md)]'
+        >>> d100.text(step, "ru") == d100.text(str(step), "ru")
+        True
+        >>> d100.text(step, "ru")
+        'Реакции: 1 Реакция в этом Ходу, атаки разбираются в порядке совершения [Трактовки «Тетради \
+уклонений» для домашних правил d100 (docs/rulings/d100-homebrew.md)]'
+        """
+        if isinstance(text, TraceStep):
+            if self.translate is None or lang == self.languages[0]:
+                return str(text)
+            return _step_line(*(self.translate(part, lang) if part else part
+                                 for part in (text.rule, text.detail, text.citation)))
         if self.translate is None or lang == self.languages[0]:
             return text
-        return self.translate(text, lang)
+        whole = self.translate(text, lang)
+        return self._line_text(text, lang, whole) if ": " in text else whole
+
+    def _line_text(self, line: str, lang: str, whole: str) -> str:
+        """A trace step's line ``"rule: detail [citation]"`` in ``lang``. Of ``whole`` (the
+        line translated as one text) and every way to cut the line into a rule, a detail and
+        (its bracketed tail) a citation, each part translated, the one that leaves the fewest
+        of the line's words as they were (the first of equals)."""
+        def tr(part: str) -> str:
+            return self.translate(part, lang) if part else part  # type: ignore[misc]
+
+        source = set(_WORD.findall(line))
+
+        def kept(text: str) -> int:
+            return sum(word in source for word in _WORD.findall(text))
+
+        best, best_kept = whole, kept(whole)
+        for head, citation in _citation_cuts(line):
+            start = 0
+            while (cut := head.find(": ", start)) >= 0:
+                candidate = _step_line(tr(head[:cut]), tr(head[cut + 2:]), tr(citation))
+                if (n := kept(candidate)) < best_kept:
+                    best, best_kept = candidate, n
+                start = cut + 1
+        return best
 
     def fields(self) -> tuple[FieldSpec, ...]:
         """The scenario's declared fields."""
@@ -110,16 +159,41 @@ class System:
         return tuple(f for f in self.fields() if f.kind == "ruling")
 
     def preset(self, name: str) -> Preset:
-        """The preset called ``name``; ``KeyError`` with the known names otherwise."""
+        """The preset called ``name``; :class:`PresetError` (a ``ScenarioError`` that is also a
+        ``KeyError``) naming the near names and the known ones otherwise."""
         for p in self.presets:
             if p.name == name:
                 return p
-        known = ", ".join(p.name for p in self.presets) or "none"
-        raise KeyError(f"{self.id} has no preset {shown(name)}; presets: {known}")
+        raise PresetError.unknown(self, name)
 
     def default_scenario(self) -> Scenario:
         """The first preset's scenario, or the scenario with every field at its default."""
         return self.presets[0].scenario if self.presets else self.scenario_cls()
+
+
+#: A word of a text (letters only): what :meth:`System.text` counts as left untranslated.
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _step_line(rule: str, detail: str, citation: str) -> str:
+    """A trace step's one-line form, as :class:`~rules_core.trace.TraceStep` writes it."""
+    return f"{rule}: {detail}" + (f" [{citation}]" if citation else "")
+
+
+def _citation_cuts(line: str) -> list[tuple[str, str]]:
+    """``(rule and detail, citation)`` for a line with its bracketed tail taken as the citation
+    (brackets inside it balanced, as in ``[d100 homebrew, Evasion [Избегание], ¶1]``), then
+    ``(line, "")``."""
+    cuts = []
+    if line.endswith("]"):
+        depth = 0
+        for i in range(len(line) - 1, -1, -1):
+            depth += {"]": 1, "[": -1}.get(line[i], 0)
+            if depth == 0:
+                if i > 0 and line[i - 1] == " ":
+                    cuts.append((line[:i - 1], line[i + 1:-1]))
+                break
+    return [*cuts, (line, "")]
 
 
 #: The systems registered with :func:`register` (designers' own rules), by id.
@@ -202,10 +276,74 @@ def evaluate(scenario: Scenario | dict[str, Any]) -> Result:
 
 
 def find_preset(ref: str) -> Preset:
-    """A preset by ``SYSTEM/NAME``; ``KeyError`` with a readable message otherwise."""
+    """A preset by ``SYSTEM/NAME``; :class:`PresetError` (a ``ScenarioError``, and a ``KeyError``
+    for code written when it was one) naming the near names and the known ones otherwise.
+
+    >>> find_preset("infinity-n4/zhanshi-vs-fusiler")
+    Traceback (most recent call last):
+    ...
+    rules_core.registry.PresetError: infinity-n4 has no preset 'zhanshi-vs-fusiler'; did you mean \
+'zhanshi-vs-fusilier' or 'zhanshi-mine-and-fusilier'? presets: zhanshi-dodges-to-engage, \
+zhanshi-mine-and-fusilier, zhanshi-vs-fusilier
+    """
+    if not isinstance(ref, str):
+        raise PresetError(f"preset {shown(ref)} should be a text SYSTEM/NAME, e.g. infinity-n4/zhanshi-vs-fusilier",
+                          [Problem("preset", ref, "a text SYSTEM/NAME, e.g. infinity-n4/zhanshi-vs-fusilier")])
     system_id, sep, name = ref.partition("/")
     if not sep:
-        raise KeyError(f"preset {shown(ref)} should be SYSTEM/NAME, e.g. infinity-n4/zhanshi-vs-fusilier")
+        refs = {f"{s}/{p.name}": p.name for s, system in all_systems().items() for p in system.presets}
+        near = near_names(ref, refs)
+        said = f"; did you mean {near}?" if near else ""
+        raise PresetError(f"preset {shown(ref)} should be SYSTEM/NAME, e.g. infinity-n4/zhanshi-vs-fusilier{said}",
+                          [Problem("preset", ref, f"SYSTEM/NAME, e.g. infinity-n4/zhanshi-vs-fusilier{said}")])
     if system_id not in all_systems():
-        raise KeyError(f"no system {shown(system_id)}; systems: {', '.join(all_systems())}")
+        near = near_names(system_id, {s: s for s in all_systems()})
+        said = f"did you mean {near}? " if near else ""
+        raise PresetError(f"no system {shown(system_id)}; {said}systems: {', '.join(all_systems())}",
+                          [Problem("system", system_id, _known_ids())])
     return all_systems()[system_id].preset(name)
+
+
+def near_names(name: str, known: Mapping[str, str], most: int = 3) -> str:
+    """The names of ``known`` (name → the text to match, e.g. a full ``SYSTEM/NAME`` → ``NAME``)
+    near ``name``, as ``"'a' or 'b'"`` (``""`` when none is near): those that start with
+    ``name`` or contain it first, then difflib's close matches.
+
+    >>> near_names("sword", {"sword-2d1-cut-vs-dr3": "sword-2d1-cut-vs-dr3", "drop": "drop"})
+    "'sword-2d1-cut-vs-dr3'"
+    """
+    if not isinstance(name, str) or not name:
+        return ""
+    wanted = name.casefold()
+    found = [k for k, text in known.items() if text.casefold().startswith(wanted)]
+    found += [k for k, text in known.items() if wanted in text.casefold() and k not in found]
+    by_text: dict[str, list[str]] = {}
+    for k, text in known.items():
+        by_text.setdefault(text, []).append(k)
+    for text in difflib.get_close_matches(name, list(by_text), n=most, cutoff=0.6):
+        found += [k for k in by_text[text] if k not in found]
+    return " or ".join(repr(k) for k in found[:most])
+
+
+class PresetError(ScenarioError, KeyError):
+    """A preset that does not exist: a ``ScenarioError`` (like every other refused input, with
+    ``problems``) whose message names the near names, then every known one. It is a
+    ``KeyError`` too, so code that caught the ``KeyError`` ``find_preset`` raised before still
+    catches it; unlike a plain ``KeyError`` its text is not quoted."""
+
+    def __init__(self, message: str, problems: list[Problem]):
+        super().__init__("preset", problems)
+        self.args = (message,)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    @classmethod
+    def unknown(cls, system: "System", name: str) -> "PresetError":
+        """The error for ``system`` having no preset ``name``."""
+        names = [p.name for p in system.presets]
+        near = near_names(name, {n: n for n in names})
+        said = f"did you mean {near}? " if near else ""
+        known = ", ".join(names) or "none"
+        return cls(f"{system.id} has no preset {shown(name)}; {said}presets: {known}",
+                   [Problem("preset", name, f"{said}one of {known}")])

@@ -11,7 +11,7 @@ import pytest
 
 from rules_core import ScenarioError, all_systems, evaluate, find_preset
 from rules_core.cli import main
-from rules_core.compare import compare, without_reaction, worth, worth_curve
+from rules_core.compare import Worth, compare, makes_no_reaction, without_reaction, worth, worth_curve
 from rules_core.sweeps import allowed_values
 
 #: Systems whose evasion is declared (every converted system).
@@ -45,7 +45,12 @@ def test_without_reaction_no_evasion_roll_is_made(ref):
     sacrificial dodge, throwing oneself on an explosive): then the friend is never better off
     without it."""
     scenario = find_preset(ref).scenario
-    w = worth(scenario)
+    if makes_no_reaction(scenario):  # nothing for worth to take away: refused, never zeros
+        with pytest.raises(ScenarioError, match="makes no reaction"):
+            worth(scenario)
+        w = Worth(evaluate(scenario), evaluate(without_reaction(scenario)))
+    else:
+        w = worth(scenario)
     assert w.without.headline["p_dodge_succeeds"] is None
     assert "p_dodge_succeeds" in w.without.notes
     if scenario.system == "gurps-4e" and scenario.situation in ("sacrificial", "smother"):
