@@ -40,6 +40,8 @@ __all__ = [
     "FieldSpec",
     "ScenarioError",
     "FieldConflict",
+    "FrozenFieldError",
+    "FieldHelp",
     "Problem",
     "number",
     "flag",
@@ -110,6 +112,23 @@ class Part(BaseModel):
     def paths(self) -> tuple[str, ...]:
         """The dotted path of every single-valued field here (``"attackers.0.burst"``, ...)."""
         return tuple(_leaf_paths(self, ()))
+
+    def describe(self, path: str) -> "FieldHelp":
+        """What the field at dotted ``path`` is: its label, value, what is allowed, step, help
+        and citation (a :class:`FieldHelp`; ``print`` it for readable text).
+
+        >>> from rules_core import find_preset
+        >>> seed = find_preset("infinity-n4/zhanshi-vs-fusilier").scenario
+        >>> seed.describe("attackers.0.burst").allowed
+        'a whole number from 1 to 5'
+        """
+        return _described(self, path)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenFieldError(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenFieldError(self, name, None, deleting=True)
 
     def __repr__(self) -> str:
         return _pretty(self, 0)
@@ -570,6 +589,59 @@ class FieldConflict(ValueError):
         super().__init__(str(Problem(field, given, allowed)))
 
 
+class FrozenFieldError(AttributeError):
+    """An assignment to a field of a scenario or of one of its parts (``seed.dodger.ph = 12``):
+    scenarios are immutable, and the message shows the edit that makes a changed, validated
+    copy instead (``seed = seed.set("dodger.ph", 12)``)."""
+
+    def __init__(self, part: "Part", name: str, value: Any, deleting: bool = False):
+        self.name, self.value = name, value
+        cls = type(part)
+        fields = [s.name for s in fields_of(cls)]
+        prefixes = [""] if isinstance(part, Scenario) else _prefixes_of(cls)
+        holder = "scenario" if prefixes else "part"
+        prefix = prefixes[0] if prefixes else ""
+        if name in fields or name == "system":
+            what = f"{cls.__name__} is immutable: '{one_line(name)}' cannot be {'deleted' if deleting else 'assigned'}"
+            path, given = prefix + name, ("..." if deleting else shown(value, 40))
+        else:
+            what = (f"{cls.__name__} has no field '{one_line(name)}' (its fields: {', '.join(fields)}), "
+                    "and it is immutable")
+            path, given = prefix + (fields[0] if fields else name), "..."
+        keyword = f"{path}={given}" if "." not in path else f'**{{"{path}": {given}}}'
+        index = " (0: the item's index)" if ".0." in path else ""
+        super().__init__(f'{what}. Make a changed, validated copy instead: {holder} = {holder}.set("{path}", '
+                         f"{given}){index}, or {holder}.replace({keyword})")
+
+
+def _prefixes_of(cls: type) -> list[str]:
+    """The dotted prefixes (``"dodger."``, ``"attackers.0."``) under which a block of class
+    ``cls`` sits in some scenario class; a list item's index is written 0."""
+    found: list[str] = []
+    todo = list(Scenario.__subclasses__())
+    seen: set[type] = set()
+    while todo:
+        model = todo.pop()
+        if model in seen:
+            continue
+        seen.add(model)
+        todo += model.__subclasses__()
+        try:
+            stack = [(model, "")]
+            while stack:
+                current, done = stack.pop()
+                for spec in fields_of(current):
+                    if spec.part_cls is None:
+                        continue
+                    here = done + spec.name + (".0." if spec.kind == "parts" else ".")
+                    if spec.part_cls is cls and here not in found:
+                        found.append(here)
+                    stack.append((spec.part_cls, here))
+        except TypeError:  # a class declared without the helpers
+            continue
+    return found
+
+
 class ScenarioError(ValueError):
     """A scenario that breaks its declared ranges or choices. ``problems`` lists each field;
     ``more`` says what else was refused without being listed (``"and 999,995 more unknown
@@ -736,7 +808,7 @@ def _owner(model: type[Part], path: tuple[Any, ...]) -> type[Part] | None:
 # class's docstring are built from. Paths are dotted as in a share link: ``"attackers.0.burst"``.
 
 #: The methods completion offers beside the fields (pydantic's own are left out of ``dir``).
-_METHODS = ("replace", "set", "get", "add_item", "remove_item", "paths", "to_data", "to_json")
+_METHODS = ("replace", "set", "get", "describe", "add_item", "remove_item", "paths", "to_data", "to_json")
 _REPR_WIDTH = 100
 
 
@@ -909,6 +981,68 @@ def _removed(part: Part, path: str) -> Any:
     return _edited(part, {owner: kept})
 
 
+@dataclass(frozen=True)
+class FieldHelp:
+    """What one field of a scenario is (:meth:`Part.describe`): its dotted ``path``, ``label``,
+    current ``value`` and ``default``, what is ``allowed`` in words, its ``step`` and ``unit``
+    (number fields), its ``choices`` (value, label), the ``help`` text and the ``citation``.
+    ``str()`` and ``repr()`` are the readable text."""
+
+    path: str
+    label: str
+    value: Any
+    default: Any
+    allowed: str
+    help: str
+    citation: str
+    step: int | Fraction | None = None
+    unit: str | None = None
+    choices: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        lines = [f"{self.path}: {self.label}",
+                 f"  value: {_shown_any(self.value)}" + ("" if self.default is None or self.value == self.default else
+                                                          f" (default {_shown_any(self.default)})"),
+                 f"  allowed: {self.allowed}" + (f" ({self.unit})" if self.unit else "")]
+        if self.choices and any(v != label for v, label in self.choices):
+            lines.append("  choices: " + "; ".join(f"{v!r} = {label}" for v, label in self.choices))
+        if self.help:
+            lines.append(f"  help: {self.help}")
+        if self.citation:
+            lines.append(f"  source: {self.citation}")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        from .markup import escape
+
+        return "<pre class='rc-field-help'>" + escape(str(self)) + "</pre>"
+
+
+def _shown_any(value: Any) -> str:
+    if isinstance(value, Part):
+        return type(value).__name__ + "(...)"
+    if isinstance(value, tuple) and all(isinstance(v, Part) for v in value):
+        return f"{len(value)} item{'s' * (len(value) != 1)}"
+    if isinstance(value, Decimal):
+        return str(value)
+    return repr(value)
+
+
+def _described(part: Part, path: str) -> FieldHelp:
+    value = _value_at(part, path)  # a clear ScenarioError for a path that names nothing
+    spec = spec_at(type(part), tuple(int(s) if s.isdigit() else s for s in path.split(".")))
+    if spec is None:  # "system"
+        return FieldHelp(path, "System", value, value, repr(value), "The game system's id.", "")
+    if path.split(".")[-1].isdigit():  # one item of a list
+        item = spec.part_cls
+        return FieldHelp(path, spec.extra.get("item_label") or spec.label, value, None,
+                         f"an object with the fields of {item.__name__}", spec.help, spec.citation)
+    return FieldHelp(path, spec.label, value, spec.default, spec.allowed(), spec.help, spec.citation,
+                     step=spec.step, unit=spec.unit, choices=spec.choices)
+
+
 def _leaf_paths(part: Part, done: tuple[str, ...]) -> Iterator[str]:
     for spec in fields_of(type(part)):
         value = getattr(part, spec.name)
@@ -984,10 +1118,14 @@ def _document_fields(cls: type[Part]) -> None:
         lists = [s for s in fields_of(cls) if s.kind == "parts"]
     except TypeError:  # a field declared without the helpers: fields_of says so when asked
         return
-    lines = ["", "", "Fields, by dotted path (``<i>`` is a list index):", ""]
+    lines = ["", "", "Fields, by dotted path (``<i>`` is a list index), each with its help and source; "
+             "``scenario.describe(path)`` says the same of one field:", ""]
     for path, spec in rows:
         default = "" if spec.kind in ("part", "parts") else f"; default {_shown_value(spec, spec.default)}"
         lines.append(f"- ``{path}``: {spec.label}. {spec.allowed()}{default}.")
+        said = " ".join(x for x in (spec.help.strip(), f"({spec.citation})" if spec.citation else "") if x)
+        if said:
+            lines.append(f"  {said}")
     for spec in lists:
         lines.append(f"- ``{spec.name}``: {spec.min_items} to {spec.max_items} items.")
     written = (cls.__doc__ or cls.__name__).rstrip()
@@ -1000,7 +1138,7 @@ def _document_fields(cls: type[Part]) -> None:
 
 def _part_html(part: Part) -> str:
     """The fields of ``part`` as a compact HTML table: path, value (bold when not the default),
-    label and what is allowed."""
+    label, what is allowed, help text and source."""
     from .markup import escape, table
 
     rows = []
@@ -1012,8 +1150,9 @@ def _part_html(part: Part) -> str:
         if value != spec.default:
             shown_value = f"<b>{shown_value}</b>"
         rows.append([f"<code>{escape(path)}</code>", shown_value, escape(spec.label),
-                     escape(spec.allowed())])
+                     escape(spec.allowed()), escape(spec.help),
+                     f"<small>{escape(spec.citation)}</small>"])
     title = f"{type(part).__name__}" + (f" ({part.system})" if isinstance(part, Scenario) else "")
     return (f"<div class='rc-scenario'><b>{escape(title)}</b> "
             f"<small>(bold: not the default)</small>"
-            + table(["field", "value", "label", "allowed"], rows) + "</div>")
+            + table(["field", "value", "label", "allowed", "help", "source"], rows) + "</div>")
