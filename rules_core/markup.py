@@ -34,16 +34,19 @@ def table(header: Sequence[str], rows: Iterable[Sequence[str]], css: str = "rc-t
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
 
-def cards(items: Iterable[tuple[str, str, str]]) -> str:
-    """Headline cards side by side: each ``(title, big, small)`` in plain text (escaped here)."""
-    shown = "".join(
-        "<div class='rc-card' style='border:1px solid #ccc;border-radius:6px;padding:4px 10px;"
-        "margin:0 6px 6px 0;min-width:9em'>"
-        f"<div style='font-size:85%;color:#555'><code>{escape(title)}</code></div>"
-        f"<div style='font-size:140%;font-weight:bold'>{escape(big)}</div>"
-        f"<div style='font-size:85%;color:#555'>{escape(small)}</div></div>"
-        for title, big, small in items)
-    return f"<div class='rc-cards' style='display:flex;flex-wrap:wrap'>{shown}</div>"
+def cards(items: Iterable[Sequence[str]]) -> str:
+    """Headline cards side by side: each ``(title, big, small)`` or ``(title, big, small, hint)``
+    in plain text (escaped here); ``hint`` shows when the pointer rests on the card."""
+    shown = []
+    for title, big, small, *more in items:
+        hint = f" title='{escape(more[0])}'" if more and more[0] else ""
+        shown.append(
+            f"<div class='rc-card'{hint} style='border:1px solid #ccc;border-radius:6px;padding:4px 10px;"
+            "margin:0 6px 6px 0;min-width:9em'>"
+            f"<div class='rc-card-name' style='font-size:85%;color:#555'>{escape(title)}</div>"
+            f"<div style='font-size:140%;font-weight:bold'>{escape(big)}</div>"
+            f"<div style='font-size:85%;color:#555'>{escape(small)}</div></div>")
+    return f"<div class='rc-cards' style='display:flex;flex-wrap:wrap'>{''.join(shown)}</div>"
 
 
 def details(summary: str, body: str, css: str = "rc-details") -> str:

@@ -9,14 +9,47 @@ from types import MappingProxyType
 from typing import Any
 
 from .dist import Dist
+from .names import near_names
 from .scenario import Scenario
 from .trace import TraceStep
 from .variants import HouseRule, house_rules
 
-__all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "fraction_text", "percent", "one_in"]
+__all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "fraction_text", "percent", "one_in",
+           "headline_label", "UnknownDistribution"]
 
 #: Headline quantities every system provides, with one meaning everywhere (docs/quantities.md).
 COMMON_HEADLINES = ("p_dodge_succeeds", "p_no_hit", "expected_hits")
+
+#: The common headlines' readable names (the rest are read from their keys: :func:`headline_label`).
+_COMMON_LABELS = {
+    "p_dodge_succeeds": "P(dodge succeeds)",
+    "p_no_hit": "P(no hit lands)",
+    "expected_hits": "Expected hits landing",
+}
+
+
+def headline_label(key: str) -> str:
+    """Readable English name of a headline quantity (or of a worth: ``hits_avoided``): the one
+    source of the names on every card and table, the result's own display and the workbook's
+    (which translates them: ``System.text``, then the workbook's own words).
+
+    >>> headline_label("p_no_hit"), headline_label("p_guts_fails"), headline_label("expected_wounds")
+    ('P(no hit lands)', 'P(guts fails)', 'Expected wounds')
+    """
+    if key in _COMMON_LABELS:
+        return _COMMON_LABELS[key]
+    words = key.split("_")
+    if words[0] == "p" and len(words) > 1:
+        return f"P({' '.join(words[1:])})"
+    return " ".join(words).capitalize()
+
+
+class UnknownDistribution(KeyError):
+    """A name that is none of a result's distributions (a ``KeyError``, as a missing key of
+    ``result.distributions`` is); its text names the near names and every one there is."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 def fraction_text(value: Fraction | int) -> str:
@@ -92,6 +125,29 @@ class Result:
         """``(label, probability)`` for every outcome in display order."""
         return [(label, self.outcomes[label]) for label in self.outcome_order]
 
+    def distribution(self, name: str | None = None) -> Dist:
+        """A distribution of the result by name: ``None`` (or ``"outcomes"``) the outcomes,
+        ``"hits"`` the hits landing, else one of :attr:`distributions` (``"injury"``,
+        ``"wounds"``, ...); :class:`UnknownDistribution` naming the near names and every
+        available one otherwise."""
+        if name is None or name == "outcomes":
+            return self.outcomes
+        if name in self.distributions:
+            return self.distributions[name]
+        if name == "hits":
+            return self.hits
+        known = [*self.distributions]
+        near = near_names(name, {k: k for k in [*known, "hits", "outcomes"]}) if isinstance(name, str) else ""
+        said = f"did you mean {near}? " if near else ""
+        named = ", ".join(repr(k) for k in known) or "none"
+        raise UnknownDistribution(
+            f"this {self.system} result has no distribution {name!r}; {said}its distributions: {named} "
+            "(and 'hits', the hits landing; 'outcomes' or None, the outcomes)")
+
+    def label(self, key: str) -> str:
+        """The readable name of a headline quantity (:func:`headline_label`)."""
+        return headline_label(key)
+
     def p_at_least_hits(self) -> list[tuple[int, Fraction]]:
         """``(k, P(at least k hits land))`` for k = 1 .. the most hits possible."""
         most = max(self.hits.outcomes())
@@ -122,16 +178,18 @@ class Result:
                 f"{len(self.outcome_order)} outcomes, {len(self.trace)} trace steps>")
 
     def _repr_html_(self) -> str:
-        """Headline cards (under a line per house rule, if any), the outcome table, and the
-        trace and scenario folded."""
+        """Headline cards (under a line per house rule, if any), each named by its label
+        (:func:`headline_label`, as every table is) with its key on hover, the
+        outcome table, and the trace and scenario folded."""
         from .markup import cards, details, escape, table
 
-        def card(key: str, v: Fraction | None) -> tuple[str, str, str]:
+        def card(key: str, v: Fraction | None) -> tuple[str, str, str, str]:
+            hint = f"headline[{key!r}]"
             if v is None:
-                return key, "—", self.notes.get(key, "")
+                return self.label(key), "—", self.notes.get(key, ""), hint
             if key.startswith("p_"):
-                return key, percent(v, 2), f"{fraction_text(v)} · {one_in(v)}"
-            return key, f"{float(v):.4g}", fraction_text(v)
+                return self.label(key), percent(v, 2), f"{fraction_text(v)} · {one_in(v)}", hint
+            return self.label(key), f"{float(v):.4g}", fraction_text(v), hint
 
         outcomes = table(["outcome", "exact", "percent", "1 in N"], (
             [escape(label), escape(fraction_text(p)), escape(percent(p, 2)), escape(one_in(p))]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from rules_core import System
-from rules_core.result import one_in
+from rules_core.result import headline_label, one_in  # one source of headline names
 from rules_core.scenario import FieldSpec, Part, fields_of
 
 __all__ = ["translator", "headline_label", "one_in_text", "count_text", "field_label", "field_place", "LANGUAGE_NAMES",
@@ -299,27 +299,6 @@ def field_place(cls: type[Part], path: str, text: Callable[[str], str] = str) ->
         label, current = text(spec.label), spec.part_cls
         i += 1
     return spec, (f"{label} ({' — '.join(where)})" if where else label)
-
-
-_COMMON_LABELS = {
-    "p_dodge_succeeds": "P(dodge succeeds)",
-    "p_no_hit": "P(no hit lands)",
-    "expected_hits": "Expected hits landing",
-}
-
-
-def headline_label(key: str) -> str:
-    """Readable English name of a headline quantity.
-
-    >>> headline_label("p_no_hit"), headline_label("p_guts_fails"), headline_label("expected_wounds")
-    ('P(no hit lands)', 'P(guts fails)', 'Expected wounds')
-    """
-    if key in _COMMON_LABELS:
-        return _COMMON_LABELS[key]
-    words = key.split("_")
-    if words[0] == "p" and len(words) > 1:
-        return f"P({' '.join(words[1:])})"
-    return " ".join(words).capitalize()
 
 
 def one_in_text(p: Fraction, lang: str = "en") -> str:
