@@ -239,3 +239,14 @@ def test_in_the_first_language_or_without_a_translator_a_step_is_its_line():
     assert D100.text(TraceStep("Unknown rule", "unknown detail"), "ru") == "Unknown rule: unknown detail"
     # a text that is not a step still translates as itself
     assert D100.text("P(dodge succeeds)", "ru") == "P(каждый бросок Избегания успешен)"
+
+
+def test_a_designers_rule_is_refused_the_same_way(designed_rule):
+    from tests.example_rule import TwoD10
+
+    with pytest.raises(ScenarioError) as caught:
+        worth(TwoD10(dodges=False))
+    assert str(caught.value) == (
+        "invalid my-2d10 scenario for worth: field 'dodges': got False; allowed: a reaction to be worth "
+        "something — with False the defender makes no reaction, so with and without it are the same; "
+        "True, or a preset where the defender reacts, e.g. 'my-2d10/skilled'")
