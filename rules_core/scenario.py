@@ -40,6 +40,7 @@ __all__ = [
     "FieldSpec",
     "ScenarioError",
     "FieldConflict",
+    "Combination",
     "FrozenFieldError",
     "FieldHelp",
     "Problem",
@@ -566,15 +567,49 @@ def one_line(text: str, limit: int = SHOWN) -> str:
     return _cut(_escaped(text[:limit + 1]), limit)
 
 
+class Combination(str):
+    """The words of a combination of fields the rules refuse, as one sentence: the rule, its
+    citation, what the scenario has, and the ways out ("a retreat helps only against melee
+    attacks (B377): ... — choose ..."). It is the ``allowed`` of a :class:`Problem` (so it
+    travels wherever that text goes); ``values`` are the ``(dotted path, value)`` pairs of the
+    fields that make the combination, every one of which a form may mark."""
+
+    values: tuple[tuple[str, Any], ...]
+
+    def __new__(cls, text: str, values: Any = ()) -> "Combination":
+        made = super().__new__(cls, text)
+        made.values = tuple(values)
+        return made
+
+    def under(self, prefix: tuple[Any, ...]) -> "Combination":
+        """The same words, with the paths of the fields below the dotted ``prefix``."""
+        if not prefix:
+            return self
+        head = ".".join(str(p) for p in prefix)
+        return Combination(str(self), ((f"{head}.{path}", value) for path, value in self.values))
+
+    def fields(self) -> tuple[str, ...]:
+        """The dotted paths of the fields in the combination."""
+        return tuple(path for path, _ in self.values)
+
+    def __reduce__(self) -> Any:
+        return Combination, (str(self), self.values)
+
+
 @dataclass(frozen=True)
 class Problem:
-    """One invalid field: where, what was given, what is allowed."""
+    """One invalid field: where, what was given, what is allowed. When ``allowed`` is a
+    :class:`Combination`, the field is one of several that the rules refuse together, and
+    the message names them all with the rule."""
 
     field: str
     given: Any
     allowed: str
 
     def __str__(self) -> str:
+        if isinstance(self.allowed, Combination) and self.allowed.values:
+            named = " and ".join(f"'{one_line(path)}' = {shown(value)}" for path, value in self.allowed.values)
+            return f"the combination {named}: {one_line(self.allowed, _ALLOWED_SHOWN)}"
         return (f"field '{one_line(self.field)}': got {shown(self.given)}; "
                 f"allowed: {one_line(self.allowed, _ALLOWED_SHOWN)}")
 
@@ -582,11 +617,27 @@ class Problem:
 class FieldConflict(ValueError):
     """Raised by a model's cross-field check (a pydantic ``model_validator``) to name the field
     at fault (dotted, relative to that model), the value it has and what is allowed with the
-    other fields as they are; :func:`parse` reports it like any other field problem."""
+    other fields as they are; :func:`parse` reports it like any other field problem. A
+    combination the rules refuse is said with :meth:`combination`."""
 
     def __init__(self, field: str, given: Any, allowed: str):
         self.field, self.given, self.allowed = field, given, allowed
         super().__init__(str(Problem(field, given, allowed)))
+
+    @classmethod
+    def combination(cls, values: dict[str, Any], *, rule: str, citation: str, found: str,
+                    fix: str, field: str | None = None) -> "FieldConflict":
+        """A refused combination of the fields ``values`` (dotted paths relative to the model,
+        with their values), said as one sentence: "``rule`` (``citation``): ``found`` —
+        ``fix``". ``field`` (default: the last of ``values``) is the one a form marks first.
+
+        >>> print(FieldConflict.combination({"defense": "retreat", "kind": "ranged"},
+        ...     rule="a retreat helps only against melee attacks", citation="B377",
+        ...     found="the attack is ranged", fix="choose Dodge, or make the attack melee"))
+        the combination 'defense' = 'retreat' and 'kind' = 'ranged': a retreat helps only against melee attacks (B377): the attack is ranged — choose Dodge, or make the attack melee
+        """
+        field = field if field is not None else list(values)[-1]
+        return cls(field, values[field], Combination(f"{rule} ({citation}): {found} — {fix}", values.items()))
 
 
 class FrozenFieldError(AttributeError):
@@ -767,7 +818,10 @@ def _problems(model: type[Part], data: dict[str, Any], err: ValidationError) -> 
         conflict = (e.get("ctx") or {}).get("error")
         if isinstance(conflict, FieldConflict):
             name = ".".join([*(str(p) for p in path), conflict.field])
-            problems.append(Problem(name, conflict.given, conflict.allowed))
+            allowed = conflict.allowed
+            if isinstance(allowed, Combination):
+                allowed = allowed.under(path)
+            problems.append(Problem(name, conflict.given, allowed))
             continue
         name = ".".join(str(p) for p in path) or "(top level)"
         given = _given(data, path)

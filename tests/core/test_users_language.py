@@ -134,3 +134,164 @@ def test_describe_help_and_docstring_carry_every_fields_help_and_citation(system
 
 def test_completion_offers_describe():
     assert "describe" in dir(INFINITY)
+
+
+# -- item 1: edits judged on the final scenario; a refused combination named as one -------------
+
+from rules_core import evaluate, load_scenario  # noqa: E402
+from rules_core.scenario import Combination  # noqa: E402
+
+DROP = find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario
+
+
+def test_several_changes_are_judged_together_in_any_order():
+    # a dodge and drop against a melee attack is refused, a retreat against it is not: the two
+    # changes together are taken whichever is named first
+    for changes in ({"dodger.defense": "retreat", "attacks.0.kind": "melee"},
+                    {"attacks.0.kind": "melee", "dodger.defense": "retreat"}):
+        changed = DROP.replace(**changes)
+        assert (changed.dodger.defense, changed.attacks[0].kind) == ("retreat", "melee")
+    with pytest.raises(ScenarioError) as refused:
+        DROP.set("attacks.0.kind", "melee")
+    problem, = refused.value.problems
+    assert isinstance(problem.allowed, Combination)
+    assert problem.allowed.fields() == ("dodger.defense", "attacks.0.kind")
+    assert str(refused.value) == (
+        "invalid gurps-4e scenario: the combination 'dodger.defense' = 'dodge_and_drop' and 'attacks.0.kind' = "
+        "'melee': a dodge and drop works only against ranged attacks (B377): the attack is melee — choose Dodge "
+        "or Dodge with a retreat, or make the attack ranged")
+
+
+def _without_trace(result):
+    return {k: v for k, v in result.headline.items()}
+
+
+def test_a_retreat_against_a_ranged_attack_is_computed_with_no_bonus():
+    # B377: a retreat helps only against melee; against the preset's burst it is a plain Dodge
+    retreat = DROP.set("dodger.defense", "retreat")  # the example, refused before
+    plain = DROP.set("dodger.defense", "plain")
+    assert _without_trace(evaluate(retreat)) == _without_trace(evaluate(plain))
+    said = [str(step) for step in evaluate(retreat).trace]
+    assert any("Retreat: +0: a retreat helps only against melee attacks; against this ranged attack it gives "
+               "no bonus" in line for line in said), said
+    # against a melee blow the same retreat is +3: a different chance
+    blow = retreat.set("attacks.0.kind", "melee")
+    assert evaluate(blow).headline["p_dodge_succeeds"] > evaluate(blow.set("dodger.defense", "plain")).headline[
+        "p_dodge_succeeds"]
+
+
+def test_a_retreat_in_a_mixed_turn_helps_against_the_blow_only():
+    # Dodge 9 (Basic Speed 6) against a melee blow then a shot, fixed hits: +3 against the blow
+    # only. P(both dodges succeed) = P(3d6 <= 12) x P(3d6 <= 9) = 160/216 x 81/216.
+    from fractions import Fraction
+
+    turn = load_scenario({"system": "gurps-4e", "dodger": {"defense": "retreat"},
+                          "attacks": [{"kind": "melee", "hits_by": "fixed", "hits": 1},
+                                      {"kind": "ranged", "hits_by": "fixed", "hits": 1}]})
+    assert evaluate(turn).headline["p_dodge_succeeds"] == Fraction(160, 216) * Fraction(81, 216)
+
+
+COMBINATIONS = [
+    # (system, data, the fields named, words of the rule, citation)
+    ("gurps-4e", {"dodger": {"defense": "dodge_and_drop"}, "attacks": [{"kind": "melee"}]},
+     ("dodger.defense", "attacks.0.kind"), "a dodge and drop works only against ranged attacks", "(B377)"),
+    ("gurps-4e", {"situation": "sacrificial", "dodger": {"defense": "retreat"}},
+     ("situation", "dodger.defense"), "a sacrificial dodge is made without a retreat", "(B375)"),
+    ("gurps-4e", {"situation": "sacrificial", "attacks": [{}, {}]},
+     ("situation", "attacks"), "against the one attack aimed at the friend", "(B375)"),
+    ("gurps-4e", {"dodger": {"defense": "none", "acrobatic": True}},
+     ("dodger.defense", "dodger.acrobatic"), "an acrobatic dodge is a way of making a Dodge roll", "(B375)"),
+    ("gurps-4e", {"dodger": {"defense": "dodge_and_drop", "posture": "lying"}},
+     ("dodger.defense", "dodger.posture"), "throws you to the ground", "(B377)"),
+    ("gurps-4e", {"situation": "dive", "dodger": {"defense": "plain", "posture": "crawling"}},
+     ("situation", "dodger.posture"), "diving for cover is a dodge and drop", "(B377)"),
+    ("gurps-4e", {"dodger": {"defense": "dodge_and_drop", "flying": True}},
+     ("dodger.defense", "dodger.flying", "dodger.below_terrain"), "below concealing terrain", "(B377)"),
+    ("gurps-4e", {"target": {"location": "vitals"}, "attacks": [{"damage_type": "cr"}]},
+     ("target.location", "attacks.0.damage_type"), "only impaling and piercing attacks", "(B398-399)"),
+    ("gurps-4e", {"attacks": [{"damage_type": "cut"}, {"damage_type": "fat"}]},
+     ("attacks.0.damage_type", "attacks.1.damage_type"), "fatigue damage comes off FP", "(B426)"),
+    ("gurps-4e", {"situation": "smother", "blast": {"spread": "area"}},
+     ("situation", "blast.spread"), "only on an explosive", "(B377)"),
+    ("gurps-4e", {"situation": "smother", "blast": {"distance": 3}},
+     ("situation", "blast.distance"), "no more than a step away", "(B377)"),
+    ("gurps-4e", {"target": {"hp": 8, "hp_left": 9}},
+     ("target.hp", "target.hp_left"), "HP left cannot exceed the full HP", "(B16)"),
+    ("gurps-4e", {"target": {"fp": 8, "fp_left": 9}},
+     ("target.fp", "target.fp_left"), "FP left cannot exceed the full FP", "(B16)"),
+    ("infinity-n4", {"dodger": {"immobilized": "IMM-B"}},
+     ("dodger.immobilized", "dodger.dodges"), "a trooper in IMM-B cannot Dodge", "(N4 Core Rules, Immobilized-B"),
+    ("d100-homebrew", {"attacks": [{"kind": "melee", "covers_whole_base": True}]},
+     ("attacks.0.kind", "attacks.0.covers_whole_base"), "only a shooting attack", "(d100 homebrew, Evasion › Leap"),
+]
+
+
+@pytest.mark.parametrize("system_id, data, fields, rule, citation", COMBINATIONS)
+def test_each_refused_combination_is_named_with_its_rule_and_citation(system_id, data, fields, rule, citation):
+    from workbook.page.notices import link_notice, problem_words
+    from workbook.page.share import decode_query, encode_query
+    from workbook.page.text import translator
+
+    with pytest.raises(ScenarioError) as refused:
+        load_scenario({"system": system_id, **data})
+    problem, = refused.value.problems
+    sentence = problem.allowed
+    assert isinstance(sentence, Combination) and sentence.fields() == fields
+    assert problem.field in fields
+    assert sentence.startswith(rule) or f" {rule}" in sentence
+    assert citation in sentence and " — " in sentence  # the rule, its source, then the ways out
+    message = str(refused.value)
+    assert message.startswith(f"invalid {system_id} scenario: the combination ")
+    assert all(f"'{f}' = " in message for f in fields) and message.endswith(sentence)
+    # the same words in a refused file ...
+    system = get_system(system_id)
+    assert problem_words(system, problem).endswith(f": {sentence}")
+    # ... and in a refused link: the fields by their labels, then the very sentence
+    query = "&".join(f"{path}={_link_value(value)}" for path, value in _flat(data))
+    shared = decode_query(system, query)
+    assert shared.scenario is None, query
+    notice = link_notice(system, query, translator(system, "en"), fallback=shared.notice)
+    assert f": {sentence}. Showing the default scenario." in notice, notice
+
+
+def _flat(data, done=""):
+    for key, value in data.items():
+        if isinstance(value, dict):
+            yield from _flat(value, f"{done}{key}.")
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                yield from _flat(item, f"{done}{key}.{i}.") if item else [(f"{done}{key}.{i}.hits", 1)]
+        else:
+            yield f"{done}{key}", value
+
+
+def _link_value(value):
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value if not isinstance(value, int) else str(value)
+
+
+def test_the_form_marks_every_field_of_a_refused_combination_with_the_same_words():
+    from workbook.pages.dashboard import Dashboard
+
+    dash = Dashboard("gurps-4e", query="preset=rapid-fire-dodge-and-drop")
+    assert not dash.form.error
+    dash.form.control("dodger.posture").value = "lying"
+    sentence = ("a dodge and drop: it throws you to the ground, so you cannot be down already (B377): the dodger "
+                "is lying down — choose standing, crouching, kneeling or sitting, or choose another defense")
+    assert sentence in dash.form.error  # the form's own notice
+    for path in ("dodger.defense", "dodger.posture"):
+        assert "wb-invalid" in dash.form.control(path)._dom_classes, path
+    page = " ".join(w.value for w in _html_widgets(dash.widget))
+    assert page.count(sentence) >= 2  # beside each marked field
+    dash.form.control("dodger.posture").value = "standing"
+    assert not dash.form.error
+
+
+def _html_widgets(widget):
+    import ipywidgets as widgets
+
+    if isinstance(widget, widgets.HTML):
+        yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _html_widgets(child)

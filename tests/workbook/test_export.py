@@ -290,9 +290,10 @@ def test_a_refusal_names_at_most_three_fields():
 def test_a_cross_field_refusal_in_a_file_says_what_the_field_must_be():
     panel = ExportPanel(all_systems()["gurps-4e"])
     panel.load(b'{"situation": "sacrificial", "dodger": {"defense": "retreat"}}', "mine.json")
-    assert ("Defense (Dodger) Dodge with a retreat (+3): with the rest of the scenario it must be “Dodge” "
-            "(sacrificial dodge), “Dodge and drop (+3)” (sacrificial dodge and drop) or the defense “No defense” "
-            "(no sacrificial dodge: the friend defends alone)" in html.unescape(panel.notice.value)), panel.notice.value
+    assert ("Situation Sacrificial dodge for a friend, Defense (Dodger) Dodge with a retreat (+3): a sacrificial "
+            "dodge is made without a retreat (B375): the defense is a retreat — choose Dodge (sacrificial dodge), "
+            "Dodge and drop (sacrificial dodge and drop), or No defense (the friend defends alone)"
+            in html.unescape(panel.notice.value)), panel.notice.value
 
 
 @pytest.mark.parametrize("content, says", [

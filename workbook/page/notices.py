@@ -26,7 +26,7 @@ import ipywidgets as widgets
 
 from rules_core import ScenarioError, System
 from rules_core.cli import LongNumber
-from rules_core.scenario import FieldSpec, Part, Problem, fields_of, one_line, parse, spec_at
+from rules_core.scenario import Combination, FieldSpec, Part, Problem, fields_of, one_line, parse, spec_at
 
 from .present import PAGE_KEYS, split_page_keys
 from .share import LinkProblem, Shared, decode_query
@@ -113,6 +113,19 @@ def _rule_words(system: System, field: str, spec: FieldSpec, allowed: str, text:
     return said
 
 
+def _combination_words(system: System, combination: Combination, text: Callable[[str], str]) -> str:
+    """A combination the rules refuse, in the reader's words: each field's label and value, then
+    the rule's own sentence (its citation, what the scenario has, the ways out) — the same words
+    as the scenario's error in code ("Defense (Dodger) Dodge and drop (+3), Attack (Attack 1)
+    Melee: a dodge and drop works only against ranged attacks (B377): ...")."""
+    named = []
+    for path, value in combination.values:
+        spec, label = field_place(system.scenario_cls, path, text)
+        words = _value_words(spec, value, text) if spec is not None and spec.kind != "parts" else str(value)
+        named.append(f"{label} {words}")
+    return f"{', '.join(named)}: {text(str(combination))}"
+
+
 def _scenario_refusals(system: System, problems: tuple[LinkProblem, ...], text: Callable[[str], str]) -> list[str]:
     """Why the scenario a link spells out is refused although each number and choice in it is
     in range: a text field the rules cannot read ("Damage 4d8") or a value the other fields rule
@@ -121,6 +134,9 @@ def _scenario_refusals(system: System, problems: tuple[LinkProblem, ...], text: 
     rules take the scenario, or when a key of the link names no field (the fallback says so)."""
     said = []
     for problem in problems:
+        if isinstance(problem.allowed, Combination) and problem.allowed.values:
+            said.append(f"{text('The link asked for')} {_combination_words(system, problem.allowed, text)}.")
+            continue
         spec, named = field_place(system.scenario_cls, problem.field, text)
         if spec is None or spec.kind == "part":
             return []  # not one field of the scenario: the fallback says what it is
@@ -156,6 +172,8 @@ def problem_words(system: System, problem: Problem, text: Callable[[str], str] =
     link's refusal says it: "PH (Dodger) 99: PH goes from 0 to 30", or, for a value in range that
     the other fields rule out, what it must be with them; a key the scenario does not have, or a
     block or list it cannot read, said as such."""
+    if isinstance(problem.allowed, Combination) and problem.allowed.values:
+        return _combination_words(system, problem.allowed, text)
     spec, named = field_place(system.scenario_cls, problem.field, text)
     if spec is None:
         return f"“{one_line(problem.field, 40)}”: {text('no such field')}"
@@ -242,22 +260,30 @@ def _item_beyond(system: System, key: str, text: Callable[[str], str] = str) -> 
     return ""
 
 
-def _problems(form: Any) -> list[tuple[str, str, str]]:
-    """``(dotted field, its label, what is allowed)`` for each field the form's current values
-    break (a cross-field check's own message as what is allowed)."""
+def _problems(form: Any) -> list[tuple[str, str, str, bool]]:
+    """``(dotted field, its label, what is allowed, whether it is a refused combination)`` for
+    each field the form's current values break (a cross-field check's own message as what is
+    allowed; every field of a refused combination, each with the combination's words)."""
     data = {"system": form.system.id, **form._root.value()}
     try:
         parse(form.system.scenario_cls, data)
     except ScenarioError as err:
         out = []
         for problem in err.problems:
+            if isinstance(problem.allowed, Combination) and problem.allowed.values:
+                # every field of the combination is marked, each with the rule's own sentence
+                said = _combination_words(form.system, problem.allowed, form.text)
+                for path in problem.allowed.fields():
+                    spec = spec_at(form.system.scenario_cls, tuple(int(s) if s.isdigit() else s for s in path.split(".")))
+                    out.append((path, form.text(spec.label) if spec is not None else path, said, True))
+                continue
             steps = tuple(int(s) if s.isdigit() else s for s in problem.field.split("."))
             spec = spec_at(form.system.scenario_cls, steps)
             label = form.text(spec.label) if spec is not None else problem.field
             allowed = problem.allowed
             if spec is not None and spec.kind != "text":  # a text field's notation says why itself
                 allowed = _rule_words(form.system, problem.field, spec, allowed, form.text)
-            out.append((problem.field, label, allowed))
+            out.append((problem.field, label, allowed, False))
         return out
     return []
 
@@ -284,12 +310,14 @@ class FieldMarks:
         problems = _problems(self.form)
         if self.banner is not None:
             text = self.form.text
-            said = "; ".join(f"{label}: {allowed}" for _, label, allowed in problems) or self.form.error
+            # a combination's sentence names its fields itself: said once, not once per field
+            said = "; ".join(dict.fromkeys(allowed if combined else f"{label}: {allowed}"
+                                           for _, label, allowed, combined in problems)) or self.form.error
             self.banner.value = (f'<div>{html.escape(text("Not updated — fix the marked field"))} '
                                  f'({html.escape(said)}). '
                                  f'{html.escape(text("The numbers below are for the last valid scenario."))}</div>')
         fields = {".".join(str(p) for p in f.path): f for f in self.form._fields()}
-        for path, _label, reason in problems:
+        for path, _label, reason, _combined in problems:
             field = fields.get(path)
             if field is None:
                 continue

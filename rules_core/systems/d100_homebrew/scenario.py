@@ -141,8 +141,11 @@ class Attack(Part):
     @model_validator(mode="after")
     def _area_is_a_shot(self) -> "Attack":
         if self.covers_whole_base and self.kind == "melee":
-            raise FieldConflict("covers_whole_base", True, "false for a melee attack (only a shooting attack, "
-                                "kind 'shooting' or 'shot_in_melee', can cover the whole Base)")
+            raise FieldConflict.combination(
+                {"kind": "melee", "covers_whole_base": True},
+                rule="only a shooting attack (a Blast or Spray template) can cover the whole Base",
+                citation=CITE_LEAP, found="the attack is melee",
+                fix="choose Shooting (ranged) or Shot fired in melee, or turn off Covers the whole Base")
         return self
 
 

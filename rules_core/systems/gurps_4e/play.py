@@ -121,9 +121,12 @@ def dodge_score(scenario: GurpsScenario, kind: str, dropped: bool) -> Score:
         steps.append(TraceStep(rule, f"{amount:+d} {why} → {value}", citation))
 
     option = defense_option(scenario)
-    if option == "retreat":
+    if option == "retreat" and kind == "melee":
         add(rules.retreat_bonus, "Retreat", "(against melee; every defense against this foe this turn)",
             cite.RETREAT)
+    elif option == "retreat":
+        steps.append(TraceStep("Retreat", f"+0: a retreat helps only against melee attacks; against this "
+                               f"{kind} attack it gives no bonus", cite.RETREAT))
     elif option == "dodge_and_drop":
         if not dropped:
             add(rules.drop_bonus, "Dodge and drop", "(ranged or blast; the dodger drops"

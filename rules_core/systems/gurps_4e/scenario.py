@@ -158,10 +158,13 @@ class Target(Part):
 
     @model_validator(mode="after")
     def _left_within_full(self) -> "Target":
-        if self.hp_left > self.hp:
-            raise FieldConflict("hp_left", self.hp_left, f"at most the full HP ({self.hp})")
-        if self.fp_left > self.fp:
-            raise FieldConflict("fp_left", self.fp_left, f"at most the full FP ({self.fp})")
+        for name, left, full in (("HP", self.hp_left, self.hp), ("FP", self.fp_left, self.fp)):
+            if left > full:
+                key = name.lower()
+                raise FieldConflict.combination(
+                    {key: full, f"{key}_left": left}, rule=f"{name} left cannot exceed the full {name}",
+                    citation="B16", found=f"{name} left {left}, full {name} {full}",
+                    fix=f"{name} left must be at most the full {name} ({full}), or raise the full {name}")
         return self
 
 
@@ -306,28 +309,52 @@ class GurpsScenario(Scenario):
 
     @model_validator(mode="after")
     def _situation_fits(self) -> "GurpsScenario":
-        defense, dodger = self.dodger.defense, self.dodger
+        defense, dodger, situation = self.dodger.defense, self.dodger, self.situation
         if dodger.acrobatic and defense == "none":
-            raise FieldConflict("dodger.acrobatic", True, "false when the defense is 'none' (no Dodge to make acrobatic)")
-        dropping = ((self.situation in ("smother", "dive") and defense != "none")
-                    or (defense == "dodge_and_drop" and self.situation in ("attacks", "sacrificial")))
+            raise FieldConflict.combination(
+                {"dodger.defense": "none", "dodger.acrobatic": True},
+                rule="an acrobatic dodge is a way of making a Dodge roll", citation="B375",
+                found="the defense is 'No defense', so there is no Dodge to make acrobatic",
+                fix="choose a defense, or turn off the acrobatic dodge")
+        dropping = ((situation in ("smother", "dive") and defense != "none")
+                    or (defense == "dodge_and_drop" and situation in ("attacks", "sacrificial")))
+        # which fields make the dodge and drop: the situation (diving, smothering) or the defense
+        drop_made = ({"situation": situation} if situation in ("smother", "dive")
+                     else {"dodger.defense": defense})
+        drop_words = {"smother": "throwing yourself on an explosive is a dodge and drop",
+                      "dive": "diving for cover is a dodge and drop"}.get(situation, "a dodge and drop")
+        other = ("or choose No defense" if situation in ("smother", "dive") else "or choose another defense")
         if dropping and dodger.posture in DOWN_POSTURES and not dodger.flying:
-            raise FieldConflict("dodger.posture", dodger.posture,
-                                "standing, crouching, kneeling or sitting: a dodge and drop needs you up")
-        needs_terrain = dropping and not (self.situation == "dive" and self.cover.kind == "none")
+            raise FieldConflict.combination(
+                {**drop_made, "dodger.posture": dodger.posture},
+                rule=f"{drop_words}: it throws you to the ground, so you cannot be down already",
+                citation="B377",
+                found=f"the dodger is {dodger.posture}" + (" down" if dodger.posture == "lying" else ""),
+                fix=f"choose standing, crouching, kneeling or sitting, {other}")
+        needs_terrain = dropping and not (situation == "dive" and self.cover.kind == "none")
         if needs_terrain and dodger.flying and not dodger.below_terrain:
-            raise FieldConflict("dodger.below_terrain", False,
-                                "true: flying or swimming, you may dodge and drop only where a step takes "
-                                "you below concealing terrain (diving for distance alone is always allowed)")
-        if self.situation in ("attacks", "sacrificial"):
+            raise FieldConflict.combination(
+                {**drop_made, "dodger.flying": True, "dodger.below_terrain": False},
+                rule="flying or swimming, you may dodge and drop only where a step takes you below "
+                     "concealing terrain (diving for distance alone is always allowed)", citation="B377",
+                found="the dodger flies or swims with no concealing terrain a step below",
+                fix=f"turn on 'A step takes me below concealing terrain', {other}")
+        if situation in ("attacks", "sacrificial"):
             self._check_attacks()
             self._check_size()
-        if self.situation == "smother":
+        if situation == "smother":
             if self.blast.spread != "explosion":
-                raise FieldConflict("blast.spread", self.blast.spread, "'explosion': you throw yourself on an explosive")
+                raise FieldConflict.combination(
+                    {"situation": situation, "blast.spread": self.blast.spread},
+                    rule="you can throw yourself only on an explosive", citation="B377",
+                    found="the effect is an area or cone effect",
+                    fix="choose the effect Explosion, or the situation Dive for cover")
             if self.blast.distance > 1:
-                raise FieldConflict("blast.distance", self.blast.distance,
-                                    "0 or 1: the explosive must be no more than a step away")
+                raise FieldConflict.combination(
+                    {"situation": situation, "blast.distance": self.blast.distance},
+                    rule="you can throw yourself only on an explosive no more than a step away",
+                    citation="B377", found=f"it is {self.blast.distance} yards away",
+                    fix="set 0 or 1 yard, or choose the situation Dive for cover")
         return self
 
     def _check_attacks(self) -> None:
@@ -335,27 +362,41 @@ class GurpsScenario(Scenario):
         attacks = self.attacks if self.situation == "attacks" else self.attacks[:1]
         if self.situation == "sacrificial":
             if len(self.attacks) != 1:
-                raise FieldConflict("attacks", len(self.attacks),
-                                    "one attack: a sacrificial dodge is against the attack aimed at the friend")
+                raise FieldConflict.combination(
+                    {"situation": "sacrificial", "attacks": len(self.attacks)},
+                    rule="a sacrificial dodge is against the one attack aimed at the friend", citation="B375",
+                    found=f"this turn has {len(self.attacks)} attacks",
+                    fix="keep one attack, or choose the situation Attacks on the dodger")
             if defense == "retreat":
-                raise FieldConflict("dodger.defense", defense,
-                                    "'plain' (sacrificial dodge), 'dodge_and_drop' (sacrificial dodge and drop) "
-                                    "or the defense 'none' (no sacrificial dodge: the friend defends alone)")
+                raise FieldConflict.combination(
+                    {"situation": "sacrificial", "dodger.defense": defense},
+                    rule="a sacrificial dodge is made without a retreat", citation="B375",
+                    found="the defense is a retreat",
+                    fix="choose Dodge (sacrificial dodge), Dodge and drop (sacrificial dodge and drop), or No "
+                        "defense (the friend defends alone)")
         for i, attack in enumerate(attacks):
-            if defense == "retreat" and attack.kind != "melee":
-                raise FieldConflict(f"attacks.{i}.kind", attack.kind,
-                                    "'melee' with a retreat: a retreat works only against melee attacks")
+            # a retreat against a ranged attack is made, and gives no bonus (B377): see play.dodge_score
             if defense == "dodge_and_drop" and attack.kind != "ranged":
-                raise FieldConflict(f"attacks.{i}.kind", attack.kind,
-                                    "'ranged' with a dodge and drop: it works only against ranged attacks")
+                raise FieldConflict.combination(
+                    {"dodger.defense": defense, f"attacks.{i}.kind": attack.kind},
+                    rule="a dodge and drop works only against ranged attacks", citation="B377",
+                    found=f"attack {i + 1} is melee" if len(attacks) > 1 else "the attack is melee",
+                    fix="choose Dodge or Dodge with a retreat, or make the attack ranged")
             if self.target.location == "vitals" and attack.damage_type not in IMPALING_OR_PIERCING:
-                raise FieldConflict(f"attacks.{i}.damage_type", attack.damage_type,
-                                    "impaling or piercing (imp, pi-, pi, pi+, pi++) against the vitals")
+                raise FieldConflict.combination(
+                    {"target.location": "vitals", f"attacks.{i}.damage_type": attack.damage_type},
+                    rule="only impaling and piercing attacks can target the vitals", citation="B398-399",
+                    found=(f"attack {i + 1}" if len(attacks) > 1 else "the attack") + f" does {attack.damage_type}",
+                    fix="choose imp, pi-, pi, pi+ or pi++, or another hit location")
         fatigue = {a.damage_type == "fat" for a in attacks}
         if len(fatigue) > 1:
             i = next(i for i, a in enumerate(attacks) if a.damage_type == "fat")
-            raise FieldConflict(f"attacks.{i}.damage_type", "fat",
-                                "not fat when other attacks this turn do HP damage (FP and HP are separate)")
+            j = next(j for j, a in enumerate(attacks) if a.damage_type != "fat")
+            raise FieldConflict.combination(
+                {f"attacks.{j}.damage_type": attacks[j].damage_type, f"attacks.{i}.damage_type": "fat"},
+                rule="fatigue damage comes off FP and other damage off HP, and a turn is counted in one of them",
+                citation="B426", found=f"attack {i + 1} is fat and attack {j + 1} is not",
+                fix="make every attack this turn fat, or none")
 
     def _check_size(self) -> None:
         size = turn_size(self)

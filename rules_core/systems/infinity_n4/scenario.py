@@ -104,8 +104,10 @@ class Dodger(Part):
     @model_validator(mode="after")
     def _imm_b_cannot_dodge(self) -> "Dodger":
         if self.immobilized == "IMM-B" and self.dodges:
-            raise FieldConflict("dodges", True, "false while the dodger is in IMM-B (only Reset "
-                                "may be declared: N4 Core Rules, Immobilized-B State)")
+            raise FieldConflict.combination(
+                {"immobilized": "IMM-B", "dodges": True}, rule="a trooper in IMM-B cannot Dodge: only Reset may "
+                "be declared", citation="N4 Core Rules, Immobilized-B State", found="the dodger is in IMM-B",
+                fix="turn off Declares Dodge, or choose IMM-A or No")
         return self
 
 

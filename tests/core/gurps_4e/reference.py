@@ -134,8 +134,9 @@ DEFENSE_POSTURE = {"standing": 0, "crouching": 0, "kneeling": -2, "sitting": -2,
 RAPID_FIRE = [(50, 6), (25, 5), (17, 4), (13, 3), (9, 2), (5, 1)]
 
 
-def dodge(data: dict[str, Any], *, dropped: bool = False) -> int:
-    """The Dodge against one attack (or blast), before an Acrobatics roll."""
+def dodge(data: dict[str, Any], *, dropped: bool = False, kind: str = "blast") -> int:
+    """The Dodge against one attack of ``kind`` "melee" or "ranged" (or a blast), before an
+    Acrobatics roll. B377: a retreat is +3 against melee attacks only."""
     d, t = data["dodger"], data["target"]
     rule = data["variant"]
     score = floor(d["basic_speed"]) + rule["dodge_base"] - ENCUMBRANCE[d["encumbrance"]]
@@ -143,7 +144,7 @@ def dodge(data: dict[str, Any], *, dropped: bool = False) -> int:
         score = -(-score // 2)
     reacts = d["defense"] != "none"
     option = "dodge_and_drop" if data["situation"] in ("smother", "dive") and reacts else d["defense"]
-    if option == "retreat":
+    if option == "retreat" and kind == "melee":
         score += rule["retreat_bonus"]
     if option == "dodge_and_drop" and (not dropped or data["carry"] != "prone_only"):
         score += rule["drop_bonus"]
@@ -268,7 +269,7 @@ def _attacks(data: dict[str, Any]) -> Tally:
                 if hits == 0 or hits == free or option == "none":
                     branches = [(Fraction(1), None, 0, dropped)]
                 else:
-                    score = dodge(data, dropped=dropped)
+                    score = dodge(data, dropped=dropped, kind=attack["kind"])
                     branches = [(r, success, avoided(success, crit, margin, hits - free, data["crit_dodge"]),
                                  dropped or option == "dodge_and_drop")
                                 for r, success, crit, margin in dodge_rolls(data, score)]

@@ -59,7 +59,8 @@ def fix(data: dict[str, Any]) -> dict[str, Any]:
     most = sum(a["rof"] if a["hits_by"] == "roll" else a["hits"] for a in attacks)
     damage = next((choices for hits, choices in ATTACK_DAMAGE.items() if most <= hits), ATTACK_DAMAGE[6])
     for attack in attacks:
-        attack["kind"] = {"retreat": "melee", "dodge_and_drop": "ranged"}.get(defense, attack["kind"])
+        # a retreat is made against a ranged attack too (no bonus, B377); a dodge and drop is not
+        attack["kind"] = {"dodge_and_drop": "ranged"}.get(defense, attack["kind"])
         attack["damage"] = damage[(attack["skill"] + attack["recoil"] + attack["hits"]) % len(damage)]
         if target["location"] == "vitals" and attack["damage_type"] not in IMPALING_OR_PIERCING:
             attack["damage_type"] = "pi"

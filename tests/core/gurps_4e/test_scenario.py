@@ -35,19 +35,18 @@ def test_each_file_imports_only_those_above_it():
 
 
 @pytest.mark.parametrize("data, field, words", [
-    ({"dodger": {"defense": "retreat"}}, "attacks.0.kind", "only against melee"),
     ({"dodger": {"defense": "dodge_and_drop"}, "attacks": [{"kind": "melee"}]}, "attacks.0.kind",
      "only against ranged"),
-    ({"dodger": {"defense": "dodge_and_drop", "posture": "lying"}}, "dodger.posture", "needs you up"),
+    ({"dodger": {"defense": "dodge_and_drop", "posture": "lying"}}, "dodger.posture", "cannot be down already"),
     ({"dodger": {"defense": "dodge_and_drop", "flying": True}}, "dodger.below_terrain", "concealing terrain"),
     ({"target": {"hp": 8, "hp_left": 9}}, "target.hp_left", "at most the full HP (8)"),
-    ({"target": {"location": "vitals"}}, "attacks.0.damage_type", "impaling or piercing"),
-    ({"attacks": [{"damage_type": "fat"}, {"damage_type": "cr"}]}, "attacks.0.damage_type", "FP and HP"),
-    ({"situation": "sacrificial", "attacks": [{}, {}]}, "attacks", "one attack"),
+    ({"target": {"location": "vitals"}}, "attacks.0.damage_type", "only impaling and piercing"),
+    ({"attacks": [{"damage_type": "fat"}, {"damage_type": "cr"}]}, "attacks.0.damage_type", "comes off FP"),
+    ({"situation": "sacrificial", "attacks": [{}, {}]}, "attacks", "the one attack aimed at the friend"),
     ({"situation": "sacrificial", "dodger": {"defense": "retreat"}}, "dodger.defense", "sacrificial"),
-    ({"situation": "dive", "dodger": {"defense": "none", "acrobatic": True}}, "dodger.acrobatic", "no Dodge"),
+    ({"situation": "dive", "dodger": {"defense": "none", "acrobatic": True}}, "dodger.acrobatic", "no Dodge to make acrobatic"),
     ({"situation": "smother", "blast": {"distance": 3}}, "blast.distance", "a step away"),
-    ({"dodger": {"defense": "none", "acrobatic": True}}, "dodger.acrobatic", "no Dodge"),
+    ({"dodger": {"defense": "none", "acrobatic": True}}, "dodger.acrobatic", "no Dodge to make acrobatic"),
     ({"attacks": [{"damage": "2d8"}]}, "attacks.0.damage", "six-sided"),
     ({"attacks": [{"damage": "two dice"}]}, "attacks.0.damage", "such as 2d+1"),
     ({"blast": {"damage": "0d"}}, "blast.damage", "has 0 dice; expected 1 to 30"),
@@ -194,18 +193,21 @@ def test_a_turn_too_large_to_compute_is_refused_with_its_attacks_and_hits(monkey
 
 @pytest.mark.parametrize("data, message", [
     ({"situation": "sacrificial", "attacks": [{}, {}]},
-     "field 'attacks': got 2; allowed: one attack: a sacrificial dodge is against the attack aimed at the friend"),
+     "the combination 'situation' = 'sacrificial' and 'attacks' = 2: a sacrificial dodge is against the one "
+     "attack aimed at the friend (B375): this turn has 2 attacks — keep one attack, or choose the situation "
+     "Attacks on the dodger"),
     ({"situation": "sacrificial", "dodger": {"defense": "retreat"}},
-     "field 'dodger.defense': got 'retreat'; allowed: 'plain' (sacrificial dodge), 'dodge_and_drop' "
-     "(sacrificial dodge and drop) or the defense 'none' (no sacrificial dodge: the friend defends alone)"),
-    ({"dodger": {"defense": "retreat"}, "attacks": [{"kind": "ranged"}]},
-     "field 'attacks.0.kind': got 'ranged'; allowed: 'melee' with a retreat: a retreat works only against melee attacks"),
+     "the combination 'situation' = 'sacrificial' and 'dodger.defense' = 'retreat': a sacrificial dodge is made "
+     "without a retreat (B375): the defense is a retreat — choose Dodge (sacrificial dodge), Dodge and drop "
+     "(sacrificial dodge and drop), or No defense (the friend defends alone)"),
     ({"dodger": {"defense": "dodge_and_drop"}, "attacks": [{"kind": "melee"}]},
-     "field 'attacks.0.kind': got 'melee'; allowed: 'ranged' with a dodge and drop: it works only against ranged "
-     "attacks"),
+     "the combination 'dodger.defense' = 'dodge_and_drop' and 'attacks.0.kind' = 'melee': a dodge and drop works "
+     "only against ranged attacks (B377): the attack is melee — choose Dodge or Dodge with a retreat, or make "
+     "the attack ranged"),
     ({"target": {"location": "vitals"}, "attacks": [{"damage_type": "cr"}]},
-     "field 'attacks.0.damage_type': got 'cr'; allowed: impaling or piercing (imp, pi-, pi, pi+, pi++) against the "
-     "vitals")])
+     "the combination 'target.location' = 'vitals' and 'attacks.0.damage_type' = 'cr': only impaling and "
+     "piercing attacks can target the vitals (B398-399): the attack does cr — choose imp, pi-, pi, pi+ or pi++, "
+     "or another hit location")])
 def test_each_combination_the_rules_refuse_says_its_field_value_and_why(data, message):
     with pytest.raises(ScenarioError) as refused:
         load_scenario({"system": "gurps-4e", **data})
@@ -237,8 +239,11 @@ def test_the_turns_size_by_hand():
 def test_fatigue_and_hp_damage_in_one_turn_are_refused_at_the_fatigue_attack():
     with pytest.raises(ScenarioError) as refused:
         load_scenario({"system": "gurps-4e", "attacks": [{"damage_type": "cut"}, {"damage_type": "fat"}]})
-    assert str(refused.value) == ("invalid gurps-4e scenario: field 'attacks.1.damage_type': got 'fat'; allowed: "
-                                  "not fat when other attacks this turn do HP damage (FP and HP are separate)")
+    assert refused.value.problems[0].field == "attacks.1.damage_type"
+    assert str(refused.value) == (
+        "invalid gurps-4e scenario: the combination 'attacks.0.damage_type' = 'cut' and 'attacks.1.damage_type' = "
+        "'fat': fatigue damage comes off FP and other damage off HP, and a turn is counted in one of them (B426): "
+        "attack 2 is fat and attack 1 is not — make every attack this turn fat, or none")
 
 
 def test_no_active_defense_means_no_evasion_roll_in_every_situation():
