@@ -9,6 +9,16 @@
     python -m rules_core schema SYSTEM
     python -m rules_core presets
 
+Every command also takes ``--system-module my_rule.py`` (repeatable): a Python file that defines
+a rule of your own (``SYSTEM = rules_core.rule(...)``, registered for the command, or a module
+that calls ``rules_core.register`` itself); scenarios and ``schema`` may then name its id
+(``"system": "my-2d10"``), and ``presets`` lists its presets. The file is run as Python, as
+``python my_rule.py`` would run it (its folder first on the import path while it loads). A
+rule's mistakes are said like bad input, in one line with status 2: a file missing or not
+``.py``, the exception its import raised (type, message, line), no rule in it, an id of a
+built-in game, dice too many to compute exactly (``simulate`` still samples such a rule), an
+exception raised by its own code while a command runs (with the line of the file).
+
 Results are JSON on standard output (``roll`` prints the steps of one roll as text; ``--format
 csv`` gives the outcome table or the sweep as CSV, each exact value as ``n/d`` beside a float). No input
 ends in a traceback:
@@ -31,20 +41,28 @@ only an http:// or https:// address.
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import itertools
 import json
 import os
 import random
 import re
 import sys
-from collections.abc import Callable
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
 from typing import Any, NoReturn, TextIO
 
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from .compare import compare, evasion_of, without_reaction, worth
-from .play import play_once
-from .registry import evaluate, find_preset, get_system, load_scenario, all_systems
+from .design import RuleError
+from .play import TooManyPlays, play_once
+from .registry import (System, all_systems, built_in_systems, evaluate, find_preset, get_system, load_scenario,
+                       register, unregister)
 from .sweeps import allowed_values, sweep
 from .tables import csv_text, outcome_rows, sweep_rows
 from .roller import DiceError
@@ -53,7 +71,7 @@ from .simulate import MAX_ROLLS, simulate
 
 __all__ = ["main", "UsageError", "OneLineParser", "say_error", "read_scenario_source", "write_output",
            "json_integer", "LongNumber", "loads_strict", "NotJson", "DuplicateKey", "place",
-           "MAX_INPUT_BYTES"]
+           "MAX_INPUT_BYTES", "load_system_module", "system_modules"]
 
 #: Digits a JSON integer may have; a longer one is never a valid field value, and is refused
 #: before Python spends time converting it (any field's bounds have a few digits).
@@ -276,6 +294,127 @@ def _preset(ref: str) -> Scenario:
         raise UsageError(err.args[0]) from None
 
 
+# -- a designer's rule from a Python file (--system-module) ----------------------------------------
+
+#: Names the modules loaded from --system-module files take in ``sys.modules`` while they are
+#: used (pydantic and dataclasses read a class's module there); never a name another import uses.
+_MODULE_NAMES = (f"_rules_core_system_module_{n}" for n in itertools.count(1))
+#: The files loaded by --system-module in this process: each resolved path (where a designer's
+#: code runs, as a traceback names it), with the path as the command line gave it.
+_LOADED_FILES: dict[str, str] = {}
+
+
+def _line_in(tb: TracebackType | None, files: Iterable[str]) -> tuple[str, int] | None:
+    """The last frame of ``tb`` in one of ``files`` (resolved paths), as (file, line)."""
+    files = set(files)
+    found = None
+    for frame in traceback.extract_tb(tb):
+        if frame.filename in files and frame.lineno is not None:
+            found = (frame.filename, frame.lineno)
+    return found
+
+
+def _raised(err: BaseException) -> str:
+    """An exception as a message says it: its type and its message."""
+    text = str(err)
+    return f"{type(err).__name__}: {one_line(text, 300)}" if text else type(err).__name__
+
+
+def load_system_module(path: str) -> tuple[System, ...]:
+    """Import the Python file ``path`` (a designer's rule) and register its rule: the module's
+    ``SYSTEM`` (a :class:`~rules_core.registry.System` made by ``rules_core.rule``) when it is
+    not registered yet, and any rule the module registered itself. Returns the rules it brought.
+    :class:`UsageError` in one line otherwise: a file missing, a folder, not ``.py``, an import
+    that raised (its type, message and line), no rule, an id of a built-in game."""
+    name = one_line(path)
+    file = Path(path)
+    if not file.exists():
+        raise UsageError(f"--system-module: no such file: {name}")
+    if file.is_dir():
+        raise UsageError(f"--system-module: {name} is a folder; give the Python file that defines your rule "
+                         "(e.g. my_rule.py)")
+    if file.suffix != ".py":
+        raise UsageError(f"--system-module: {name} is not a Python file (.py); give the file that defines your "
+                         "rule, e.g. my_rule.py with SYSTEM = rules_core.rule(...)")
+    resolved = str(file.resolve())
+    before = dict(all_systems())
+    module_name = next(_MODULE_NAMES)
+    spec = importlib.util.spec_from_file_location(module_name, resolved)
+    if spec is None or spec.loader is None:
+        raise UsageError(f"--system-module: {name} cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    folder = str(file.resolve().parent)
+    sys.path.insert(0, folder)
+    _LOADED_FILES[resolved] = path
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as err:
+        sys.modules.pop(module_name, None)
+        elsewhere = err.filename and os.path.realpath(err.filename) != os.path.realpath(resolved)
+        where = f"line {err.lineno}" + (f" of {one_line(err.filename)}" if elsewhere else "")
+        raise UsageError(f"--system-module {name}: importing it raised SyntaxError: {err.msg} ({where})") from None
+    except (Exception, SystemExit) as err:
+        sys.modules.pop(module_name, None)
+        where = _line_in(err.__traceback__, [resolved])
+        line = f" (line {where[1]})" if where else ""
+        raise UsageError(f"--system-module {name}: importing it raised {_raised(err)}{line}") from None
+    finally:
+        try:
+            sys.path.remove(folder)
+        except ValueError:
+            pass
+    after = all_systems()
+    brought = [system for id_, system in after.items() if before.get(id_) is not system]
+    system = getattr(module, "SYSTEM", None)
+    if system is not None and not isinstance(system, System):
+        raise UsageError(f"--system-module {name}: SYSTEM is {shown(system)}, not a rule; define "
+                         "SYSTEM = rules_core.rule(id, name, Scenario, play, outcomes=...)")
+    if system is not None and after.get(system.id) is not system:
+        try:
+            register(system)
+        except RuleError as err:
+            raise UsageError(f"--system-module {name}: {err}") from None
+        brought.append(system)
+    if not brought:
+        raise UsageError(f"--system-module {name} defines no rule: give it SYSTEM = rules_core.rule(...) "
+                         "(or call rules_core.register(rule(...)) in it)")
+    return tuple(brought)
+
+
+@contextmanager
+def system_modules(paths: Iterable[str]) -> Iterator[tuple[System, ...]]:
+    """The rules of the files ``paths`` (:func:`load_system_module`) registered while the block
+    runs; the registry is as it was afterwards (a command line run inside a process, as a test
+    runs it, leaves no rule behind)."""
+    built_in = built_in_systems()
+    registered = {id_: s for id_, s in all_systems().items() if id_ not in built_in}
+    try:
+        yield tuple(system for path in paths for system in load_system_module(path))
+    finally:
+        for id_, system in list(all_systems().items()):
+            if id_ not in built_in and registered.get(id_) is not system:
+                unregister(id_)
+        for id_, system in registered.items():
+            if all_systems().get(id_) is not system:
+                register(system)
+
+
+def _rule_error(err: BaseException, files: Iterable[str]) -> str | None:
+    """The one line for an exception a designer's rule caused while a command ran (its own
+    mistake said by the core, the size limit, or an exception raised in the module's code, with
+    its line); None for an exception that did not come from a designer's rule."""
+    if isinstance(err, TooManyPlays):
+        return f"{err}; on the command line: python -m rules_core simulate ... --n N"
+    if isinstance(err, RuleError):
+        return str(err)
+    where = _line_in(err.__traceback__, files)
+    if where is None:
+        return None
+    given = _LOADED_FILES.get(where[0], where[0])
+    return f"your rule raised {_raised(err)} ({one_line(given)}, line {where[1]})"
+
+
 def _cmd_evaluate(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any] | str:
     result = evaluate(_scenario(args, stdin))
     return csv_text(outcome_rows(result)).rstrip("\n") if args.format == "csv" else result.to_data()
@@ -367,7 +506,23 @@ def _cmd_simulate(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     if not 1 <= args.n <= MAX_ROLLS:
         raise UsageError(f"--n: got {one_line(str(args.n))}; allowed: a whole number from 1 to {MAX_ROLLS:,}")
     system = get_system(scenario.system)
-    return simulate(system, scenario, args.n, seed=args.seed).to_data(system, evaluate(scenario))
+    simulated = simulate(system, scenario, args.n, seed=args.seed)
+    try:
+        exact = evaluate(scenario)
+    except TooManyPlays as err:  # a designer's rule too large to walk: sampling is the answer
+        data = simulated.to_data(system, _NoExact(scenario))  # type: ignore[arg-type]
+        dice = ", ".join(map(str, err.asked))
+        return {**data, "exact": f"none: the dice ({dice}) fall in at least {err.ways:,} ways, more than the "
+                                 f"{err.limit:,} plays exact enumeration walks"}
+    return simulated.to_data(system, exact)
+
+
+class _NoExact:
+    """What :meth:`~rules_core.simulate.Simulation.to_data` reads of a result, for a rule too
+    large to evaluate exactly: the scenario and no exact headline."""
+
+    def __init__(self, scenario: Scenario):
+        self.scenario, self.headline = scenario, {}
 
 
 def _cmd_schema(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
@@ -404,15 +559,25 @@ OneLineParser = _Parser
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m rules_core", description="Exact evasion rules for tabletop games.")
+    parser = _Parser(prog="python -m rules_core", description="Exact evasion rules for tabletop games.",
+                     epilog="Every command takes --system-module my_rule.py: a Python file defining a rule of "
+                            "your own (SYSTEM = rules_core.rule(...)); its id is then a system like the built-in games'.")
+    rule_file = _Parser(add_help=False)
+    rule_file.add_argument("--system-module", dest="system_modules", action="append", default=[], metavar="PATH",
+                           help="a Python file defining a rule of your own (SYSTEM = rules_core.rule(...), or "
+                                "registering it itself); scenarios may then name its id. Repeatable")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    ev = sub.add_parser("evaluate", help="evaluate a scenario and print the exact result as JSON")
+
+    def add(name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        return sub.add_parser(name, parents=[rule_file], **kwargs)
+
+    ev = add("evaluate", help="evaluate a scenario and print the exact result as JSON")
     ev.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
     ev.add_argument("--preset", metavar="SYSTEM/NAME", help="evaluate a named preset instead")
     ev.add_argument("--format", choices=("json", "csv"), default="json",
                     help="json (default): the whole result; csv: the outcome table (exact n/d and float)")
     ev.set_defaults(run=_cmd_evaluate)
-    sw = sub.add_parser("sweep", help="every headline along one field's values (JSON or CSV)")
+    sw = add("sweep", help="every headline along one field's values (JSON or CSV)")
     sw.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
     sw.add_argument("--preset", metavar="SYSTEM/NAME", help="sweep a named preset instead")
     sw.add_argument("--field", required=True, metavar="DOTTED.PATH", help="the field to sweep, e.g. dodger.ph")
@@ -421,32 +586,32 @@ def _parser() -> argparse.ArgumentParser:
     sw.add_argument("--format", choices=("json", "csv"), default="json",
                     help="json (default) or csv (one row per value and headline: exact n/d and float)")
     sw.set_defaults(run=_cmd_sweep)
-    co = sub.add_parser("compare", help="two scenarios side by side: both headlines and their differences")
+    co = add("compare", help="two scenarios side by side: both headlines and their differences")
     co.add_argument("files", nargs="*", metavar="FILE", help="scenario JSON files (- for standard input)")
     co.add_argument("--preset", metavar="SYSTEM/NAME", action="append", help="a named preset (repeatable)")
     co.set_defaults(run=_cmd_compare)
-    wo = sub.add_parser("worth", help="a scenario with and without the defender's reaction, and what it gains")
+    wo = add("worth", help="a scenario with and without the defender's reaction, and what it gains")
     wo.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
     wo.add_argument("--preset", metavar="SYSTEM/NAME", help="a named preset instead")
     wo.set_defaults(run=_cmd_worth)
-    ro = sub.add_parser("roll", help="roll one scenario once and print the rule's steps with citations")
+    ro = add("roll", help="roll one scenario once and print the rule's steps with citations")
     ro.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
     ro.add_argument("--preset", metavar="SYSTEM/NAME", help="roll a named preset instead")
     ro.add_argument("--seed", type=int, help="seed of the random dice (the same seed, the same roll)")
     ro.add_argument("--faces", type=int, nargs="+", metavar="F",
                     help="the faces rolled at the table, in the order the rule asks for them")
     ro.set_defaults(run=_cmd_roll)
-    si = sub.add_parser("simulate", help="roll a scenario N times; each headline simulated, with its "
+    si = add("simulate", help="roll a scenario N times; each headline simulated, with its "
                                          "standard error, beside the exact value (JSON)")
     si.add_argument("file", nargs="?", help="scenario JSON file, or - for standard input")
     si.add_argument("--preset", metavar="SYSTEM/NAME", help="simulate a named preset instead")
     si.add_argument("--n", type=int, default=10_000, help=f"rolls, 1 to {MAX_ROLLS:,} (default 10,000)")
     si.add_argument("--seed", type=int, default=1, help="seed of the random dice (default 1)")
     si.set_defaults(run=_cmd_simulate)
-    sc = sub.add_parser("schema", help="print the JSON Schema of a system's scenarios")
-    sc.add_argument("system", help="system id, e.g. infinity-n4")
+    sc = add("schema", help="print the JSON Schema of a system's scenarios")
+    sc.add_argument("system", help="system id, e.g. infinity-n4 (or your rule's, with --system-module)")
     sc.set_defaults(run=_cmd_schema)
-    pr = sub.add_parser("presets", help="list every preset as SYSTEM/NAME")
+    pr = add("presets", help="list every preset as SYSTEM/NAME (with your rule's, with --system-module)")
     pr.set_defaults(run=_cmd_presets)
     return parser
 
@@ -487,7 +652,16 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     stderr = stderr if stderr is not None else sys.stderr
     try:
         args = _parser().parse_args(argv)
-        data = args.run(args, stdin)
+        with system_modules(args.system_modules):
+            try:
+                data = args.run(args, stdin)
+            except (UsageError, ScenarioError, KeyboardInterrupt):
+                raise
+            except Exception as err:  # a designer's rule's own mistake: one line; anything else as it is
+                said = _rule_error(err, _LOADED_FILES) if args.system_modules else None
+                if said is None:
+                    raise
+                raise UsageError(said) from None
     except (UsageError, ScenarioError) as err:
         _say(stderr, str(err))
         return 2
