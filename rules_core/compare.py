@@ -5,7 +5,8 @@
 - :func:`without_reaction` — the same scenario with the defender not reacting, as the system
   declares it (:class:`~rules_core.registry.Evasion`);
 - :func:`worth` — a scenario with and without its reaction: P(no hit) gained, hits avoided and
-  the damage headline avoided;
+  the damage headline avoided (a scenario whose defender makes no reaction —
+  :func:`makes_no_reaction` — is refused, naming the field that turns it off);
 - :func:`worth_curve` — the worth along the evasion attribute, against the defender's chance of
   passing one unopposed evasion roll (how each game turns skill into safety).
 
