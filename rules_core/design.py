@@ -40,7 +40,7 @@ from typing import Any
 
 from .play import (COMMON_HEADLINE_DEFINITIONS, Headline, Play, TooManyPlays, _answers, _NeedMore, answer_count,
                    enumerate_play)
-from .registry import Evasion, Preset, Source, System
+from .registry import Evasion, Preset, RuleError, Source, System
 from .result import Result
 from .roller import Dice, DiceError, Roller
 from .scenario import Scenario, parse, shown
@@ -52,11 +52,6 @@ __all__ = ["rule", "RuleError", "LIMIT", "TooManyPlays"]
 #: The most plays exact enumeration walks for a designer's rule (each is one call of ``play``).
 LIMIT = 200_000
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
-
-
-class RuleError(ValueError):
-    """A mistake in a designer's rule, said in the designer's words (which rule, what is wrong,
-    on which dice)."""
 
 
 def _dice_text(asked: Sequence[tuple[Dice, Any]]) -> str:

@@ -19,7 +19,7 @@ from .names import near_names
 from .trace import TraceStep
 from .scenario import FieldSpec, Scenario, ScenarioError, Problem, fields_of, parse, shown
 
-__all__ = ["Source", "Preset", "Evasion", "System", "all_systems", "built_in_systems", "register", "unregister",
+__all__ = ["Source", "Preset", "Evasion", "System", "RuleError", "all_systems", "built_in_systems", "register", "unregister",
            "get_system", "load_scenario", "evaluate", "find_preset", "PresetError", "near_names"]
 
 
@@ -196,6 +196,11 @@ def _citation_cuts(line: str) -> list[tuple[str, str]]:
     return [*cuts, (line, "")]
 
 
+class RuleError(ValueError):
+    """A mistake in a designer's rule (:mod:`rules_core.design`), said in the designer's words
+    (which rule, what is wrong, on which dice)."""
+
+
 #: The systems registered with :func:`register` (designers' own rules), by id.
 _REGISTERED: dict[str, System] = {}
 
@@ -210,8 +215,6 @@ def register(system: System) -> System:
     """Put a designer's rule (a :class:`System`, e.g. from :func:`rules_core.design.rule`) beside
     the built-in ones, for everything that looks systems up by id. Registering an id again
     replaces the earlier one (a notebook cell run twice); a built-in id is refused. Returns it."""
-    from .design import RuleError
-
     if not isinstance(system, System):
         raise RuleError(f"register takes a System (made by rules_core.rule(...)), not {shown(system)}")
     if system.id in built_in_systems():
