@@ -26,11 +26,27 @@ from rules_core.scenario import Scenario
 from ..page.layout import OKABE_ITO
 
 __all__ = ["Entry", "notebooks_folder", "dashboards", "index", "lead", "picture", "card_picture", "PICTURES",
-           "systems_with_evasion", "default_preset", "scenario_worth", "CURVE_COLOURS"]
+           "systems_with_evasion", "default_preset", "scenario_worth", "CURVE_COLOURS", "games_title"]
 
 INDEX = "index.ipynb"
-#: Titles of the pages that belong to no one system.
-PAGE_TITLES = {"compare-systems.ipynb": "One dodge, four games"}
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve")
+
+
+def games_title(count: int) -> str:
+    """The name of the page of games for ``count`` games side by side: the four built in, and
+    each registered rule of a designer's that declares its evasion.
+
+    >>> games_title(4), games_title(5), games_title(1), games_title(14)
+    ('One dodge, four games', 'One dodge, five games', 'One dodge, one game', 'One dodge, 14 games')
+    """
+    word = _NUMBER_WORDS[count] if 0 <= count < len(_NUMBER_WORDS) else str(count)
+    return f"One dodge, {word} game{'' if count == 1 else 's'}"
+
+
+#: Titles of the pages that belong to no one system (a function: said when asked, from the
+#: systems registered then).
+PAGE_TITLES = {"compare-systems.ipynb": lambda: games_title(len(systems_with_evasion()))}
 
 
 @dataclass(frozen=True)
@@ -45,7 +61,10 @@ class Entry:
     def title(self) -> str:
         if self.system is not None:
             return self.system.name
-        return PAGE_TITLES.get(self.notebook, Path(self.notebook).stem.replace("-", " "))
+        title = PAGE_TITLES.get(self.notebook)
+        if title is not None:
+            return title() if callable(title) else title
+        return Path(self.notebook).stem.replace("-", " ")
 
 
 def notebooks_folder() -> Path:
@@ -196,25 +215,34 @@ def _outcome_picture(name: str, scenario: Scenario, width: int, height: int) -> 
 
 # The pictures below depend on nothing but the rules and the presets: each is drawn once.
 
-@cache
 def _four_games_picture() -> str:
     """The four-games chart in small: each game's worth of its reaction (P(no hit) gained)
-    against the chance of one unopposed evasion roll, at a few values of its attribute."""
+    against the chance of one unopposed evasion roll, at a few values of its attribute; every
+    registered system that declares its evasion (a designer's rule too), drawn once per set of
+    games and their scenarios."""
+    return _games_picture(tuple((s.id, s.name, s.evasion.attribute, s.preset(default_preset(s)).scenario)
+                                for s in systems_with_evasion()))
+
+
+@cache
+def _games_picture(games: tuple[tuple[str, str, str, Scenario], ...]) -> str:
     from rules_core.compare import worth_curve
     from rules_core.sweeps import allowed_values
 
-
     lines = []
-    for i, system in enumerate(systems_with_evasion()):
-        scenario = system.preset(default_preset(system)).scenario
-        values = allowed_values(scenario, system.evasion.attribute)
+    for i, (_id, name, attribute, scenario) in enumerate(games):
+        values = allowed_values(scenario, attribute)
         chosen = values[::max(1, len(values) // 8)] + (values[-1:] if (len(values) - 1) % max(1, len(values) // 8) else ())
         curve = worth_curve(scenario, chosen)
         best = max(p.worth.gained["p_no_hit"] for p in curve)
         lines.append(_line([(float(p.unopposed), float(p.worth.gained["p_no_hit"])) for p in curve],
                            CURVE_COLOURS[i % len(CURVE_COLOURS)],
-                           f"{system.name}: the dodge gains up to {_exact(best)} of P(no hit)"))
-    return _svg("One dodge, four games: what the reaction is worth in each game", "".join(lines))
+                           f"{name}: the dodge gains up to {_exact(best)} of P(no hit)"))
+    return _svg(f"{games_title(len(games))}: what the reaction is worth in each game", "".join(lines))
+
+
+#: the index draws each picture once (tests/workbook/test_catalog.py forgets them)
+_four_games_picture.cache_clear = _games_picture.cache_clear  # type: ignore[attr-defined]
 
 
 @cache

@@ -1,6 +1,11 @@
 """One dodge, four games: each system's scenario with and without its reaction, side by side,
 and the reaction's worth against the defender's chance of one unopposed evasion roll.
 
+The games are every registered system that declares its evasion: the four built in, and a
+designer's own rule once registered (``rules_core.register(rule(..., evasion=Evasion(...)))``),
+beside them in the table, the chart, the link and the export; the page's name counts the games
+it shows (:attr:`FourGames.title`: "One dodge, five games" with one rule of a designer's).
+
 For each system that declares its evasion (:class:`rules_core.Evasion`) the page takes a
 scenario — a preset (by default the first whose reaction can be taken away) or a pasted share
 link — and shows P(no hit), expected hits and the system's damage headline with and without
@@ -9,7 +14,7 @@ damage avoided), all exact. The chart sweeps each system's evasion attribute ove
 the attack held fixed, and draws the worth against the chance of passing one unopposed
 evasion roll: how a flat d20, a 3d6 bell and a d100 turn skill into safety.
 
-The page behaves as the four dashboards do: the address bar follows its choices and
+The page behaves as the games' dashboards do: the address bar follows its choices and
 **Copy link** copies it (:class:`workbook.page.urlbar.UrlBar`); the link reopens the same choices —
 ``infinity-n4=zhanshi-vs-fusilier`` for a preset other than the default, each key of a pasted
 link's own query under the system's id for a pasted link
@@ -53,7 +58,7 @@ from rules_core.tables import csv_text
 
 from ..page.notices import link_notice
 from ..page.share import preheating, request_query
-from .catalog import CURVE_COLOURS, dashboards, default_preset, scenario_worth, systems_with_evasion
+from .catalog import CURVE_COLOURS, dashboards, default_preset, games_title, scenario_worth, systems_with_evasion
 from ..page.chart import chart
 from ..panels.export import download_link, figure_div, report_document
 from ..page.layout import page_css
@@ -66,8 +71,9 @@ from ..page.views import _LAYOUT, exact_text, percent_text
 __all__ = ["systems_with_evasion", "default_preset", "worth_rows", "table_rows", "table_csv", "worth_figure",
            "FourGames", "MEASURES", "Row", "TITLE"]
 
-#: The page's name (its tab reads "One dodge, four games — Dodge Workbook").
-TITLE = "One dodge, four games"
+#: The page's name with the four games built in (its tab reads "One dodge, four games — Dodge
+#: Workbook"); a page showing another number of games says so (:attr:`FourGames.title`).
+TITLE = games_title(4)
 
 #: What the chart's curves can show: key → English name.
 MEASURES = {"p_no_hit": "P(no hit) gained (percentage points)", "hits_avoided": "Expected hits avoided"}
@@ -258,12 +264,15 @@ class FourGames:
     (a preset's name, or "" for a pasted link), ``worths`` to its
     :class:`~rules_core.compare.Worth`, ``curves`` to its worth curve; ``figure`` is the chart,
     ``notices`` the notices shown (by system id; "" for the page's own link), ``report`` the
-    last report made.
+    last report made; ``title`` the page's name, counting the games shown ("One dodge, five
+    games" beside a designer's rule).
     """
 
     def __init__(self, systems: Sequence[System] | None = None, measure: str = "p_no_hit", *,
                  query: str | None = None):
         self.systems = tuple(systems) if systems is not None else systems_with_evasion()
+        self.title = games_title(len(self.systems))
+        self._stem = self.title.lower().replace(",", "").replace(" ", "-")  # one-dodge-four-games
         self.defaults = {s.id: default_preset(s) for s in self.systems}
         self.scenarios: dict[str, Scenario] = {}
         self.choices: dict[str, str] = {}
@@ -294,7 +303,7 @@ class FourGames:
             pickers.append(widgets.VBox([source, link], layout=widgets.Layout(max_width="100%", min_width="0")))
             self.choices[system.id] = source.value
             self.scenarios[system.id] = system.preset(source.value).scenario
-        self.urlbar = UrlBar(label="Copy link", copied="Copied", follow=in_voila(), title=f"{TITLE} — Dodge Workbook")
+        self.urlbar = UrlBar(label="Copy link", copied="Copied", follow=in_voila(), title=f"{self.title} — Dodge Workbook")
         self.present_toggle = widgets.ToggleButton(value=False, description="Present", icon="television",
                                                    tooltip="Larger type and charts, for a projector",
                                                    layout=widgets.Layout(width="auto"))
@@ -531,7 +540,7 @@ class FourGames:
         self._draw()
         self.report = None  # a report made before showed the previous choices
         self.report_link.value = ""
-        self.csv_link.value = download_link("one-dodge-four-games.csv", table_csv(self.worths, self.systems),
+        self.csv_link.value = download_link(f"{self._stem}.csv", table_csv(self.worths, self.systems),
                                             "text/csv", "Side-by-side table (CSV)", "wb-four-export-csv-file")
         self._follow_address()
 
@@ -556,7 +565,7 @@ class FourGames:
             chosen.append(f'<li data-system="{system.id}"><b>{html.escape(system.name)}</b>: {html.escape(how)} '
                           f'(<a href="{link}">{link}</a>)</li>')
         share = self.share_link()
-        parts = [f"<h1>{html.escape(TITLE)}</h1>",
+        parts = [f"<h1>{html.escape(self.title)}</h1>",
                  "<p>Each game's scenario evaluated exactly with and without its reaction, side by side, and "
                  "what the reaction is worth.</p>",
                  f"<h2>The scenarios</h2><ul>{''.join(chosen)}</ul>",
@@ -570,12 +579,12 @@ class FourGames:
             parts.append(f'<p class="wb-report-share"><b>Share this page:</b> <a href="{link}">{link}</a></p>')
         parts.append(f"<p><small>Exact values computed by the Dodge Workbook, "
                      f"{datetime.date.today().isoformat()}.</small></p>")
-        return report_document(TITLE, parts)
+        return report_document(self.title, parts)
 
     def make_report(self) -> str:
         """Build the HTML report of what the page shows and offer it for download."""
         self.report = self.report_html()
-        self.report_link.value = download_link("one-dodge-four-games.html", self.report, "text/html",
+        self.report_link.value = download_link(f"{self._stem}.html", self.report, "text/html",
                                                f"Download the report ({len(self.report) / 1e6:.1f} MB)",
                                                "wb-four-export-report-file")
         return self.report
