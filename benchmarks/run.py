@@ -4,6 +4,10 @@
 
 Each case is timed warm: one call first, then repeated calls (at least 5, or 0.5 s) and the
 median per call is reported. Icepool references are timed the same way, fewer times.
+
+With ``--only SYSTEM`` and ``--write FILE`` of an existing table, only that system's rows are
+replaced (or added at the end), with a line saying when and under what load they were measured;
+every other row is kept as it was.
 """
 
 from __future__ import annotations
@@ -29,7 +33,11 @@ def load_cases(only: str | None) -> list[Case]:
     for path in sorted(HERE.glob("bench_*.py")):
         spec = importlib.util.spec_from_file_location(f"benchmarks.{path.stem}", path)
         module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        # known by its name while it runs, as an import would make it (pydantic resolves a
+        # scenario class's annotations in its module; a module imported again is this one)
+        module = sys.modules.setdefault(spec.name, module)
+        if not hasattr(module, "CASES"):
+            spec.loader.exec_module(module)
         cases += [c for c in module.CASES if only in (None, c.system)]
     return cases
 
@@ -51,6 +59,46 @@ def _load() -> float | None:
         return os.getloadavg()[0]
     except (AttributeError, OSError):
         return None
+
+
+def _machine() -> str:
+    return (f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}, "
+            f"{os.cpu_count()} cores; run {datetime.date.today().isoformat()}")
+
+
+def _under_load(before: float | None) -> str:
+    return f", load average {before:.1f} at the start and {_load():.1f} at the end." if before is not None else "."
+
+
+def _ms(value: float) -> str:
+    """A reference time as the table writes it (three decimals below 1 ms)."""
+    return f"{value:,.1f}" if value >= 1 else f"{value:.3f}"
+
+
+def _ratio(value: float) -> str:
+    """How many times faster ours is (two significant digits below 10: 0.0035, 5.2)."""
+    return f"{value:,.0f}" if value >= 10 else f"{value:.2g}"
+
+
+def merge_rows(existing: str, system: str, rows: list[str], note: str) -> str:
+    """``existing`` (a table this script wrote) with the rows of ``system`` replaced by ``rows``
+    (where the first of them was, or after the last row) and ``note`` after the Machine line
+    (replacing an earlier note about ``system``)."""
+    lines = existing.splitlines()
+    first = f"| {system} |"
+    at = next((i for i, line in enumerate(lines) if line.startswith(first)), None)
+    lines = [line for line in lines if not line.startswith(first)]
+    if at is None:
+        at = max(i for i, line in enumerate(lines) if line.startswith("| ")) + 1
+    lines[at:at] = rows
+    marker = f"Rows of `{system}`:"
+    old = next((i for i, line in enumerate(lines) if line.startswith(marker)), None)
+    if old is not None:
+        lines[old] = note
+    else:
+        machine = next(i for i, line in enumerate(lines) if line.startswith("Machine:"))
+        lines[machine + 1:machine + 1] = ["", note]
+    return "\n".join(lines) + "\n"
 
 
 def main() -> int:
@@ -75,7 +123,7 @@ def main() -> int:
         ok = ours_ms <= case.target_ms
         rows.append((case, ours_ms, ok, ref_ms, ratio, agree))
         print(f"{case.system:14} {case.name:58} {ours_ms:9.3f} ms  target {case.target_ms:g} ms "
-              f"{'ok' if ok else 'OVER'}" + (f"  {case.reference_name} {ref_ms:,.1f} ms (x{ratio:,.0f})"
+              f"{'ok' if ok else 'OVER'}" + (f"  {case.reference_name} {_ms(ref_ms)} ms (x{_ratio(ratio)})"
                                             if ref_ms is not None else ""), flush=True)
 
     lines = [
@@ -87,25 +135,28 @@ def main() -> int:
         "where the case says so. Reference times marked ≈ were measured on a sample of the cells",
         "and scaled to the whole grid.",
         "",
-        f"Machine: {platform.python_implementation()} {platform.python_version()} on "
-        f"{platform.machine()}, {os.cpu_count()} cores; run {datetime.date.today().isoformat()}"
-        + (f", load average {load_before:.1f} at the start and {_load():.1f} at the end."
-           if load_before is not None else "."),
+        f"Machine: {_machine()}{_under_load(load_before)}",
         "",
         "| system | computation | ours (ms) | target (ms) | met | reference | reference (ms) | ratio | same numbers |",
         "| --- | --- | ---: | ---: | :---: | --- | ---: | ---: | :---: |",
     ]
+    table_rows = []
     for case, ours_ms, ok, ref_ms, ratio, agree in rows:
         approx = "≈" if case.reference_scale != 1 else ""
-        lines.append(
+        table_rows.append(
             f"| {case.system} | {case.name} | {ours_ms:.3f} | {case.target_ms:g} | {'yes' if ok else 'no'} | "
-            + (f"{case.reference_name} | {approx}{ref_ms:,.1f} | {approx}{ratio:,.0f}× | "
+            + (f"{case.reference_name} | {approx}{_ms(ref_ms)} | {approx}{_ratio(ratio)}× | "
                f"{'' if agree is None else ('yes' if agree else 'NO')} |" if ref_ms is not None
                else "— | — | — | |"))
+    lines += table_rows
     timings = HERE.parent / "docs" / "browser-timings.md"
     if timings.exists():
         lines += ["", "Dashboard timings in a real browser: see [browser-timings.md](browser-timings.md)."]
     table = "\n".join(lines) + "\n"
+    if args.write and args.only and Path(args.write).exists():
+        note = (f"Rows of `{args.only}`: measured alone (`benchmarks/run.py --only {args.only}`), "
+                f"{_machine()}{_under_load(load_before)}")
+        table = merge_rows(Path(args.write).read_text(encoding="utf-8"), args.only, table_rows, note)
     if args.write:
         Path(args.write).write_text(table, encoding="utf-8")
         print(f"wrote {args.write}")
