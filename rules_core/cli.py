@@ -71,7 +71,7 @@ from .simulate import MAX_ROLLS, simulate
 
 __all__ = ["main", "UsageError", "OneLineParser", "say_error", "read_scenario_source", "write_output",
            "json_integer", "LongNumber", "loads_strict", "NotJson", "DuplicateKey", "place",
-           "MAX_INPUT_BYTES", "load_system_module", "system_modules"]
+           "MAX_INPUT_BYTES", "load_system_module", "system_modules", "add_system_module_option"]
 
 #: Digits a JSON integer may have; a longer one is never a valid field value, and is refused
 #: before Python spends time converting it (any field's bounds have a few digits).
@@ -386,11 +386,30 @@ def load_system_module(path: str) -> tuple[System, ...]:
 def system_modules(paths: Iterable[str]) -> Iterator[tuple[System, ...]]:
     """The rules of the files ``paths`` (:func:`load_system_module`) registered while the block
     runs; the registry is as it was afterwards (a command line run inside a process, as a test
-    runs it, leaves no rule behind)."""
+    runs it, leaves no rule behind). Inside the block, a designer's rule's mistake becomes a
+    one-line :class:`UsageError`: the core's :class:`~rules_core.design.RuleError`, the size
+    limit (:class:`~rules_core.play.TooManyPlays`), or any exception raised in a loaded file's
+    code (with its line); every other exception is left as it is.
+
+    ``python -m workbook report`` can take the option the same way::
+
+        add_system_module_option(report_parser)
+        with system_modules(args.system_modules):
+            ...
+    """
     built_in = built_in_systems()
     registered = {id_: s for id_, s in all_systems().items() if id_ not in built_in}
     try:
-        yield tuple(system for path in paths for system in load_system_module(path))
+        systems = tuple(system for path in paths for system in load_system_module(path))
+        try:
+            yield systems
+        except (UsageError, ScenarioError):
+            raise
+        except Exception as err:
+            said = _rule_error(err)
+            if said is None:
+                raise
+            raise UsageError(said) from None
     finally:
         for id_, system in list(all_systems().items()):
             if id_ not in built_in and registered.get(id_) is not system:
@@ -400,7 +419,7 @@ def system_modules(paths: Iterable[str]) -> Iterator[tuple[System, ...]]:
                 register(system)
 
 
-def _rule_error(err: BaseException, files: Iterable[str]) -> str | None:
+def _rule_error(err: BaseException) -> str | None:
     """The one line for an exception a designer's rule caused while a command ran (its own
     mistake said by the core, the size limit, or an exception raised in the module's code, with
     its line); None for an exception that did not come from a designer's rule."""
@@ -408,7 +427,7 @@ def _rule_error(err: BaseException, files: Iterable[str]) -> str | None:
         return f"{err}; on the command line: python -m rules_core simulate ... --n N"
     if isinstance(err, RuleError):
         return str(err)
-    where = _line_in(err.__traceback__, files)
+    where = _line_in(err.__traceback__, _LOADED_FILES)
     if where is None:
         return None
     given = _LOADED_FILES.get(where[0], where[0])
@@ -558,14 +577,19 @@ class _Parser(argparse.ArgumentParser):
 OneLineParser = _Parser
 
 
+def add_system_module_option(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``parser`` with ``--system-module PATH`` (repeatable; ``args.system_modules``, a list)."""
+    parser.add_argument("--system-module", dest="system_modules", action="append", default=[], metavar="PATH",
+                        help="a Python file defining a rule of your own (SYSTEM = rules_core.rule(...), or "
+                             "registering it itself); scenarios may then name its id. Repeatable")
+    return parser
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m rules_core", description="Exact evasion rules for tabletop games.",
                      epilog="Every command takes --system-module my_rule.py: a Python file defining a rule of "
                             "your own (SYSTEM = rules_core.rule(...)); its id is then a system like the built-in games'.")
-    rule_file = _Parser(add_help=False)
-    rule_file.add_argument("--system-module", dest="system_modules", action="append", default=[], metavar="PATH",
-                           help="a Python file defining a rule of your own (SYSTEM = rules_core.rule(...), or "
-                                "registering it itself); scenarios may then name its id. Repeatable")
+    rule_file = add_system_module_option(_Parser(add_help=False))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def add(name: str, **kwargs: Any) -> argparse.ArgumentParser:
@@ -652,16 +676,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     stderr = stderr if stderr is not None else sys.stderr
     try:
         args = _parser().parse_args(argv)
-        with system_modules(args.system_modules):
-            try:
-                data = args.run(args, stdin)
-            except (UsageError, ScenarioError, KeyboardInterrupt):
-                raise
-            except Exception as err:  # a designer's rule's own mistake: one line; anything else as it is
-                said = _rule_error(err, _LOADED_FILES) if args.system_modules else None
-                if said is None:
-                    raise
-                raise UsageError(said) from None
+        with system_modules(args.system_modules):  # a rule's own mistake said in one line
+            data = args.run(args, stdin)
     except (UsageError, ScenarioError) as err:
         _say(stderr, str(err))
         return 2

@@ -257,3 +257,21 @@ def test_ten_ordered_d20_are_refused_before_any_work():
     message = str(refused.value)
     assert "10 dice" in message and "limit is 200,000" in message
     assert refused.value.limit == 200_000 and refused.value.ways == 20 ** 10
+
+
+def test_a_play_that_raises_is_said_by_the_rule_and_the_dice(tmp_path):
+    (tmp_path / "breaks.py").write_text(COIN.replace("dodged = roller.roll", "dodged = 1 / 0 or roller.roll") + ")\n")
+    code, out, err = run("evaluate", "--system-module", str(tmp_path / "breaks.py"), "-", stdin='{"system": "cli-coin"}')
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "rule 'cli-coin': play raised ZeroDivisionError: 'division by zero' before any die was rolled" in err
+
+
+def test_two_rule_files_in_one_command(tmp_path, scenario_file):
+    (tmp_path / "coin.py").write_text(COIN + ")\n")
+    coin = tmp_path / "coin.json"
+    coin.write_text('{"system": "cli-coin", "hits": 4}')
+    code, out, err = run("compare", "--system-module", EXAMPLE, "--system-module", str(tmp_path / "coin.py"),
+                         scenario_file, str(coin))
+    assert code == 0 and err == "", err
+    data = json.loads(out)
+    assert (data["a"]["scenario"]["system"], data["b"]["scenario"]["system"]) == ("my-2d10", "cli-coin")
