@@ -265,20 +265,21 @@ def first_path_size(system: System, scenario: Any, limit: int = LIMIT) -> int:
     """The number of plays on the path of each request's first answer (a lower bound of the
     enumeration's work), refusing a request with more answers than ``limit`` at once."""
     asked: list[Dice] = []
+    ways = 1
 
     class _First(Roller):
         explain = False
 
         def roll(self, dice: Dice) -> Any:
+            nonlocal ways
             if answer_count(dice) > limit:
                 raise TooManyPlays([*asked, dice], answer_count(dice), limit)
             asked.append(dice)
-            return _answers(dice)[0][0]
+            answers = _answers(dice)
+            ways *= len(answers)
+            return answers[0][0]
 
     system.play(scenario, _First())
-    ways = 1
-    for dice in asked:
-        ways *= len(_answers(dice))
     if ways > limit:
         raise TooManyPlays(asked, ways, limit)
     return ways

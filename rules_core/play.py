@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from fractions import Fraction
 from itertools import product
 from math import comb, factorial, lcm
@@ -144,34 +145,42 @@ def headlines_of(system: System, scenario: Scenario, plays: Dist) -> dict[str, F
 
 def _answers(dice: Dice) -> list[tuple[int | tuple[int, ...], int]]:
     """Every answer to a request with the number of ordered face combinations giving it."""
-    faces = range(1, dice.sides + 1)
-    if dice.count == 1:
-        found: dict[Any, int] = {f if dice.ordered or dice.total else (f,): 1 for f in faces}
-    elif dice.total:
+    found = _all_answers(dice.sides, dice.count, dice.total, dice.ordered)
+    if dice.classify is None:
+        return list(found)
+    grouped: dict[Hashable, list[Any]] = {}
+    for answer, ways in found:
+        entry = grouped.setdefault(dice.classify(answer), [answer, 0])
+        entry[1] += ways
+    return [(answer, ways) for answer, ways in grouped.values()]
+
+
+@lru_cache(maxsize=64)
+def _all_answers(sides: int, count: int, total: bool, ordered: bool) -> tuple[tuple[Any, int], ...]:
+    """Every answer of ``count`` d``sides`` read as :class:`Dice` reads them, with its ways
+    (kept: a rule asks for the same dice on every evaluation)."""
+    faces = range(1, sides + 1)
+    if count == 1:
+        found: dict[Any, int] = {f if ordered or total else (f,): 1 for f in faces}
+    elif total:
         sums = {0: 1}
-        for _ in range(dice.count):
+        for _ in range(count):
             step: dict[int, int] = {}
             for s, w in sums.items():
                 for f in faces:
                     step[s + f] = step.get(s + f, 0) + w
             sums = step
         found = sums
-    elif dice.ordered:
-        found = {t: 1 for t in product(faces, repeat=dice.count)}
+    elif ordered:
+        found = {t: 1 for t in product(faces, repeat=count)}
     else:
         found = {}
-        for t in _multisets(dice.sides, dice.count):
-            ways = factorial(dice.count)
+        for t in _multisets(sides, count):
+            ways = factorial(count)
             for f in set(t):
                 ways //= factorial(t.count(f))
             found[t] = ways
-    if dice.classify is None:
-        return list(found.items())
-    grouped: dict[Hashable, list[Any]] = {}
-    for answer, ways in found.items():
-        entry = grouped.setdefault(dice.classify(answer), [answer, 0])
-        entry[1] += ways
-    return [(answer, ways) for answer, ways in grouped.values()]
+    return tuple(found.items())
 
 
 def _multisets(sides: int, count: int, low: int = 1) -> Iterator[tuple[int, ...]]:
