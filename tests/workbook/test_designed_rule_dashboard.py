@@ -356,3 +356,33 @@ def test_the_page_of_games_link_carries_the_rules_choice(designed_rule):
 def test_the_index_counts_the_games(designed_rule):
     entry = next(e for e in dashboards() if e.notebook == "compare-systems.ipynb")
     assert entry.title == games_title(5) == "One dodge, five games"
+
+
+def test_a_rule_registered_again_is_not_served_the_old_rules_numbers(designed_rule):
+    """A designer tries ``play`` again under the same id and scenario class: the page, its sweep
+    and the page of games show the new rule's numbers, not what they kept of the old one."""
+    from example_rule import TwoD10
+    from rules_core import Dice, Play, register, rule, unregister
+
+    old = Dashboard("my-2d10", scenario=TwoD10())
+    old.open("analysis")
+    old.analysis.sweep.open.value = True
+    assert {p.value: p.headline["p_no_hit"] for p in old.analysis.sweep.sweep.points}[11] == Fraction(37, 100)
+    assert FourGames(query="").worths["my-2d10"].gained["p_no_hit"] == Fraction(13, 20)
+
+    def every_hit_lands(s, roller):
+        if not s.dodges:
+            return Play("all hit", s.hits)
+        roller.roll(Dice("Dodge", sides=10, count=2))
+        return Play("all hit", s.hits, evasions=(False,), quantities={"cancelled": 0})
+
+    unregister("my-2d10")
+    register(rule("my-2d10", "My 2d10 dodge", TwoD10, every_hit_lands, outcomes=("dodged", "some hit", "all hit"),
+                  headlines=dict(designed_rule.headlines), evasion=designed_rule.evasion,
+                  presets=designed_rule.presets))
+    new = Dashboard("my-2d10", scenario=TwoD10())
+    assert shown_headline(new)["p_no_hit"] == 0 and shown_headline(new)["expected_hits"] == 3
+    new.open("analysis")
+    new.analysis.sweep.open.value = True
+    assert {p.headline["p_no_hit"] for p in new.analysis.sweep.sweep.points} == {0}
+    assert FourGames(query="").worths["my-2d10"].gained["p_no_hit"] == 0

@@ -39,7 +39,8 @@ from .text import headline_label, one_in_text, translator
 __all__ = ["View", "Panel", "PanelBuilder", "distribution_views", "exact_text", "percent_text", "is_probability",
            "outcome_table", "headline_table", "compare_table", "outcome_chart", "at_least_chart",
            "distribution_chart", "compare_chart", "trace_html", "table_html", "headline_html",
-           "notice_html", "evaluate_cached", "system_views", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS"]
+           "notice_html", "evaluate_cached", "system_views", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS", "RuleKey",
+           "rule_key"]
 
 # A small template of our own: plotly's named templates cost ~13 ms per figure to copy.
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
@@ -75,6 +76,33 @@ def evaluate_cached(system: System, scenario: Any) -> Result:
     while len(_RESULTS) > _RESULTS_KEPT:
         _RESULTS.popitem(last=False)
     return result
+
+
+class RuleKey:
+    """A system as part of a cache key: equal only to the same :class:`System` object. A rule
+    registered again under its id (a designer's next try of ``play``, with the same scenario
+    class) is then not served what was kept for the rule it replaced; the key holds the system,
+    so the id it hashes by is not reused while the key is kept."""
+
+    __slots__ = ("system",)
+
+    def __init__(self, system: System | None):
+        self.system = system
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RuleKey) and other.system is self.system
+
+    def __hash__(self) -> int:
+        return id(self.system)
+
+    def __repr__(self) -> str:
+        return f"RuleKey({getattr(self.system, 'id', None)!r})"
+
+
+def rule_key(scenario: Any) -> RuleKey:
+    """The system registered now for ``scenario``'s id (what ``rules_core`` evaluates it with),
+    as a :class:`RuleKey`."""
+    return RuleKey(all_systems().get(getattr(scenario, "system", None)))
 
 
 #: A view's panel with its own controls (a sweep, a comparison) is a panel like every other of

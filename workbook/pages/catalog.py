@@ -24,6 +24,7 @@ from rules_core.compare import Worth, worth
 from rules_core.scenario import Scenario
 
 from ..page.layout import OKABE_ITO
+from ..page.views import RuleKey, rule_key
 
 __all__ = ["Entry", "notebooks_folder", "dashboards", "index", "lead", "picture", "card_picture", "PICTURES",
            "systems_with_evasion", "default_preset", "scenario_worth", "CURVE_COLOURS", "games_title"]
@@ -134,21 +135,29 @@ def systems_with_evasion() -> tuple[System, ...]:
     return tuple(s for s in all_systems().values() if s.evasion is not None)
 
 
-@lru_cache(maxsize=64)
 def scenario_worth(scenario: Scenario) -> Worth:
     """:func:`rules_core.compare.worth` of ``scenario``, kept: choosing the default preset and
-    showing it on the four-games page ask for the same scenario's worth, computed once."""
+    showing it on the four-games page ask for the same scenario's worth, computed once (per
+    system registered for it: a designer's rule registered again is asked again)."""
+    return _kept_worth(scenario, rule_key(scenario))
+
+
+@lru_cache(maxsize=64)
+def _kept_worth(scenario: Scenario, rule: RuleKey) -> Worth:
     return worth(scenario)
+
+
+scenario_worth.cache_clear = _kept_worth.cache_clear  # type: ignore[attr-defined]
 
 
 def default_preset(system: System) -> str:
     """The first preset where the defender reacts and the reaction can be taken away (what the
     four-games page shows of the system first); found once for the system's presets."""
-    return _default_preset(system.presets)
+    return _default_preset(system.presets, RuleKey(system))
 
 
 @cache
-def _default_preset(presets: tuple[Preset, ...]) -> str:
+def _default_preset(presets: tuple[Preset, ...], rule: RuleKey) -> str:
     for preset in presets:
         try:
             made = scenario_worth(preset.scenario).with_.headline["p_dodge_succeeds"] is not None
@@ -220,12 +229,12 @@ def _four_games_picture() -> str:
     against the chance of one unopposed evasion roll, at a few values of its attribute; every
     registered system that declares its evasion (a designer's rule too), drawn once per set of
     games and their scenarios."""
-    return _games_picture(tuple((s.id, s.name, s.evasion.attribute, s.preset(default_preset(s)).scenario)
+    return _games_picture(tuple((RuleKey(s), s.name, s.evasion.attribute, s.preset(default_preset(s)).scenario)
                                 for s in systems_with_evasion()))
 
 
 @cache
-def _games_picture(games: tuple[tuple[str, str, str, Scenario], ...]) -> str:
+def _games_picture(games: tuple[tuple[RuleKey, str, str, Scenario], ...]) -> str:
     from rules_core.compare import worth_curve
     from rules_core.sweeps import allowed_values
 

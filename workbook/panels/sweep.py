@@ -36,7 +36,7 @@ from ..page.text import count_text, field_label, headline_label
 from ..page.chart import chart
 from ..page.layout import OKABE_ITO
 from ..page.panel import PagePanel
-from ..page.views import _LAYOUT, exact_text, percent_text
+from ..page.views import _LAYOUT, RuleKey, exact_text, percent_text, rule_key
 
 __all__ = ["number_paths", "window", "sweep_around", "clear_sweep_cache", "sweep_figure", "SweepPanel", "LINE_POINTS", "GRID_SIDE", "EVERY"]
 
@@ -162,7 +162,7 @@ def sweep_around(scenario: Scenario, path: str, other: str | None = None) -> Swe
         anchor = scenario.replace(**{p: values[0] for p, values in axes})
     except ValueError:  # the rules refuse that combination: sweep from the scenario itself
         anchor = scenario
-    points = _points_of(anchor, axes)
+    points = _points_of(anchor, axes, rule_key(anchor))
     return Sweep(scenario, tuple(p for p, _ in axes), points)
 
 
@@ -172,7 +172,8 @@ def clear_sweep_cache() -> None:
 
 
 @lru_cache(maxsize=8)
-def _points_of(anchor: Scenario, axes: tuple[tuple[str, tuple[Any, ...]], ...]) -> tuple[Any, ...]:
+def _points_of(anchor: Scenario, axes: tuple[tuple[str, tuple[Any, ...]], ...], rule: RuleKey) -> tuple[Any, ...]:
+    """The sweep's points, kept per anchor, axes and the system registered for them (``rule``)."""
     if len(axes) == 2:
         (path, first), (other, second) = axes
         return rules_core.sweep_grid(anchor, path, first, other, second).points
