@@ -386,3 +386,12 @@ def test_a_rule_registered_again_is_not_served_the_old_rules_numbers(designed_ru
     new.analysis.sweep.open.value = True
     assert {p.headline["p_no_hit"] for p in new.analysis.sweep.sweep.points} == {0}
     assert FourGames(query="").worths["my-2d10"].gained["p_no_hit"] == 0
+
+
+def test_each_card_says_what_the_designer_wrote_it_measures(designed_rule):
+    dash = Dashboard("my-2d10", query="")
+    tips = dict(re.findall(r'<div class="wb-card" data-key="([^"]+)"><div class="wb-card-name" title="([^"]*)">',
+                           dash._headline.value))
+    assert html.unescape(tips["p_all_cancelled"]) == "Every hit cancelled by the dodge."
+    assert html.unescape(tips["expected_cancelled"]) == "Expected hits cancelled."
+    assert html.unescape(tips["p_no_hit"]) == "No hit lands on the defender."

@@ -82,7 +82,9 @@ def headline_cards(frame: pd.DataFrame, text: Callable[[str], str] = str) -> str
                       f'<details class="wb-card-exact" data-col="exact" data-value="{exact}" '
                       f'title="{exact}"><summary>{html.escape(short)}</summary>'
                       f'<span class="wb-card-full">{exact}</span></details>')
-        cards.append(f'<div class="wb-card" data-key="{key}"><div class="wb-card-name">{name}</div>'
+        said = row.get("help")
+        tip = f' title="{html.escape(str(said), quote=True)}"' if said else ""
+        cards.append(f'<div class="wb-card" data-key="{key}"><div class="wb-card-name"{tip}>{name}</div>'
                      f'<div class="wb-card-value"><span class="wb-card-big">{html.escape(big)}</span>'
                      f' <span class="wb-card-one-in">{html.escape(beside)}</span></div>'
                      f'{exact_html}</div>')

@@ -71,6 +71,11 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "P(dodge succeeds)": "P(уклонение удалось)",
         "P(no hit lands)": "P(ни одного попадания)",
         "Expected hits landing": "Ожидаемое число попаданий",
+        # what the three headlines every rule has measure (their definitions' words, a card's tooltip)
+        "Every evasion roll made succeeds, given that at least one is made.":
+            "Каждый сделанный бросок Избегания успешен (если сделан хотя бы один).",
+        "No hit lands on the defender.": "Ни одно попадание не достигает защищающегося.",
+        "Expected number of hits landing on the defender.": "Ожидаемое число попаданий по защищающемуся.",
         "Preset": "Пример",
         "(custom scenario)": "(свой сценарий)",
         "Language": "Язык",

@@ -31,6 +31,7 @@ import plotly.graph_objects as go
 
 from rules_core import Dist, Result, System, all_systems
 from rules_core.compare import Comparison
+from rules_core.play import COMMON_HEADLINE_DEFINITIONS
 from rules_core.result import one_in
 
 from .panel import PagePanel
@@ -237,16 +238,31 @@ def outcome_table(result: Result, lang: str = "en", *, system: System | None = N
                          "one_in"], floats=("probability", "percent"))
 
 
+def _keys_said(words: str, keys: Mapping[str, Any], text: Callable[[str], str]) -> str:
+    """``words`` with each headline key in them (a definition's "they count in expected_hits
+    too") said by its label, as the cards name it."""
+    if not keys:
+        return words
+    pattern = r"\b(" + "|".join(map(re.escape, sorted(keys, key=len, reverse=True))) + r")\b"
+    return re.sub(pattern, lambda m: text(headline_label(m.group(1))), words)
+
+
 def headline_table(result: Result, lang: str = "en", *, system: System | None = None) -> pd.DataFrame:
     """One row per headline quantity: key, name (translated), exact ``"n/d"`` or None, value
     (float), percent, percent_text and one_in (probabilities only), shown (the percent, or the
-    value of an expectation, as text) and note (the core's note, e.g. why a value is None)."""
-    text = translator(_system(result, system), lang)
+    value of an expectation, as text), note (the core's note, e.g. why a value is None) and help
+    (what the quantity measures, in the words of its definition — a designer's own
+    ``Headline.text`` for the headlines of a rule of theirs — or None: a card's tooltip)."""
+    known = _system(result, system)
+    text = translator(known, lang)
+    definitions = {**COMMON_HEADLINE_DEFINITIONS, **(getattr(known, "headlines", None) or {})}
     rows = []
     for key, value in result.headline.items():
+        said = getattr(definitions.get(key), "text", "")
         row: dict[str, Any] = {"key": key, "name": text(headline_label(key)), "exact": None,
                                "value": None, "percent": None, "percent_text": None, "one_in": None,
-                               "shown": "—", "note": text(result.notes.get(key, "")) or None}
+                               "shown": "—", "note": text(result.notes.get(key, "")) or None,
+                               "help": _keys_said(text(said), definitions, text) if said else None}
         if value is not None:
             row.update(exact=exact_text(value), value=float(value), shown=f"{float(value):.4g}")
             if is_probability(key):
@@ -254,7 +270,7 @@ def headline_table(result: Result, lang: str = "en", *, system: System | None = 
                            one_in=one_in_text(value, lang), shown=percent_text(value))
         rows.append(row)
     return _frame(rows, ["key", "name", "exact", "value", "percent", "percent_text", "one_in",
-                         "shown", "note"], floats=("value", "percent"))
+                         "shown", "note", "help"], floats=("value", "percent"))
 
 
 def exact_bar(x: Sequence[Any], probs: Sequence[Fraction], name: str, color: Any, *,
