@@ -2,6 +2,7 @@
 
     python -m workbook report --preset SYSTEM/NAME -o report.html [--force]
     python -m workbook report FILE|- [-o report.html] [--force] [--lang ru] [--link URL]
+    python -m workbook report --system-module my_rule.py FILE   # a rule of your own
 
 The report holds the headline, interactive charts, the tables, the trace with citations and the
 share link; plotly's script is inside it, so it needs no server and requests nothing from the
@@ -22,7 +23,8 @@ import sys
 from typing import TextIO
 
 from rules_core import ScenarioError, get_system
-from rules_core.cli import OneLineParser, UsageError, read_scenario_source, say_error, write_output
+from rules_core.cli import (OneLineParser, UsageError, add_system_module_option, read_scenario_source, say_error,
+                            system_modules, write_output)
 from rules_core.scenario import one_line, shown
 
 from .pages.catalog import dashboards
@@ -90,9 +92,11 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
     rep.add_argument("--lang", help="language of the report (the system's languages)")
     rep.add_argument("--link", metavar="URL", help="the dashboard's http:// or https:// address for the share "
                                                   f"link (default: {DEFAULT_SERVER}<notebook>)")
+    add_system_module_option(rep)
     try:
         args = parser.parse_args(argv)
-        page = _report(args, stdin)
+        with system_modules(args.system_modules):
+            page = _report(args, stdin)
     except (UsageError, ScenarioError) as err:
         say_error(stderr, str(err))
         return 2

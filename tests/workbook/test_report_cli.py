@@ -167,3 +167,17 @@ def test_force_is_documented_where_the_report_command_is():
     import workbook.__main__ as command
 
     assert "--force" in command.__doc__ and "http:// or https://" in command.__doc__
+
+
+def test_a_report_of_a_designers_rule_from_its_file(tmp_path):
+    """``--system-module`` brings a rule of one's own, as the core's command line does; a file
+    that is not a rule is one line on standard error."""
+    rule_file = Path(__file__).resolve().parents[1] / "example_rule.py"
+    (tmp_path / "mine.json").write_text(json.dumps({"system": "my-2d10"}), encoding="utf-8")
+    done = report("report", "--system-module", str(rule_file), "mine.json", "-o", "mine.html", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "mine.html").read_text(encoding="utf-8")
+    assert "37/100" in page and "163/100" in page  # P(no hit), expected hits: 37 and 163 in 100 rolls
+    (tmp_path / "not_a_rule.py").write_text("x = 1\n", encoding="utf-8")
+    refused = report("report", "--system-module", "not_a_rule.py", "mine.json", cwd=tmp_path)
+    assert refused.returncode == 2 and "defines no rule" in refused.stderr and "Traceback" not in refused.stderr
