@@ -35,3 +35,20 @@ def test_the_design_notebook_is_on_the_index():
     folder = ROOT / "notebooks"
     assert "design-a-rule.ipynb" in [e.notebook for e in dashboards(folder)]
     assert heading(folder, "design-a-rule.ipynb") == "Design your own rule"
+
+
+def test_a_rule_not_registered_is_registered_by_its_dashboard():
+    """dashboard(rule(...)) works without register: every panel (the sweep among them) finds the
+    rule by its id."""
+    from example_rule import SYSTEM
+    from rules_core import get_system
+    from workbook import dashboard
+
+    try:
+        d = dashboard(SYSTEM)
+        assert get_system("my-2d10") is SYSTEM
+        # its first preset, skill 14 against 3 hits: 21 of 100 rolls fail (3 hits each), 8 make
+        # 13 (margin 1: 1 hit lands), 6 make 14 without the double 7s (margin 0: 2 land)
+        assert d.result.headline["expected_hits"] == Fraction(21 * 3 + 8 * 1 + 6 * 2, 100)
+    finally:
+        unregister("my-2d10")

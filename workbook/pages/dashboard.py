@@ -66,7 +66,7 @@ import ipywidgets as widgets
 import pandas as pd
 import plotly.graph_objects as go
 
-from rules_core import Result, System, get_system
+from rules_core import Result, System, all_systems, get_system, register
 from rules_core.scenario import Scenario, parse
 
 from ..page.chart import Chart
@@ -782,9 +782,14 @@ def dashboard(system: str | System | Scenario, *, scenario: Scenario | dict[str,
     """The dashboard of a system (an id, a :class:`rules_core.System`, or a scenario built in
     code, whose system it is and which it then shows), ready to be a notebook's last
     expression; ``scenario`` and the other keywords as for :class:`Dashboard`. Returns a
-    :class:`NotebookDashboard`: ``d.scenario``, ``d.result``, ``d.on_change(callback)``."""
+    :class:`NotebookDashboard`: ``d.scenario``, ``d.result``, ``d.on_change(callback)``.
+
+    A designer's rule (``rules_core.rule(...)``) not registered yet is registered here: every
+    panel looks systems up by id (a sweep, the page of games), as the rest of the workbook does."""
     if isinstance(system, Scenario):
         if scenario is not None:
             raise TypeError("give the scenario once: dashboard(scenario) or dashboard(id, scenario=...)")
         system, scenario = system.system, system
+    if isinstance(system, System) and all_systems().get(system.id) is not system:
+        register(system)  # a built-in game's id is refused with the designer's RuleError
     return NotebookDashboard(system, scenario=scenario, **kw)
