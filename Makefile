@@ -30,7 +30,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench bench-browser load docs-media mutate install plotly-js clean
+.PHONY: run test bench bench-browser load docs-media mutate install plotly-js site clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -90,6 +90,12 @@ mutate: $(TSTAMP)
 	$(if $(ALL),rm -rf mutants,$(BIN)/python tools/mutation_report.py --restore)
 	$(BIN)/mutmut run $(foreach m,$(MODULES),'$(m).*')
 	$(BIN)/python tools/mutation_report.py --write docs/mutation.md
+
+## The static site: every dashboard runs in the reader's browser (Pyodide); builds site/ from
+## PyPI and npm only, every file pinned and hashed in tools/site/lock.json, downloads cached
+## (~/.cache/dodge-workbook-site) so a rebuild needs no network. Serve: python -m http.server -d site
+site:
+	$(PYTHON) tools/site/build.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis mutants

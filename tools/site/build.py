@@ -1,0 +1,368 @@
+"""Build the static site (``make site``): every dashboard runs in the reader's browser (Pyodide).
+
+``site/`` is built from the package registries only (PyPI and npm), every file pinned with its
+sha256 in ``tools/site/lock.json`` and kept in a download cache, so a rebuild needs no network:
+
+1. **Build tools** in their own virtualenv (``.site-build/venv``): Voici (``voici-core``, the
+   Voilà page template for JupyterLite) with ``jupyterlite-core`` and the Pyodide kernel
+   ``jupyterlite-pyodide-kernel``, plus anywidget (its front end is copied into the site) and
+   setuptools (to build the project's wheel). Installed with ``--no-index --require-hashes``
+   from the cache.
+2. **The Python runtime** for the browser: the npm package ``pyodide`` (the interpreter and its
+   standard library, no packages). Its ``pyodide.js`` refuses to start in a classic web worker,
+   which is where this kernel starts it; :func:`patch_pyodide_js` removes that one check (see
+   docs/deploy.md, *The static site*).
+3. **The browser's packages**: pure-Python wheels and the WebAssembly wheel of pydantic-core
+   (``pyemscripten_2026_0_wasm32``, Python 3.14) from PyPI, the kernel's own wheels, and the
+   project's ``rules_core`` + ``workbook`` as a wheel built here. They are listed in a
+   ``pyodide-lock.json`` written here, so Pyodide loads them all at start, in parallel, each
+   checked against its sha256, with no package resolver and no other host.
+4. ``voici build`` renders the notebooks into ``site/``; the kernel's settings
+   (``jupyter-lite.json``) point it at the runtime and the lock above.
+
+Usage::
+
+    python tools/site/build.py                 # build site/ (downloads only what the cache lacks)
+    python tools/site/build.py --offline       # fail instead of downloading
+    python tools/site/build.py --update-lock   # resolve the pins below again, rewrite lock.json
+
+The cache is ``$DODGE_SITE_CACHE`` or ``~/.cache/dodge-workbook-site``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+LOCK = HERE / "lock.json"
+WORK = ROOT / ".site-build"
+VENV = WORK / "venv"
+SITE = ROOT / "site"
+CACHE = Path(os.environ.get("DODGE_SITE_CACHE", Path.home() / ".cache" / "dodge-workbook-site"))
+
+#: Notebooks built into the site (the others need what the browser lacks yet: see docs/deploy.md).
+NOTEBOOKS = ["infinity-n4-dodge.ipynb"]
+
+# -- pins (``--update-lock`` resolves them with their dependencies into lock.json) --------------
+
+#: The build tools (on this machine's Python). voici-core 0.10 asks for jupyterlite-core 0.7;
+#: the pyodide kernel 0.7.0 is the last one whose front end loads in Voici's page (0.7.1 and
+#: later ask for JupyterLab 4.4's plugin manager, which Voici 0.10's page does not share).
+BUILD_PINS = ["voici-core==0.10.0", "jupyterlite-core==0.7.6", "jupyterlite-pyodide-kernel==0.7.0",
+              "anywidget==0.11.0", "setuptools==84.2.1", "wheel==0.48.0"]
+
+#: The runtime: npm ``pyodide`` 314 (Python 3.14), the only one PyPI's pydantic-core wheels fit.
+NPM_PINS = ["pyodide@314.0.8"]
+PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
+PYODIDE_PYTHON = "3.14"
+
+#: The browser's packages (what the dashboards and the kernel import), resolved for Pyodide.
+BROWSER_PINS = ["pydantic==2.14.4", "ipywidgets==8.1.5", "plotly==7.1.0", "anywidget==0.11.0",
+                "ipython==9.12.0", "comm==0.2.3", "traitlets==5.14.3", "micropip==0.11.1"]
+#: Dependencies declared for a desktop that the browser never imports (front-end assets, a pty).
+BROWSER_SKIP = {"widgetsnbextension", "jupyterlab-widgets", "pexpect", "ptyprocess"}
+
+#: The kernel's own wheels, shipped inside the jupyterlite-pyodide-kernel wheel (hashed above).
+KERNEL_WHEELS = ("ipykernel-", "piplite-", "pyodide-kernel-", "pyodide_kernel-", "widgetsnbextension-4")
+
+#: The runtime files the site serves (not the consoles, maps or type declarations).
+PYODIDE_FILES = ["pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "package.json"]
+
+
+def log(message: str) -> None:
+    print(f"[site] {message}", flush=True)
+
+
+def run(*command: str | Path, **kwargs) -> subprocess.CompletedProcess:
+    log(" ".join(str(c) for c in command))
+    return subprocess.run([str(c) for c in command], check=True, **kwargs)
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def normalize(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def wheel_name_version(filename: str) -> tuple[str, str]:
+    name, version = filename.split("-")[:2]
+    return normalize(name), version
+
+
+# -- the runtime patch ---------------------------------------------------------------------------
+
+#: The check in pyodide.js (npm pyodide 314.0.x) that refuses a classic web worker. Pyodide 314 loads
+#: its interpreter (``pyodide.asm.mjs``) with a dynamic ``import()``, which classic workers have
+#: in every current browser; the kernel 0.7.0 starts Pyodide in a classic worker with
+#: ``importScripts``. Removing this one statement is the whole patch.
+CLASSIC_WORKER_CHECK = 'if(r&&ge())throw new Error("Classic web workers are not supported");'
+
+
+def patch_pyodide_js(text: str) -> str:
+    """``pyodide.js`` without its classic-worker check; fails loudly unless it is there exactly once.
+
+    >>> patch_pyodide_js('a;' + CLASSIC_WORKER_CHECK + 'b')
+    'a;b'
+    """
+    count = text.count(CLASSIC_WORKER_CHECK)
+    if count != 1:
+        raise SystemExit(f"pyodide.js: expected the classic-worker check once, found it {count} times "
+                         "(a new pyodide? see patch_pyodide_js in tools/site/build.py)")
+    return text.replace(CLASSIC_WORKER_CHECK, "")
+
+
+# -- the lock and the cache ----------------------------------------------------------------------
+
+def pip_download(args: list[str], dest: Path, python: str = sys.executable) -> None:
+    run(python, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+        "--dest", dest, *args)
+
+
+def browser_platform_args() -> list[str]:
+    return ["--only-binary=:all:", "--platform", PYODIDE_PLATFORM, "--platform", "any",
+            "--python-version", PYODIDE_PYTHON, "--implementation", "cp",
+            "--abi", "cp" + PYODIDE_PYTHON.replace(".", ""), "--abi", "none"]
+
+
+def update_lock() -> None:
+    """Resolve the pins with their dependencies and write lock.json (names, files, sha256)."""
+    lock: dict = {"comment": "Written by tools/site/build.py --update-lock: every file the static "
+                             "site is built from, with its sha256. Do not edit by hand.",
+                  "build": [], "browser": [], "npm": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        build, browser, npm = Path(tmp, "build"), Path(tmp, "browser"), Path(tmp, "npm")
+        for d in (build, browser, npm):
+            d.mkdir()
+        pip_download(["--only-binary=:all:", *BUILD_PINS], build)
+        pip_download([*browser_platform_args(), *BROWSER_PINS], browser)
+        for pin in NPM_PINS:
+            run("npm", "pack", "--silent", "--pack-destination", npm, pin, stdout=subprocess.DEVNULL)
+        for kind, folder in (("build", build), ("browser", browser), ("npm", npm)):
+            for path in sorted(folder.iterdir()):
+                if kind == "npm":
+                    name, version = path.name.rsplit("-", 1)[0], path.name.rsplit("-", 1)[1][:-4]
+                else:
+                    name, version = wheel_name_version(path.name)
+                if kind == "browser" and name in BROWSER_SKIP:
+                    continue
+                lock[kind].append({"name": name, "version": version, "file": path.name,
+                                   "sha256": sha256(path)})
+                cached = CACHE / kind / path.name
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, cached)
+    LOCK.write_text(json.dumps(lock, indent=1) + "\n")
+    log(f"wrote {LOCK.relative_to(ROOT)}: " + ", ".join(f"{len(lock[k])} {k}" for k in ("build", "browser", "npm")))
+
+
+def fetch(kind: str, entry: dict, offline: bool) -> Path:
+    """The cached file of a lock entry, downloaded if missing; its sha256 checked either way."""
+    path = CACHE / kind / entry["file"]
+    if not path.exists():
+        if offline:
+            raise SystemExit(f"not in the cache (and --offline): {path}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
+            if kind == "npm":
+                run("npm", "pack", "--silent", "--pack-destination", tmp,
+                    f"{entry['name']}@{entry['version']}", stdout=subprocess.DEVNULL)
+            else:
+                platform = browser_platform_args() if kind == "browser" else ["--only-binary=:all:"]
+                pip_download(["--no-deps", *platform, f"{entry['name']}=={entry['version']}"], Path(tmp))
+            got = Path(tmp, entry["file"])
+            if not got.exists():
+                raise SystemExit(f"{entry['name']} {entry['version']}: the registry gave "
+                                 f"{[p.name for p in Path(tmp).iterdir()]}, not {entry['file']}")
+            got.replace(path)
+    digest = sha256(path)
+    if digest != entry["sha256"]:
+        path.unlink()
+        raise SystemExit(f"sha256 mismatch for {entry['file']}: {digest}, lock.json says {entry['sha256']}")
+    return path
+
+
+# -- the steps -----------------------------------------------------------------------------------
+
+def ensure_build_venv(lock: dict, offline: bool) -> None:
+    """The build tools' virtualenv, installed from the cache with every hash required."""
+    files = [fetch("build", e, offline) for e in lock["build"]]
+    stamp = VENV / ".lock-sha256"
+    want = hashlib.sha256(json.dumps(lock["build"], sort_keys=True).encode()).hexdigest()
+    if stamp.exists() and stamp.read_text() == want:
+        return
+    if VENV.exists():
+        shutil.rmtree(VENV)
+    run(sys.executable, "-m", "venv", VENV)
+    requirements = WORK / "build-requirements.txt"
+    requirements.write_text("".join(f"{e['name']}=={e['version']} --hash=sha256:{e['sha256']}\n"
+                                    for e in lock["build"]))
+    run(VENV / "bin" / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+        "--no-index", "--find-links", files[0].parent, "--require-hashes", "-r", requirements)
+    stamp.write_text(want)
+
+
+def project_wheel(out: Path) -> Path:
+    """``rules_core`` + ``workbook`` as a wheel (built from the work tree, no dependencies)."""
+    env = dict(os.environ, SOURCE_DATE_EPOCH=source_date_epoch())
+    with tempfile.TemporaryDirectory() as tmp:
+        run(VENV / "bin" / "python", "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
+            "--no-deps", "--no-build-isolation", "--no-index", "--wheel-dir", tmp, ROOT, env=env)
+        (wheel,) = Path(tmp).glob("*.whl")
+        target = out / wheel.name
+        shutil.copy2(wheel, target)
+    return target
+
+
+def source_date_epoch() -> str:
+    try:
+        return subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%ct"], check=True,
+                              capture_output=True, text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "315532800"
+
+
+def kernel_wheels(lock: dict, offline: bool, out: Path) -> list[Path]:
+    """The kernel's own wheels (piplite, pyodide_kernel, its ipykernel stand-in), from its wheel."""
+    (entry,) = [e for e in lock["build"] if e["name"] == "jupyterlite-pyodide-kernel"]
+    found = []
+    with zipfile.ZipFile(fetch("build", entry, offline)) as archive:
+        for member in archive.namelist():
+            name = member.rsplit("/", 1)[-1]
+            if "/static/pypi/" in member and name.endswith(".whl") and name.startswith(KERNEL_WHEELS):
+                (out / name).write_bytes(archive.read(member))
+                found.append(out / name)
+    if len(found) != 4:
+        raise SystemExit(f"expected 4 wheels in the kernel's wheel, found {[p.name for p in found]}")
+    return found
+
+
+#: Modules the kernel asks its package manager for that Pyodide 314 has in its standard library
+#: (the kernel 0.7.0 was written for Pyodide 0.27, where they were separate packages).
+STDLIB_IN_314 = ["sqlite3"]
+
+
+def stdlib_marker_wheel(out: Path, name: str, version: str) -> Path:
+    """An empty wheel named ``name``: the kernel's start-up ``piplite.install(name)`` is skipped
+    for a package Pyodide loads, and Pyodide 314 needs nothing loaded for a stdlib module."""
+    info = f"{name}-{version}.dist-info"
+    files = {f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: "
+                                 f"{name} is in Pyodide's standard library; this marks it as present\n",
+             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tools/site/build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n"
+    path = out / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        for member, text in files.items():
+            archive.writestr(zipfile.ZipInfo(member, (1980, 1, 1, 0, 0, 0)), text)
+    return path
+
+
+def wheel_imports(path: Path) -> list[str]:
+    with zipfile.ZipFile(path) as archive:
+        tops = {n.split("/")[0] for n in archive.namelist()}
+    return sorted(t.removesuffix(".py") for t in tops
+                  if not t.endswith((".dist-info", ".data")) and (t.isidentifier() or t.endswith(".py")))
+
+
+def pyodide_lock(runtime_lock: dict, wheels: list[Path]) -> dict:
+    """Pyodide's lock file listing exactly the wheels the site ships (none from Pyodide's CDN)."""
+    packages = {}
+    for wheel in wheels:
+        name, version = wheel_name_version(wheel.name)
+        packages[name] = {"name": name, "version": version, "file_name": wheel.name,
+                          "install_dir": "site", "sha256": sha256(wheel), "package_type": "package",
+                          "imports": wheel_imports(wheel), "depends": [], "unvendored_tests": False}
+    return {"info": runtime_lock["info"], "packages": dict(sorted(packages.items()))}
+
+
+def stage_notebooks(stage: Path) -> None:
+    """The notebooks, as they are (stored without outputs), in the folder Voici reads."""
+    stage.mkdir(parents=True)
+    for name in NOTEBOOKS:
+        shutil.copy2(ROOT / "notebooks" / name, stage / name)
+
+
+def kernel_settings(packages: list[str]) -> dict:
+    """The Pyodide kernel's settings: the site's runtime and lock, every package loaded at start."""
+    return {"pyodideUrl": "./pyodide/pyodide.js",
+            "disablePyPIFallback": True,
+            "loadPyodideOptions": {"lockFileURL": "pyodide/pyodide-lock.json", "packages": packages}}
+
+
+def write_lite_config(lite_dir: Path, packages: list[str]) -> None:
+    """The lite folder's jupyter-lite.json, which ``voici build`` writes into every page it renders."""
+    settings = {"@jupyterlite/pyodide-kernel-extension:kernel": kernel_settings(packages)}
+    (lite_dir / "jupyter-lite.json").write_text(json.dumps(
+        {"jupyter-lite-schema-version": 0, "jupyter-config-data": {"litePluginSettings": settings}}, indent=2))
+
+
+def build(offline: bool) -> None:
+    started = time.monotonic()
+    lock = json.loads(LOCK.read_text())
+    ensure_build_venv(lock, offline)
+    if SITE.exists():
+        shutil.rmtree(SITE)
+    with tempfile.TemporaryDirectory(dir=WORK) as tmp:
+        tmp = Path(tmp)
+        runtime = tmp / "pyodide"
+        runtime.mkdir()
+        (npm,) = [e for e in lock["npm"] if e["name"] == "pyodide"]
+        with tarfile.open(fetch("npm", npm, offline)) as tar:
+            for name in PYODIDE_FILES + ["pyodide-lock.json"]:
+                data = tar.extractfile(f"package/{name}").read()
+                if name == "pyodide.js":
+                    data = patch_pyodide_js(data.decode()).encode()
+                if name == "pyodide-lock.json":
+                    runtime_lock = json.loads(data)
+                    continue
+                (runtime / name).write_bytes(data)
+        wheels = [Path(shutil.copy2(fetch("browser", e, offline), runtime / e["file"])) for e in lock["browser"]]
+        wheels += kernel_wheels(lock, offline, runtime) + [project_wheel(runtime)]
+        wheels += [stdlib_marker_wheel(runtime, name, npm["version"]) for name in STDLIB_IN_314]
+        index = pyodide_lock(runtime_lock, wheels)
+        (runtime / "pyodide-lock.json").write_text(json.dumps(index, indent=1) + "\n")
+
+        lite = tmp / "lite"
+        stage_notebooks(lite / "notebooks")
+        write_lite_config(lite, sorted(index["packages"]))
+        env = dict(os.environ, SOURCE_DATE_EPOCH=source_date_epoch())
+        run(VENV / "bin" / "voici", "build", "--contents", lite / "notebooks", "--output-dir", SITE,
+            "--no-sourcemaps", "--source-date-epoch", env["SOURCE_DATE_EPOCH"], cwd=lite, env=env,
+            stdout=subprocess.DEVNULL)
+        shutil.copytree(runtime, SITE / "pyodide")
+    size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())
+    log(f"built {SITE.relative_to(ROOT)}/ ({size / 1e6:.1f} MB) in {time.monotonic() - started:.0f} s;"
+        f" serve it with: python -m http.server -d site")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--offline", action="store_true", help="never download: the cache must hold every file")
+    parser.add_argument("--update-lock", action="store_true", help="resolve the pins again and rewrite lock.json")
+    args = parser.parse_args(argv)
+    WORK.mkdir(exist_ok=True)
+    if args.update_lock:
+        update_lock()
+    build(args.offline)
+
+
+if __name__ == "__main__":
+    main()
