@@ -99,8 +99,9 @@ def check_ab_against_core(panel, a, b) -> None:
         row = table[("headline", key)]
         assert [None if row[c] == "—" else Fraction(row[c]) for c in ("a", "b", "difference")] == [va, vb, diff]
         if key.startswith("p_") and diff is not None:
-            # percentage points: "pp" in English, "п. п." in Russian
-            assert row["points"] in (f"{float(diff) * 100:+.2f} pp", f"{float(diff) * 100:+.2f} п. п.")
+            # percentage points: "pp" in English, "п. п." with a decimal comma in Russian
+            points = f"{float(diff) * 100:+.2f}"
+            assert row["points"] in (f"{points} pp", f"{points.replace('.', ',')} п. п.")
     for label in dict.fromkeys([*ra.outcome_order, *rb.outcome_order]):
         row = table[("outcome", label)]
         assert Fraction(row["a"]) == ra.outcomes[label] and Fraction(row["b"]) == rb.outcomes[label]

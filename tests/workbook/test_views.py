@@ -163,7 +163,7 @@ def test_one_in_wording_follows_the_language():
     from workbook.page.text import one_in_text
     from workbook.page.views import outcome_table
 
-    assert one_in_text(Fraction(9, 20), "ru") == "1 из 2.22"
+    assert one_in_text(Fraction(9, 20), "ru") == "1 из 2,22"  # a decimal comma (issue 26)
     assert one_in_text(Fraction(1), "ru") == "всегда" and one_in_text(Fraction(0), "ru") == "никогда"
     assert one_in_text(Fraction(47, 500)) == "1 in 10.6"
     from rules_core import evaluate, find_preset

@@ -15,6 +15,7 @@ click). Quantities without a value in this scenario are one small line under the
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -26,7 +27,9 @@ import plotly.graph_objects as go
 from rules_core.scenario import Scenario
 from rules_core.variants import house_rules
 
-__all__ = ["heading", "titled", "headline_cards", "house_rule_banner", "short_fraction", "style_figure", "styled_figure", "wrap_title",
+from .text import lang_of, localised, plotly_separators
+
+__all__ = ["heading", "titled", "headline_cards", "localised_figure", "percent_ticks", "house_rule_banner", "short_fraction", "style_figure", "styled_figure", "wrap_title",
            "page_css", "OKABE_ITO", "FONT_SIZE", "PRESENT_FONT_SIZE"]
 
 #: Okabe & Ito's palette for colour-blind readers (Okabe and Ito, "Color Universal Design", 2008):
@@ -56,8 +59,8 @@ def short_fraction(exact: str, room: int = _LONG) -> str:
     return "/".join(p if len(p) <= 6 else f"{p[:5]}…" for p in exact.split("/"))
 
 
-def _number_text(value: float) -> str:
-    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+def _number_text(value: float, lang: str = "en") -> str:
+    return localised(f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}", lang)
 
 
 def headline_cards(frame: pd.DataFrame, text: Callable[[str], str] = str) -> str:
@@ -75,7 +78,7 @@ def headline_cards(frame: pd.DataFrame, text: Callable[[str], str] = str) -> str
         if row["percent_text"] is not None:
             big, beside = row["percent_text"], row["one_in"] or ""
         else:
-            big, beside = _number_text(row["value"]), text("on average")
+            big, beside = _number_text(row["value"], lang_of(text)), text("on average")
         short = short_fraction(exact)
         exact_html = (f'<span class="wb-card-exact" data-col="exact" data-value="{exact}" '
                       f'title="{exact}">{exact}</span>' if short == exact else
@@ -91,6 +94,69 @@ def headline_cards(frame: pd.DataFrame, text: Callable[[str], str] = str) -> str
     more = (f'<div class="wb-card-absents"><small>{text("Not in this scenario")}: '
             + "; ".join(absent) + ".</small></div>") if absent else ""
     return f'<div class="wb-cards">{"".join(cards)}</div>{more}'
+
+
+def percent_ticks(low: float, high: float, lang: str = "en", count: int = 5) -> tuple[list[float], list[str]]:
+    """Ticks for a probability axis from ``low`` to ``high`` (and a step beyond, for the
+    headroom plotly leaves above a bar's label): about ``count`` steps of 1, 2 or 5 times a
+    power of ten, each labelled as a percent the way ``lang`` writes one (the decimals the
+    step needs, a minus sign for a negative difference).
+
+    >>> vals, words = percent_ticks(0, 0.45, "ru")
+    >>> vals[:3], [w.replace("\u00a0", "_") for w in words[:3]]
+    ([0.0, 0.1, 0.2], ['0_%', '10_%', '20_%'])
+    """
+    span = (high - low) or max(abs(high), 1.0)
+    raw = span / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw * (1 - 1e-9))
+    decimals = max(0, -math.floor(math.log10(step * 100) + 1e-9))
+    first, last = math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9) + 1
+    values = [round(i * step, 12) for i in range(first, last + 1)]
+    words = [localised(f"{v * 100:.{decimals}f}%".replace("-", "\u2212"), lang) for v in values]
+    words = [w.replace("\u22120", "0") if w.strip("\u22120,.%\u00a0") == "" else w for w in words]
+    return values, words
+
+
+def _axis_values(fig: go.Figure, axis: str) -> list[float]:
+    """The numbers the traces of ``fig`` put on the layout axis ``axis`` (``yaxis``, ``yaxis2``,
+    ``xaxis``): each trace's ``y`` (or ``x``) whose ``yaxis`` (or ``xaxis``) names it."""
+    letter, number = axis[0], axis[len("xaxis"):]
+    ref = letter + number
+    values = []
+    for trace in fig.data:
+        if (getattr(trace, f"{letter}axis", None) or letter) != ref:
+            continue
+        for v in getattr(trace, letter, None) or ():
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                values.append(float(v))
+    return values
+
+
+def localised_figure(fig: go.Figure, lang: str = "en") -> go.Figure:
+    """``fig`` with its numbers written as ``lang`` writes them, changed in place and returned;
+    an English figure is left as it is.
+
+    plotly's layout ``separators`` give ticks and hover their decimal mark and thousands
+    separator (Russian: a comma and a no-break space). plotly.js cannot put a space before the
+    ``%`` of a ``tickformat`` (its number format takes a locale's decimal and thousands, not its
+    percent sign), so an axis of percentages gets its ticks written here, from the figure's own
+    data (:func:`percent_ticks`): the figure then reads the same in a dashboard, a notebook, the
+    HTML report and a static image."""
+    separators = plotly_separators(lang)
+    if separators == plotly_separators("en"):
+        return fig
+    fig.layout.separators = separators
+    for name in [n for n in fig.layout.to_plotly_json() if n.startswith(("xaxis", "yaxis"))]:
+        axis = fig.layout[name]
+        if not axis.tickformat or "%" not in axis.tickformat:
+            continue
+        values = _axis_values(fig, name)
+        if axis.rangemode == "tozero" or not values:
+            values.append(0.0)
+        ticks, words = percent_ticks(min(values), max(values), lang)
+        axis.update(tickmode="array", tickvals=ticks, ticktext=words, tickformat=None)
+    return fig
 
 
 def wrap_title(text: str, width: int = _TITLE_WIDTH) -> str:

@@ -1,13 +1,22 @@
-"""Words on the page, in the dashboard's language.
+"""Words and numbers on the page, in the dashboard's language.
 
 Every text a dashboard shows goes through :func:`translator`: first the system's own
 ``System.text(text, lang)`` (its labels, help, outcome labels, trace lines, headline names), then,
 for the workbook's own words ("Outcome", "Share this scenario", ...) that the system left
 unchanged, the small table below. A system's ``translate`` should return a text it does not know
 unchanged.
+
+Numbers have one home too: :func:`percent_text`, :func:`one_in_text`, :func:`number_text`,
+:func:`points_text` and :func:`integer_text` write a number as the page's language writes it
+(Russian: a decimal comma, thousands apart by a no-break space, a no-break space before ``%``:
+``45,00\u00a0%``, ``1 из 10,6``, ``1\u00a0234``); :func:`plotly_separators` gives a chart the
+same marks. Exact fractions ``n/d`` are the same in every language.
 """
 
 from __future__ import annotations
+
+import math
+import re
 
 from collections.abc import Callable
 
@@ -17,7 +26,8 @@ from rules_core import System
 from rules_core.result import headline_label, one_in  # one source of headline names
 from rules_core.scenario import FieldSpec, Part, fields_of
 
-__all__ = ["translator", "headline_label", "one_in_text", "count_text", "field_label", "field_place", "LANGUAGE_NAMES",
+__all__ = ["translator", "Translator", "lang_of", "headline_label", "one_in_text", "percent_text", "number_text",
+           "points_text", "integer_text", "localised", "localised_numbers", "plotly_separators", "NUMBER_STYLES", "NBSP", "count_text", "field_label", "field_place", "LANGUAGE_NAMES",
            "WORKBOOK_TEXT"]
 
 #: Names of languages in their own words, for the language switch.
@@ -51,7 +61,7 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
         "Stop": "Стоп",
         "stopped": "остановлено",
         "Simulated": "Смоделировано",
-        "95% band": "Полоса 95%",
+        "95% band": "Полоса 95\u00a0%",
         "Outcome": "Исход",
         "Exact": "Точно",
         "Percent": "Процент",
@@ -221,19 +231,38 @@ WORKBOOK_TEXT: dict[str, dict[str, str]] = {
 }
 
 
-def translator(system: System | None, lang: str | None) -> Callable[[str], str]:
-    """``text -> text in lang`` for this system (identity for its first language)."""
-    if system is None or not lang or lang == system.languages[0]:
-        return lambda text: text
-    ours = WORKBOOK_TEXT.get(lang, {})
+class Translator:
+    """``text -> text in lang`` for a system: first the system's own ``System.text``, then the
+    workbook's table (:data:`WORKBOOK_TEXT`); the identity in the system's first language. It
+    knows its language (``.lang``), so whatever is handed it writes numbers the same way."""
 
-    def text(value: str) -> str:
-        translated = system.text(value, lang)
+    def __init__(self, system: System | None, lang: str | None):
+        self.system, self.lang = system, lang or "en"
+        self._same = system is None or not lang or lang == system.languages[0]
+        self._ours = WORKBOOK_TEXT.get(self.lang, {})
+
+    def __call__(self, value: str) -> str:
+        if self._same:
+            return value
+        translated = self.system.text(value, self.lang)
         if translated == value:
-            return ours.get(value, value)
+            return self._ours.get(value, value)
         return translated
 
-    return text
+
+def translator(system: System | None, lang: str | None) -> Callable[[str], str]:
+    """``text -> text in lang`` for this system (identity for its first language); its
+    ``.lang`` is the language (:class:`Translator`)."""
+    return Translator(system, lang)
+
+
+def lang_of(text: Callable[[str], str]) -> str:
+    """The language a page's ``text`` speaks (``"en"`` for ``str`` or a plain function).
+
+    >>> lang_of(str), lang_of(translator(None, "ru"))
+    ('en', 'ru')
+    """
+    return getattr(text, "lang", None) or "en"
 
 
 #: English phrases with a number whose singular differs: ``{n} rolls`` → ``1 roll``.
@@ -262,7 +291,7 @@ def count_text(n: int, phrase: str, text: Callable[[str], str] = str) -> str:
     >>> count_text(2000, "{n} rolls", ru).replace("\\u00a0", "_")  # thousands apart by a no-break space
     '2_000 бросков'
     """
-    shown = f"{n:,}"
+    shown = integer_text(n, lang_of(text))
     said = text(phrase)
     forms = said.split("|")
     if len(forms) == 3:
@@ -306,10 +335,112 @@ def field_place(cls: type[Part], path: str, text: Callable[[str], str] = str) ->
     return spec, (f"{label} ({' — '.join(where)})" if where else label)
 
 
-def one_in_text(p: Fraction, lang: str = "en") -> str:
-    """The "1 in N" wording of ``p`` in ``lang`` (``1 из 10.6`` in Russian)."""
+# -- numbers in the page's language -----------------------------------------------------------------
+
+#: The no-break space (U+00A0): between thousands and before ``%`` in Russian, so a number never
+#: breaks over two lines.
+NBSP = "\u00a0"
+
+#: How a language writes numbers, where it differs from English: (decimal mark, thousands
+#: separator, what stands before ``%``). Russian after GOST R 7.0.97 and the Russian typographic
+#: habit: ``1\u00a0234,5``, ``45,00\u00a0%``.
+NUMBER_STYLES: dict[str, tuple[str, str, str]] = {"ru": (",", NBSP, NBSP)}
+
+_ENGLISH = (".", ",", "")
+
+
+def localised(shown: str, lang: str | None = "en") -> str:
+    """A number written the English way (``1,234.5``, ``9.40%``, ``+1.20``) as ``lang`` writes it;
+    unchanged in English and in a language without a style of its own.
+
+    >>> localised("1,234.5", "ru").replace(NBSP, "_"), localised("9.40%", "ru").replace(NBSP, "_")
+    ('1_234,5', '9,40_%')
+    >>> localised("9.40%", "en")
+    '9.40%'
+    """
+    decimal, thousands, before = NUMBER_STYLES.get(lang or "en", _ENGLISH)
+    if (decimal, thousands, before) == _ENGLISH:
+        return shown
+    out = shown.translate({ord(","): "\0", ord("."): decimal}).replace("\0", thousands)
+    return out.replace("%", before + "%")
+
+
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
+_PERCENT = re.compile(r"(?<=\d)\s?%")
+
+
+def localised_numbers(sentence: str, lang: str | None = "en") -> str:
+    """The numbers inside a sentence written the English way (a trace line of the rules core:
+    ``39/20 ≈ 1.95``, ``12,800 rolls``, ``45%``) as ``lang`` writes them; words, fractions and
+    whole numbers are left alone.
+
+    >>> localised_numbers("landing: 39/20 ≈ 1.95 of 12,800, 45%", "ru").replace(NBSP, "_")
+    'landing: 39/20 ≈ 1,95 of 12_800, 45_%'
+    """
+    decimal, thousands, before = NUMBER_STYLES.get(lang or "en", _ENGLISH)
+    if (decimal, thousands, before) == _ENGLISH:
+        return sentence
+    sentence = _THOUSANDS.sub("\0", sentence)
+    sentence = _DECIMAL.sub(decimal, sentence).replace("\0", thousands)
+    return _PERCENT.sub(before + "%", sentence)
+
+
+def number_text(x: float | int | Fraction, spec: str = ".4g", lang: str | None = "en") -> str:
+    """``x`` formatted with ``spec`` (Python's format mini-language) as ``lang`` writes numbers.
+
+    >>> number_text(1.6500, ".4g", "en"), number_text(1.65, ".4g", "ru")
+    ('1.65', '1,65')
+    """
+    return localised(format(float(x) if isinstance(x, Fraction) else x, spec), lang)
+
+
+def integer_text(n: int, lang: str | None = "en") -> str:
+    """A whole number, thousands grouped (``12,000``; Russian ``12\u00a0000``)."""
+    return localised(f"{n:,}", lang)
+
+
+def percent_text(p: Fraction | float, lang: str | None = "en") -> str:
+    """Percent with two decimals, or more to show three significant digits of a small one.
+
+    >>> percent_text(Fraction(47, 500)), percent_text(Fraction(1, 8000)), percent_text(Fraction(1))
+    ('9.40%', '0.0125%', '100%')
+    >>> percent_text(Fraction(9, 20), "ru").replace(NBSP, "_")
+    '45,00_%'
+    """
+    if p in (0, 1):
+        return localised(f"{int(p) * 100}%", lang)
+    pct = float(p) * 100
+    decimals = min(12, max(2, 2 - math.floor(math.log10(abs(pct)))))
+    return localised(f"{pct:.{decimals}f}%", lang)
+
+
+def points_text(diff: Fraction | float, lang: str | None = "en", text: Callable[[str], str] = str) -> str:
+    """A difference of probabilities in percentage points, signed (``+1.20 pp``; Russian
+    ``+1,20 п. п.`` with ``text`` the page's words).
+
+    >>> points_text(Fraction(3, 250))
+    '+1.20 pp'
+    """
+    return f"{localised(f'{float(diff) * 100:+.2f}', lang)} {text('pp')}"
+
+
+def one_in_text(p: Fraction, lang: str | None = "en") -> str:
+    """The "1 in N" wording of ``p`` in ``lang`` (``1 из 10,6`` in Russian; N's thousands
+    grouped as the language groups them).
+
+    >>> one_in_text(Fraction(47, 500)), one_in_text(Fraction(47, 500), "ru")
+    ('1 in 10.6', '1 из 10,6')
+    """
     words = one_in(p)
-    table = WORKBOOK_TEXT.get(lang, {})
+    table = WORKBOOK_TEXT.get(lang or "en", {})
     if words.startswith("1 in "):
-        return table.get("1 in {n}", "1 in {n}").format(n=words[len("1 in "):])
+        return table.get("1 in {n}", "1 in {n}").format(n=localised(words[len("1 in "):], lang))
     return table.get(words, words)
+
+
+def plotly_separators(lang: str | None = "en") -> str:
+    """plotly's layout ``separators`` for ``lang``: its decimal mark, then its thousands
+    separator (``".,"`` in English, plotly's own default)."""
+    decimal, thousands, _ = NUMBER_STYLES.get(lang or "en", _ENGLISH)
+    return decimal + thousands

@@ -32,10 +32,10 @@ import plotly.graph_objects as go
 from rules_core import Dist, Result, System, all_systems
 from rules_core.compare import Comparison
 from rules_core.play import COMMON_HEADLINE_DEFINITIONS
-from rules_core.result import one_in
 
+from .layout import localised_figure
 from .panel import PagePanel
-from .text import headline_label, one_in_text, translator
+from .text import headline_label, lang_of, localised_numbers, number_text, one_in_text, percent_text, points_text, translator
 
 __all__ = ["View", "Panel", "PanelBuilder", "distribution_views", "exact_text", "percent_text", "is_probability",
            "outcome_table", "headline_table", "compare_table", "outcome_chart", "at_least_chart",
@@ -195,19 +195,6 @@ def exact_text(p: Fraction | int) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
-def percent_text(p: Fraction) -> str:
-    """Percent with two decimals, or more to show three significant digits of a small one.
-
-    >>> percent_text(Fraction(47, 500)), percent_text(Fraction(1, 8000)), percent_text(Fraction(1))
-    ('9.40%', '0.0125%', '100%')
-    """
-    if p in (0, 1):
-        return f"{int(p) * 100}%"
-    pct = float(p) * 100
-    decimals = min(12, max(2, 2 - math.floor(math.log10(abs(pct)))))
-    return f"{pct:.{decimals}f}%"
-
-
 def is_probability(key: str) -> bool:
     """Headline quantities named ``p_*`` are probabilities; the rest (``expected_*``) are not."""
     return key.startswith("p_")
@@ -219,7 +206,7 @@ def _system(result: Result, system: System | None) -> System | None:
 
 def _prob_row(p: Fraction, lang: str) -> dict[str, Any]:
     return {"exact": exact_text(p), "probability": float(p), "percent": float(p) * 100,
-            "percent_text": percent_text(p), "one_in": one_in_text(p, lang)}
+            "percent_text": percent_text(p, lang), "one_in": one_in_text(p, lang)}
 
 
 def _frame(rows: list[dict[str, Any]], columns: list[str], floats: Sequence[str]) -> pd.DataFrame:
@@ -264,55 +251,59 @@ def headline_table(result: Result, lang: str = "en", *, system: System | None = 
                                "shown": "—", "note": text(result.notes.get(key, "")) or None,
                                "help": _keys_said(text(said), definitions, text) if said else None}
         if value is not None:
-            row.update(exact=exact_text(value), value=float(value), shown=f"{float(value):.4g}")
+            row.update(exact=exact_text(value), value=float(value), shown=number_text(value, ".4g", lang))
             if is_probability(key):
-                row.update(percent=float(value) * 100, percent_text=percent_text(value),
-                           one_in=one_in_text(value, lang), shown=percent_text(value))
+                row.update(percent=float(value) * 100, percent_text=percent_text(value, lang),
+                           one_in=one_in_text(value, lang), shown=percent_text(value, lang))
         rows.append(row)
     return _frame(rows, ["key", "name", "exact", "value", "percent", "percent_text", "one_in",
                          "shown", "note", "help"], floats=("value", "percent"))
 
 
 def exact_bar(x: Sequence[Any], probs: Sequence[Fraction], name: str, color: Any, *,
-              labels: bool = True, **more: Any) -> go.Bar:
+              labels: bool = True, lang: str = "en", **more: Any) -> go.Bar:
     """Bars of exact probabilities: ``y`` the floats, ``customdata`` rows ``[n/d, percent,
-    "1 in N"]`` shown on hover; ``labels`` prints the percent above each bar; ``more`` goes to
-    ``go.Bar`` (axes of a subplot, legend group, ...). System views build their bars with it."""
-    percents = [percent_text(p) for p in probs]
+    "1 in N"]`` shown on hover; ``labels`` prints the percent above each bar; numbers written as
+    ``lang`` writes them; ``more`` goes to ``go.Bar`` (axes of a subplot, legend group, ...).
+    System views build their bars with it."""
+    percents = [percent_text(p, lang) for p in probs]
     shown = {"text": percents, "textposition": "outside"} if labels else {}
     return go.Bar(x=list(x), y=[float(p) for p in probs], name=name, marker_color=color,
-                  customdata=[[exact_text(p), pc, one_in(p)] for p, pc in zip(probs, percents)],
+                  customdata=[[exact_text(p), pc, one_in_text(p, lang)] for p, pc in zip(probs, percents)],
                   hovertemplate="%{x}: %{customdata[0]} = %{customdata[1]}<br>%{customdata[2]}<extra>"
                                 + html.escape(name) + "</extra>", **shown, **more)
 
 
 def _bar(x: Sequence[Any], probs: Sequence[Fraction], name: str, color: str,
-         signed: bool = False) -> go.Bar:
-    """:func:`exact_bar`, or for ``signed`` differences bars labelled in percentage points."""
+         signed: bool = False, text: Callable[[str], str] = str) -> go.Bar:
+    """:func:`exact_bar`, or for ``signed`` differences bars labelled in percentage points;
+    numbers in the language of ``text``."""
+    lang = lang_of(text)
     if not signed:
-        return exact_bar(x, probs, name, color)
+        return exact_bar(x, probs, name, color, lang=lang)
     return go.Bar(x=list(x), y=[float(p) for p in probs], name=name, marker_color=color,
-                  text=[f"{float(p) * 100:+.2f} pp" for p in probs], textposition="outside",
+                  text=[points_text(p, lang, text) for p in probs], textposition="outside",
                   customdata=[[exact_text(p)] for p in probs],
                   hovertemplate="%{x}<br>%{customdata[0]} = %{text}<extra></extra>")
 
 
 def _figure(traces: Sequence[go.BaseTraceType], title: str, xtitle: str, ytitle: str, *,
             xaxis: dict[str, Any] | None = None, yaxis: dict[str, Any] | None = None,
-            **layout: Any) -> go.Figure:
-    """A figure built with its final data and layout in one go (no later updates)."""
-    return go.Figure(data=list(traces), layout=dict(
+            lang: str = "en", **layout: Any) -> go.Figure:
+    """A figure built with its final data and layout in one go (no later updates), its numbers
+    as ``lang`` writes them (:func:`workbook.page.layout.localised_figure`)."""
+    return localised_figure(go.Figure(data=list(traces), layout=dict(
         title=dict(text=title), xaxis=dict(title=dict(text=xtitle), **(xaxis or {})),
-        yaxis=dict(title=dict(text=ytitle), **(yaxis or {})), **_LAYOUT, **layout))
+        yaxis=dict(title=dict(text=ytitle), **(yaxis or {})), **_LAYOUT, **layout)), lang)
 
 
 def outcome_chart(result: Result, lang: str = "en", *, system: System | None = None) -> go.Figure:
     """Bar chart of every outcome's probability, in ``result.outcome_order``."""
     text = translator(_system(result, system), lang)
     labels, probs = zip(*result.outcome_rows())
-    return _figure([_bar([text(lab) for lab in labels], probs, text("Probability"), _COLORS[0])],
+    return _figure([_bar([text(lab) for lab in labels], probs, text("Probability"), _COLORS[0], text=text)],
                    text("Outcomes"), "", text("Probability"),
-                   yaxis=dict(tickformat=".0%", rangemode="tozero"), showlegend=False)
+                   yaxis=dict(tickformat=".0%", rangemode="tozero"), showlegend=False, lang=lang)
 
 
 def at_least_chart(result: Result, lang: str = "en", *, system: System | None = None) -> go.Figure:
@@ -320,10 +311,10 @@ def at_least_chart(result: Result, lang: str = "en", *, system: System | None = 
     text = translator(_system(result, system), lang)
     rows = result.p_at_least_hits()
     ks, probs = (list(zip(*rows)) or [[], []])
-    fig = _figure([_bar(ks, probs, text("Probability"), _COLORS[1])],
+    fig = _figure([_bar(ks, probs, text("Probability"), _COLORS[1], text=text)],
                   text("P(at least k hits land)"), text("Hits landing (k)"), text("Probability"),
                   xaxis=dict(dtick=1), yaxis=dict(tickformat=".0%", rangemode="tozero"),
-                  showlegend=False)
+                  showlegend=False, lang=lang)
     if not rows:
         fig.add_annotation(text=text("No hit can land in this scenario."), showarrow=False,
                            xref="paper", yref="paper", x=0.5, y=0.5)
@@ -336,9 +327,9 @@ def distribution_chart(dist: Dist, title: str, lang: str = "en", *, xtitle: str 
     text = translator(system, lang)
     outcomes, probs = zip(*dist.items())
     x = [o if isinstance(o, (int, float)) else text(str(o)) for o in outcomes]
-    return _figure([_bar(x, probs, text("Probability"), _COLORS[2])], text(title), text(xtitle),
+    return _figure([_bar(x, probs, text("Probability"), _COLORS[2], text=text)], text(title), text(xtitle),
                    text("Probability"), yaxis=dict(tickformat=".0%", rangemode="tozero"),
-                   showlegend=False)
+                   showlegend=False, lang=lang)
 
 
 def trace_html(result: Result, lang: str = "en", *, system: System | None = None) -> str:
@@ -349,7 +340,7 @@ def trace_html(result: Result, lang: str = "en", *, system: System | None = None
         cite = (f' <span class="wb-cite" style="color:#666"><small>[{html.escape(text(step.citation))}]'
                 f'</small></span>' if step.citation else "")
         items.append(f'<li class="wb-trace-step"><b>{html.escape(text(step.rule))}</b>: '
-                     f'{html.escape(text(step.detail))}{cite}</li>')
+                     f'{html.escape(localised_numbers(text(step.detail), lang))}{cite}</li>')
     return f'<ol class="wb-trace-list">{"".join(items)}</ol>'
 
 
@@ -381,7 +372,7 @@ def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, s
                          "b": None if pb is None else exact_text(pb),
                          "difference": None if diff is None else exact_text(diff),
                          "difference_pp": (None if diff is None or not (kind == "outcome" or d.is_probability)
-                                           else f"{float(diff) * 100:+.2f} pp"),
+                                           else points_text(diff, lang, text)),
                          "a_value": None if pa is None else float(pa),
                          "b_value": None if pb is None else float(pb),
                          "difference_value": None if diff is None else float(diff)})
@@ -400,12 +391,12 @@ def compare_chart(a: Result, b: Result, lang: str = "en", *, names: tuple[str, s
     pa = [a.outcomes[lab] for lab in labels]
     pb = [b.outcomes[lab] for lab in labels]
     diff = [q - p for p, q in zip(pa, pb)]
-    traces = [_bar(x, pa, names[0], _COLORS[0]), _bar(x, pb, names[1], _COLORS[1]),
+    traces = [_bar(x, pa, names[0], _COLORS[0], text=text), _bar(x, pb, names[1], _COLORS[1], text=text),
               _bar(x, diff, f"{text('Difference')} ({names[1]} − {names[0]})", _COLORS[2],
-                   signed=True)]
+                   signed=True, text=text)]
     return _figure(traces, f"{text('Outcomes')}: {names[0]} {text('against')} {names[1]}", "",
                    text("Probability"), barmode="group",
-                   yaxis=dict(tickformat=".0%"), legend=dict(orientation="h", y=-0.25))
+                   yaxis=dict(tickformat=".0%"), legend=dict(orientation="h", y=-0.25), lang=lang)
 
 
 # -- HTML for the page ------------------------------------------------------------------------

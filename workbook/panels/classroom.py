@@ -35,10 +35,11 @@ from rules_core import DiceError, Result, System, play_once, sample
 from rules_core.play import COMMON_HEADLINE_DEFINITIONS, Headline
 from rules_core.simulate import MAX_ROLLS
 
-from ..page.text import count_text, headline_label
+from ..page.layout import localised_figure
+from ..page.text import count_text, headline_label, integer_text, lang_of, localised_numbers, number_text, percent_text
 from ..page.chart import chart
 from ..page.panel import PagePanel
-from ..page.views import exact_text, percent_text
+from ..page.views import exact_text
 
 __all__ = ["RollPanel", "SimulatePanel", "parse_faces", "came_to", "came_to_html"]
 
@@ -187,7 +188,7 @@ class RollPanel(PagePanel):
                        f"(d{r.dice.sides}{'×' + str(r.dice.count) if r.dice.count > 1 else ''}): "
                        f"<b>{html.escape(', '.join(map(str, r.faces)))}</b></li>" for r in played.rolled)
         steps = "".join(f"<li class='wb-trace-step'><b>{html.escape(text(s.rule))}</b>: "
-                        f"{html.escape(text(s.detail))}"
+                        f"{html.escape(localised_numbers(text(s.detail), lang_of(text)))}"
                         + (f" <span class='wb-cite'>[{html.escape(text(s.citation))}]</span>" if s.citation else "")
                         + "</li>" for s in played.trace)
         self.steps.value = (f"<p><small>{html.escape(source)}</small></p>"
@@ -234,7 +235,7 @@ def came_to_html(system: System, scenario: Any, played: Any, text: Text) -> str:
     """:func:`came_to` as a list (class ``wb-roll-came-to``, each item ``[data-key]``)."""
     items = "".join(
         f"<li data-key='{html.escape(name, quote=True)}'>{html.escape(text(headline_label(name)))}: <b>"
-        + html.escape(text("yes" if value else "no") if isinstance(value, bool) else f"{value:g}"
+        + html.escape(text("yes" if value else "no") if isinstance(value, bool) else number_text(value, "g", lang_of(text))
                       if isinstance(value, float) else str(value)) + "</b></li>"
         for name, value in came_to(system, scenario, played))
     return (f"<p><b>{html.escape(text('What this roll came to'))}</b></p>"
@@ -244,12 +245,12 @@ def came_to_html(system: System, scenario: Any, played: Any, text: Text) -> str:
 def counts_table(result: Result, counts: Counter[str], text: Text) -> str:
     """How often each outcome was rolled (count and share) beside its exact probability; rows
     ``tr[data-key=<outcome>]``, cells ``count``, ``share``, ``exact`` (n/d) and ``percent``."""
-    total = sum(counts.values())
+    total, lang = sum(counts.values()), lang_of(text)
     rows = "".join(
         f"<tr data-key='{html.escape(label, quote=True)}'><td>{html.escape(text(label))}</td>"
-        f"<td data-col='count'>{counts[label]:,}</td>"
-        f"<td data-col='share'>{percent_text(counts[label] / total) if total else '—'}</td>"
-        f"<td data-col='exact'>{exact_text(p)}</td><td data-col='percent'>{percent_text(p)}</td></tr>"
+        f"<td data-col='count'>{integer_text(counts[label], lang)}</td>"
+        f"<td data-col='share'>{percent_text(counts[label] / total, lang) if total else '—'}</td>"
+        f"<td data-col='exact'>{exact_text(p)}</td><td data-col='percent'>{percent_text(p, lang)}</td></tr>"
         for label, p in result.outcome_rows())
     head = "".join(f"<th>{html.escape(text(h))}</th>" for h in ("Outcome", "Rolled", "Share", "Exact", "Percent"))
     return f"<table class='wb-grid'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
@@ -402,7 +403,8 @@ class SimulatePanel(PagePanel):
         self._show_table()
         stopped = done < n
         self.status.value = (f"<p>{html.escape(count_text(done, '{n} rolls', self.text))} "
-                             f"({html.escape(self.text('seed'))} {seed}), {self.elapsed:.1f} {html.escape(self.text('s'))}"
+                             f"({html.escape(self.text('seed'))} {seed}), "
+                             f"{number_text(self.elapsed, '.1f', self.lang)} {html.escape(self.text('s'))}"
                              + (f" — {html.escape(self.text('stopped'))}" if stopped else "") + "</p>")
 
     def _draw_chart(self) -> None:
@@ -443,7 +445,7 @@ def convergence_chart(xs: list[int], ys: list[float], exact: Any, kind: str, sd:
                       xaxis=dict(type="log", dtick=1, title=text("Rolls")), yaxis=dict(title=text("Probability" if probability else "Value"),
                                                                       **({"tickformat": ".0%"} if probability else {})),
                       plot_bgcolor="white", legend=dict(orientation="h", y=-0.25))
-    return fig
+    return localised_figure(fig, lang_of(text))
 
 
 def random_seed() -> int:

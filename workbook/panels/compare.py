@@ -41,7 +41,7 @@ from rules_core.compare import Comparison
 from rules_core.scenario import Scenario
 
 from ..page.share import decode_query, encode_query
-from ..page.text import headline_label
+from ..page.text import headline_label, lang_of, localised_numbers, number_text, points_text
 from ..page.chart import chart as chart_widget
 from .export import panel_section
 from ..page.panel import PagePanel
@@ -81,18 +81,18 @@ def read_pin(system: System, query: str | None) -> tuple[Scenario | None, str]:
     return shared.scenario, ""
 
 
-def _value_text(key: str, value: Fraction | None) -> str:
+def _value_text(key: str, value: Fraction | None, lang: str = "en") -> str:
     if value is None:
         return "—"
-    return percent_text(value) if key.startswith("p_") else f"{float(value):.4g}"
+    return percent_text(value, lang) if key.startswith("p_") else number_text(value, ".4g", lang)
 
 
 def _difference_text(key: str, diff: Fraction | None, text: Text = str) -> str:
     if diff is None:
         return "—"
     if key.startswith("p_"):
-        return f"{float(diff) * 100:+.2f} {text('pp')}"
-    return f"{float(diff):+.4g}"
+        return points_text(diff, lang_of(text), text)
+    return number_text(diff, "+.4g", lang_of(text))
 
 
 def cards_html(comparison: Comparison, text: Text = str, names: tuple[str, str] = ("A", "B")) -> str:
@@ -107,9 +107,9 @@ def cards_html(comparison: Comparison, text: Text = str, names: tuple[str, str] 
             f'style="border:1px solid #ccd;border-radius:8px;padding:6px 10px;min-width:11em;flex:1 1 11em">'
             f'<div style="font-size:.85em;color:#555">{html.escape(text(headline_label(d.key)))}</div>'
             f'<div data-side="a" data-exact="{"" if d.a is None else exact_text(d.a)}">'
-            f'<b>{html.escape(names[0])}</b> {html.escape(_value_text(d.key, d.a))}</div>'
+            f'<b>{html.escape(names[0])}</b> {html.escape(_value_text(d.key, d.a, lang_of(text)))}</div>'
             f'<div data-side="b" data-exact="{"" if d.b is None else exact_text(d.b)}">'
-            f'<b>{html.escape(names[1])}</b> {html.escape(_value_text(d.key, d.b))}</div>'
+            f'<b>{html.escape(names[1])}</b> {html.escape(_value_text(d.key, d.b, lang_of(text)))}</div>'
             f'<div data-side="difference" data-exact="{exact}" style="font-weight:600">'
             f'{html.escape(_difference_text(d.key, diff, text))}'
             f'<div style="font-size:.75em;font-weight:400;color:#555;overflow-wrap:anywhere">{html.escape(exact)}</div>'
@@ -127,7 +127,7 @@ def comparison_table_html(comparison: Comparison, text: Text = str, names: tuple
             cells = [text(name), "—" if d.a is None else exact_text(d.a), "—" if d.b is None else exact_text(d.b),
                      "—" if d.difference is None else exact_text(d.difference),
                      "—" if d.difference is None or (kind == "headline" and not d.is_probability)
-                     else f"{float(d.difference) * 100:+.2f} {text('pp')}"]
+                     else points_text(d.difference, lang_of(text), text)]
             tds = "".join(f'<td data-col="{c}" style="padding:2px 10px">{html.escape(v)}</td>'
                           for c, v in zip(("name", "a", "b", "difference", "points"), cells))
             out.append(f'<tr data-kind="{kind}" data-key="{html.escape(d.key, quote=True)}">{tds}</tr>')
@@ -152,7 +152,7 @@ def trace_html_of(comparison: Comparison, text: Text = str, names: tuple[str, st
 
     def line(step: Any) -> str:
         cite = f" [{text(step.citation)}]" if getattr(step, "citation", "") else ""
-        return f"{text(step.rule)}: {text(step.detail)}{cite}"
+        return f"{text(step.rule)}: {localised_numbers(text(step.detail), lang_of(text))}{cite}"
 
     def block(side: str, name: str, trace: Any, lines: tuple[str, ...]) -> str:
         wanted = set(lines)

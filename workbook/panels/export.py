@@ -46,7 +46,7 @@ from rules_core.scenario import Scenario, one_line, parse, shown
 from rules_core.tables import comparison_rows, csv_text, outcome_rows, sweep_rows
 
 from ..page.notices import problem_words
-from ..page.text import headline_label, translator
+from ..page.text import headline_label, number_text, translator
 from ..page.views import OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart, outcome_chart, outcome_table, \
     percent_text, system_views, table_html, trace_html
 
@@ -212,7 +212,7 @@ def _cards(result: Result, text: Callable[[str], str], lang: str) -> str:
         if value is None:
             shown, exact = "—", text(result.notes.get(key, ""))
         else:
-            shown = percent_text(value) if key.startswith("p_") else f"{float(value):.4g}"
+            shown = percent_text(value, lang) if key.startswith("p_") else number_text(value, ".4g", lang)
             exact = f"{value.numerator}/{value.denominator}"
         cards.append(f'<div class="wb-report-card" data-key="{html.escape(key, quote=True)}">'
                      f'<div class="name">{html.escape(text(headline_label(key)))}</div>'
@@ -471,7 +471,7 @@ class ExportPanel:
                                       **(self.report_extra() if self.report_extra else {}))
         self.report_link.value = download_link(f"{self.system.id}-report.html", self.report, "text/html",
                                                f"{self.text('Download the report')} "
-                                               f"({len(self.report) / 1e6:.1f} {self.text('MB')})", "wb-export-report-file")
+                                               f"({number_text(len(self.report) / 1e6, '.1f', self.lang)} {self.text('MB')})", "wb-export-report-file")
         return self.report
 
     def load(self, content: bytes | str, name: str = "the file") -> Scenario | None:

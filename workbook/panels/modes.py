@@ -49,9 +49,9 @@ def hits_chart(result: Result, mode: str = "distribution", lang: str = "en", *,
     """Bars of the hits landing in ``mode``, the exact ``n/d`` on hover."""
     rows = hits_rows(result, mode)
     ks, probs = zip(*rows)
-    return _figure([exact_bar(ks, probs, text("Probability"), OKABE_ITO["blue"])], text(MODES[mode]),
+    return _figure([exact_bar(ks, probs, text("Probability"), OKABE_ITO["blue"], lang=lang)], text(MODES[mode]),
                    text("Hits landing (k)"), text("Probability"), xaxis=dict(dtick=1),
-                   yaxis=dict(tickformat=".0%", rangemode="tozero"), showlegend=False)
+                   yaxis=dict(tickformat=".0%", rangemode="tozero"), showlegend=False, lang=lang)
 
 
 class ModePanel:

@@ -32,7 +32,8 @@ from rules_core import Result, Sweep, System
 from rules_core.scenario import Scenario, spec_at
 from rules_core.sweeps import allowed_values
 
-from ..page.text import count_text, field_label, headline_label
+from ..page.layout import localised_figure
+from ..page.text import count_text, field_label, headline_label, lang_of, number_text
 from ..page.chart import chart
 from ..page.layout import OKABE_ITO
 from ..page.panel import PagePanel
@@ -80,10 +81,10 @@ def _x(value: Any) -> Any:
     return float(value) if isinstance(value, Decimal) else value
 
 
-def _shown(key: str, value: Fraction | None) -> str:
+def _shown(key: str, value: Fraction | None, lang: str = "en") -> str:
     if value is None:
         return "—"
-    return percent_text(value) if key.startswith("p_") else f"{float(value):.4g}"
+    return percent_text(value, lang) if key.startswith("p_") else number_text(value, ".4g", lang)
 
 
 def sweep_figure(swept: Sweep, text: Text = str, quantity: str = EVERY, mark: Sequence[Any] | None = None,
@@ -93,6 +94,7 @@ def sweep_figure(swept: Sweep, text: Text = str, quantity: str = EVERY, mark: Se
     :data:`EVERY`). Hover shows the exact ``n/d``; ``mark`` (the scenario's own values) is
     drawn as a dotted line or a cross. ``labels`` name the fields (default: their paths)."""
     labels = list(labels or swept.fields)
+    lang = lang_of(text)
     mark = list(mark) if mark is not None else [swept.base.get(p) for p in swept.fields]
     points = [p for p in swept.points if not p.refused]
     if len(swept.fields) == 1:
@@ -104,7 +106,7 @@ def sweep_figure(swept: Sweep, text: Text = str, quantity: str = EVERY, mark: Se
                 x=[_x(p.value) for p in shown], y=[float(p.headline[key]) for p in shown],
                 mode="lines+markers", name=text(headline_label(key)),
                 line=dict(color=_PALETTE[i % len(_PALETTE)]),
-                customdata=[[exact_text(p.headline[key]), _shown(key, p.headline[key])] for p in shown],
+                customdata=[[exact_text(p.headline[key]), _shown(key, p.headline[key], lang)] for p in shown],
                 hovertemplate=f"{html.escape(labels[0])} = %{{x}}<br>%{{customdata[0]}} = %{{customdata[1]}}"
                               f"<extra>{html.escape(text(headline_label(key)))}</extra>"))
         probability = all(k.startswith("p_") for k in keys)
@@ -116,7 +118,7 @@ def sweep_figure(swept: Sweep, text: Text = str, quantity: str = EVERY, mark: Se
             legend=dict(orientation="h", y=-0.25), **_LAYOUT))
         fig.add_vline(x=_x(mark[0]), line_dash="dot", line_color=OKABE_ITO["black"],
                       annotation_text=text("this scenario"), annotation_position="top")
-        return fig
+        return localised_figure(fig, lang)
     key = "p_no_hit" if quantity == EVERY else quantity
     xs = list(dict.fromkeys(p.values[1] for p in swept.points))
     ys = list(dict.fromkeys(p.values[0] for p in swept.points))
@@ -127,7 +129,7 @@ def sweep_figure(swept: Sweep, text: Text = str, quantity: str = EVERY, mark: Se
         value = p.headline.get(key)
         if value is not None:
             z[i][j] = float(value)
-            custom[i][j] = [exact_text(value), _shown(key, value)]
+            custom[i][j] = [exact_text(value), _shown(key, value, lang)]
     heat = go.Heatmap(x=[_x(v) for v in xs], y=[_x(v) for v in ys], z=z, customdata=custom,
                       colorscale="Viridis", colorbar=dict(title=dict(text="")),
                       hovertemplate=f"{html.escape(labels[1])} = %{{x}}, {html.escape(labels[0])} = %{{y}}<br>"
@@ -137,10 +139,10 @@ def sweep_figure(swept: Sweep, text: Text = str, quantity: str = EVERY, mark: Se
                       marker=dict(symbol="x", size=14, color=OKABE_ITO["vermillion"],
                                   line=dict(width=2, color="white")),
                       hoverinfo="skip")
-    return go.Figure([heat, here], layout=dict(
+    return localised_figure(go.Figure([heat, here], layout=dict(
         title=dict(text=f"{text(headline_label(key))}: {labels[0]} × {labels[1]}"),
         xaxis=dict(title=dict(text=labels[1])), yaxis=dict(title=dict(text=labels[0])),
-        showlegend=False, **{**_LAYOUT, "height": 420}))
+        showlegend=False, **{**_LAYOUT, "height": 420})), lang)
 
 
 def sweep_around(scenario: Scenario, path: str, other: str | None = None) -> Sweep:

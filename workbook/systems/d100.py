@@ -16,13 +16,14 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from rules_core import Result, get_system
-from rules_core.systems.d100_homebrew.exact import analyse, number
+from rules_core.systems.d100_homebrew.exact import analyse
 from rules_core.systems.d100_homebrew.text import say
 
-from ..page.text import translator
+from ..page.layout import localised_figure
+from ..page.text import number_text, translator
 from ..page.views import View, exact_text
 
-__all__ = ["SYSTEM_ID", "VIEWS", "FATES", "attack_rows", "attack_table", "attack_chart"]
+__all__ = ["SYSTEM_ID", "VIEWS", "FATES", "attack_rows", "attack_table", "attack_chart", "exact_number"]
 
 SYSTEM_ID = "d100-homebrew"
 
@@ -50,12 +51,25 @@ def attack_rows(result: Result) -> list[dict[str, Fraction | int | str]]:
 
 def attack_table(result: Result, lang: str = "en") -> pd.DataFrame:
     """The rows of :func:`attack_rows` with translated headers and exact numbers as text
-    (``33/20 ≈ 1.65``)."""
+    (``33/20 ≈ 1.65``; in Russian ``33/20 ≈ 1,65``)."""
     text = translator(get_system(result.system), lang)
     headers = {"attack": "Attack", "hits": "Hits", "p_roll": "Roll made", **FATES}
-    frame = pd.DataFrame([{headers[k]: (text(v) if k == "attack" else v if k == "hits" else number(v))
+    frame = pd.DataFrame([{headers[k]: (text(v) if k == "attack" else v if k == "hits" else exact_number(v, lang))
                            for k, v in row.items()} for row in attack_rows(result)])
     return frame.rename(columns={h: text(h) for h in headers.values()})
+
+
+def exact_number(x: Fraction | int, lang: str = "en") -> str:
+    """An exact number as the table shows it: ``3``, or ``39/20 ≈ 1.95`` (the float as ``lang``
+    writes it: ``39/20 ≈ 1,95``).
+
+    >>> exact_number(Fraction(39, 20)), exact_number(Fraction(39, 20), "ru"), exact_number(3)
+    ('39/20 ≈ 1.95', '39/20 ≈ 1,95', '3')
+    """
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x.numerator)
+    return f"{exact_text(x)} ≈ {number_text(x, '.4g', lang)}"
 
 
 def attack_chart(result: Result, lang: str = "en") -> go.Figure:
@@ -69,11 +83,11 @@ def attack_chart(result: Result, lang: str = "en") -> go.Figure:
         bars.append(go.Bar(x=x, y=[float(v) for v in values], name=text(name), marker_color=color,
                            customdata=[exact_text(v) for v in values],
                            hovertemplate="%{x}: %{customdata} ≈ %{y:.3f}<extra>" + text(name) + "</extra>"))
-    return go.Figure(data=bars, layout=dict(
+    return localised_figure(go.Figure(data=bars, layout=dict(
         barmode="stack", height=340, margin=dict(l=60, r=20, t=50, b=60),
         title=dict(text=text("Where each attack's hits go")),
         yaxis=dict(title=dict(text=text("Expected hits")), rangemode="tozero", gridcolor="#e6e6e6"),
-        plot_bgcolor="white", paper_bgcolor="white", legend=dict(orientation="h", y=-0.2)))
+        plot_bgcolor="white", paper_bgcolor="white", legend=dict(orientation="h", y=-0.2))), lang)
 
 
 VIEWS = (View("Where each attack's hits go", attack_chart),
