@@ -53,6 +53,7 @@ __all__ = [
     "parts",
     "fields_of",
     "parse",
+    "when",
     "shown",
     "one_line",
     "SNAP",
@@ -139,6 +140,25 @@ class Part(BaseModel):
 
     def _repr_html_(self) -> str:
         return _part_html(self)
+
+    @classmethod
+    def schema_rules(cls) -> list[dict[str, Any]]:
+        """What the model's cross-field checks refuse, said in JSON Schema (``if``/``then``,
+        ``not``, ``anyOf``; see :func:`when`): added to the class's schema under ``allOf``, so
+        that every scenario the schema allows is one the checks accept. None by default."""
+        return []
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> Any:
+        schema = handler(core_schema)
+        rules = cls.schema_rules()
+        if rules or issubclass(cls, Scenario):
+            target = handler.resolve_ref_schema(schema)
+            if rules:
+                target["allOf"] = [*target.get("allOf", []), *rules]
+            if issubclass(cls, Scenario):  # load_scenario finds the system by it
+                target["required"] = sorted({*target.get("required", []), "system"})
+        return schema
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
@@ -294,9 +314,13 @@ def number(default: Any, *, ge: Any, le: Any, label: str, help: str, citation: s
             raise TypeError(f"a whole-number field needs whole bounds, not {ge} and {le}")
         if (bounds[1] - bounds[0]) % bounds[2] or (default - bounds[0]) % bounds[2]:
             raise TypeError(f"the bounds {ge} and {le} and the default {default} must lie on the step {step}")
+        # JSON Schema's multipleOf counts from 0; a step counted from a bound off its multiples
+        # is said by listing the values
+        on_step = ({} if bounds[2] == 1 else {"multipleOf": bounds[2]} if bounds[0] % bounds[2] == 0
+                   else {"enum": list(range(bounds[0], bounds[1] + 1, bounds[2]))})
         field = Field(default, ge=bounds[0], le=bounds[1], description=help,
                       json_schema_extra=_extra("number", label, help, citation, step=bounds[2],
-                                               unit=unit, group=group))
+                                               unit=unit, group=group, **on_step))
         field.metadata.append(BeforeValidator(_whole_checker(lo, hi, bounds[2])))
         return field
     if (hi - lo) % step_d or lo % step_d:
@@ -337,13 +361,15 @@ def ruling(default: str, *, label: str, help: str, citation: str,
 
 
 def text(default: str, *, max_length: int, allowed: str, label: str, help: str,
-         citation: str = "", group: str | None = None) -> Any:
+         citation: str = "", group: str | None = None, pattern: str | None = None) -> Any:
     """A short string in a notation (e.g. dice such as ``2d+1``); ``allowed`` says in plain
     words what is accepted. A ``field_validator`` on the model checks the notation; the
-    message of the ``ValueError`` it raises is what the error reports."""
+    message of the ``ValueError`` it raises is what the error reports. ``pattern`` (a JSON
+    Schema regular expression) is what the schema says of it: every text it matches must be
+    accepted (it may be stricter than the validator, e.g. the canonical spelling only)."""
     return Field(default, max_length=max_length, description=help,
                  json_schema_extra=_extra("text", label, help, citation, allowed=allowed,
-                                          max_length=max_length, group=group))
+                                          max_length=max_length, group=group, pattern=pattern))
 
 
 def part(default_factory: Any, *, label: str, help: str, citation: str = "",
@@ -807,6 +833,22 @@ def parse(model: type[Part], data: Any) -> Any:
     if early:
         raise ScenarioError(what, early, more)
     return result
+
+
+def when(path: str, values: Any, default: Any) -> dict[str, Any]:
+    """A JSON Schema that holds when the field at dotted ``path`` (no list indices) has one of
+    ``values`` (a list, or one value), a missing field counting as its ``default``: for the
+    ``if``, ``not`` and ``anyOf`` of a model's :meth:`Part.schema_rules`.
+
+    >>> when("dodger.defense", "retreat", "plain")
+    {'required': ['dodger'], 'properties': {'dodger': {'required': ['defense'], 'properties': {'defense': {'enum': ['retreat']}}}}}
+    """
+    values = list(values) if isinstance(values, (list, tuple, set, frozenset)) else [values]
+    missing_fits = default in values
+    schema: dict[str, Any] = {"enum": values}
+    for step in reversed(path.split(".")):
+        schema = {**({} if missing_fits else {"required": [step]}), "properties": {step: schema}}
+    return schema
 
 
 def _problems(model: type[Part], data: dict[str, Any], err: ValidationError) -> list[Problem]:

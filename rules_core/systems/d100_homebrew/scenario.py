@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import model_validator
 
-from ...scenario import FieldConflict, Part, Scenario, choice, flag, number, part, parts, ruling
+from ...scenario import FieldConflict, Part, Scenario, choice, flag, number, part, parts, ruling, when
 from ...variants import VARIANT_FIELD, Variant
 
 SYSTEM_ID = "d100-homebrew"
@@ -137,6 +137,11 @@ class Attack(Part):
                              help="Someone stands on the line of fire behind the defender: each dodged hit "
                                   "of a shot flies on and may hit him (GM's call) with 1 Success.",
                              citation=CITE_STRAY)
+
+    @classmethod
+    def schema_rules(cls) -> list[dict]:
+        """A melee attack covering the whole Base, refused (:meth:`_area_is_a_shot`)."""
+        return [{"not": {"allOf": [when("kind", "melee", "shooting"), when("covers_whole_base", True, False)]}}]
 
     @model_validator(mode="after")
     def _area_is_a_shot(self) -> "Attack":

@@ -17,7 +17,7 @@ from typing import Literal, NamedTuple
 
 from pydantic import field_validator, model_validator
 
-from ...scenario import FieldConflict, Part, Scenario, choice, flag, number, part, parts, ruling, text
+from ...scenario import FieldConflict, Part, Scenario, choice, flag, number, part, parts, ruling, text, when
 from ...variants import VARIANT_FIELD, Variant
 from . import sources as cite
 from .damage import (DAMAGE_TYPES, DIVISORS, IMPALING_OR_PIERCING, LOCATIONS, MAX_LENGTH, NOTATION, Hit,
@@ -55,9 +55,20 @@ def _dice(value: str) -> str:
     return str(parse_damage(value))
 
 
+#: What the JSON Schema says of damage dice: the canonical spelling (``2d+1``, ``1d-1``, ``4d×2``),
+#: 1 to 30 dice, an add of ±1 to ±50, a multiplier of 2 to 10 (the validator also reads ``2d6 + 1``).
+DICE_PATTERN = r"^([1-9]|[12][0-9]|30)d([+-]([1-9]|[1-4][0-9]|50))?(×([2-9]|10))?$"
+#: Damage dice of a turn of attacks in the schema, by the shape of the turn, so that every turn the
+#: schema allows is within ``SIZE_LIMIT`` (see :meth:`GurpsScenario.schema_rules`): 1 to 3 dice
+#: with an add of ±1 to ±5 (one attack of any RoF, or up to four of RoF and hits 10 at most), or
+#: 1 to 10 dice with an add of ±1 to ±10 (up to four attacks of RoF and hits 3 at most).
+SMALL_DICE_PATTERN = r"^[1-3]d([+-][1-5])?$"
+MEDIUM_DICE_PATTERN = r"^([1-9]|10)d([+-]([1-9]|10))?$"
+
+
 def _dice_field(default: str, label: str, help: str, citation: str) -> str:
     return text(default, max_length=MAX_LENGTH, allowed=NOTATION, label=label, help=help,
-                citation=citation)
+                citation=citation, pattern=DICE_PATTERN)
 
 
 class GurpsVariant(Variant):
@@ -155,6 +166,20 @@ class Target(Part):
     fp_left: int = number(10, ge=1, le=100, label="FP left",
                           help="Fatigue Points left; below 1/3 of FP halves Dodge; fatigue damage comes off them.",
                           citation=cite.LOW_HP_FP)
+
+    @classmethod
+    def schema_rules(cls) -> list[dict]:
+        """HP left at most HP, FP left at most FP: one branch per full value (JSON Schema cannot
+        compare two fields), a missing field counting as its default."""
+        rules = []
+        for full, left in (("hp", "hp_left"), ("fp", "fp_left")):
+            at_default = cls.model_fields[full].default
+            rules.append({"anyOf": [
+                {"properties": {full: {"const": k}, left: {"maximum": k}},
+                 "required": [*([full] if k != at_default else []),
+                              *([left] if k < cls.model_fields[left].default else [])]}
+                for k in range(1, 101)]})
+        return rules
 
     @model_validator(mode="after")
     def _left_within_full(self) -> "Target":
@@ -306,6 +331,47 @@ class GurpsScenario(Scenario):
                  "maximum": "Fully contained: the maximum possible damage (B415 on explosions "
                             "covered on all sides)"})
     variant: GurpsVariant = part(GurpsVariant, **VARIANT_FIELD)
+
+    @classmethod
+    def schema_rules(cls) -> list[dict]:
+        """The checks of :meth:`_situation_fits` in JSON Schema. The size limit cannot be said
+        exactly (it multiplies fields across the attacks): a turn of attacks is held to one of
+        three shapes (one attack of up to 3 dice ± 5; up to four attacks of RoF and hits 10 at
+        most and 3 dice ± 5; up to four of RoF and hits 3 at most and 10 dice ± 10), each
+        within ``SIZE_LIMIT`` at its largest — stricter than the check, so that every turn the
+        schema allows is one the check takes."""
+        situation = lambda *v: when("situation", list(v), "attacks")  # noqa: E731
+        defense = lambda *v: when("dodger.defense", list(v), "plain")  # noqa: E731
+        dropping = {"anyOf": [{"allOf": [situation("smother", "dive"), {"not": defense("none")}]},
+                              {"allOf": [defense("dodge_and_drop"), situation("attacks", "sacrificial")]}]}
+        flying = when("dodger.flying", True, False)
+        items = lambda schema: {"properties": {"attacks": {"items": schema}}}  # noqa: E731
+        turn = situation("attacks", "sacrificial")
+        small = {"properties": {"damage": {"pattern": SMALL_DICE_PATTERN}}}
+        return [
+            {"not": {"allOf": [when("dodger.acrobatic", True, False), defense("none")]}},
+            {"not": {"allOf": [dropping, when("dodger.posture", list(DOWN_POSTURES), "standing"),
+                               {"not": flying}]}},
+            {"not": {"allOf": [dropping, {"not": {"allOf": [situation("dive"), when("cover.kind", "none", "none")]}},
+                               flying, when("dodger.below_terrain", False, False)]}},
+            {"if": situation("sacrificial"), "then": {"properties": {"attacks": {"maxItems": 1}}}},
+            {"not": {"allOf": [situation("sacrificial"), defense("retreat")]}},
+            {"if": {"allOf": [turn, defense("dodge_and_drop")]},
+             "then": items({"properties": {"kind": {"const": "ranged"}}})},
+            {"if": {"allOf": [turn, when("target.location", "vitals", "torso")]},
+             "then": {"required": ["attacks"], **items({"required": ["damage_type"],
+                                                        "properties": {"damage_type": {"enum": sorted(IMPALING_OR_PIERCING)}}})}},
+            {"if": turn, "then": {"anyOf": [
+                {"required": ["attacks"], **items({"required": ["damage_type"], "properties": {"damage_type": {"const": "fat"}}})},
+                items({"properties": {"damage_type": {"not": {"const": "fat"}}}})]}},
+            {"if": situation("smother"), "then": {"properties": {"blast": {"properties": {
+                "spread": {"const": "explosion"}, "distance": {"maximum": 1}}}}}},
+            {"if": turn, "then": {"anyOf": [  # three shapes of turn, each within SIZE_LIMIT
+                {"properties": {"attacks": {"maxItems": 1}}, **items(small)},
+                items({"properties": {"rof": {"maximum": 10}, "hits": {"maximum": 10}, **small["properties"]}}),
+                items({"properties": {"rof": {"maximum": 3}, "hits": {"maximum": 3},
+                                      "damage": {"pattern": MEDIUM_DICE_PATTERN}}})]}},
+        ]
 
     @model_validator(mode="after")
     def _situation_fits(self) -> "GurpsScenario":

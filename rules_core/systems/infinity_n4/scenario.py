@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import model_validator
 
-from ...scenario import FieldConflict, Part, Scenario, choice, flag, number, part, parts, ruling
+from ...scenario import FieldConflict, Part, Scenario, choice, flag, number, part, parts, ruling, when
 from ...variants import VARIANT_FIELD, Variant
 
 SYSTEM_ID = "infinity-n4"
@@ -100,6 +100,11 @@ class Dodger(Part):
         "no", label="Immobilized", citation=f"{CITE_DODGE}; {CITE_IMM_B}", group="States and Guts",
         help="A successful dodge cancels IMM-A. A trooper in IMM-B cannot Dodge.",
         labels={"no": "No", "IMM-A": "IMM-A", "IMM-B": "IMM-B (cannot Dodge)"})
+
+    @classmethod
+    def schema_rules(cls) -> list[dict]:
+        """IMM-B and Dodge, refused together (:meth:`_imm_b_cannot_dodge`)."""
+        return [{"not": {"allOf": [when("immobilized", "IMM-B", "no"), when("dodges", True, True)]}}]
 
     @model_validator(mode="after")
     def _imm_b_cannot_dodge(self) -> "Dodger":
