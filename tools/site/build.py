@@ -314,9 +314,27 @@ def write_lite_config(lite_dir: Path, packages: list[str]) -> None:
         {"jupyter-lite-schema-version": 0, "jupyter-config-data": {"litePluginSettings": settings}}, indent=2))
 
 
-def build(offline: bool) -> None:
+STAMP = SITE / ".inputs-sha256"
+
+
+def inputs_digest(extra_wheels: list[Path] = ()) -> str:
+    """A digest of everything the site is built from: this script, the lock, the project's
+    packages and notebooks as they are in the work tree, and any extra wheel."""
+    digest = hashlib.sha256()
+    files = [Path(__file__).resolve(), LOCK, ROOT / "pyproject.toml", *map(Path, extra_wheels)]
+    files += sorted(p for d in ("rules_core", "workbook") for p in (ROOT / d).rglob("*")
+                    if p.is_file() and "__pycache__" not in p.parts)
+    files += [ROOT / "notebooks" / n for n in NOTEBOOKS]
+    for path in files:
+        digest.update(str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name).encode())
+        digest.update(sha256(path).encode())
+    return digest.hexdigest()
+
+
+def build(offline: bool, extra_wheels: list[Path] = ()) -> None:
     started = time.monotonic()
     lock = json.loads(LOCK.read_text())
+    want = inputs_digest(extra_wheels)
     ensure_build_venv(lock, offline)
     if SITE.exists():
         shutil.rmtree(SITE)
@@ -337,6 +355,7 @@ def build(offline: bool) -> None:
         wheels = [Path(shutil.copy2(fetch("browser", e, offline), runtime / e["file"])) for e in lock["browser"]]
         wheels += kernel_wheels(lock, offline, runtime) + [project_wheel(runtime)]
         wheels += [stdlib_marker_wheel(runtime, name, npm["version"]) for name in STDLIB_IN_314]
+        wheels += [Path(shutil.copy2(w, runtime / Path(w).name)) for w in extra_wheels]
         index = pyodide_lock(runtime_lock, wheels)
         (runtime / "pyodide-lock.json").write_text(json.dumps(index, indent=1) + "\n")
 
@@ -348,6 +367,7 @@ def build(offline: bool) -> None:
             "--no-sourcemaps", "--source-date-epoch", env["SOURCE_DATE_EPOCH"], cwd=lite, env=env,
             stdout=subprocess.DEVNULL)
         shutil.copytree(runtime, SITE / "pyodide")
+    STAMP.write_text(want)
     size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())
     log(f"built {SITE.relative_to(ROOT)}/ ({size / 1e6:.1f} MB) in {time.monotonic() - started:.0f} s;"
         f" serve it with: python -m http.server -d site")
@@ -357,11 +377,18 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--offline", action="store_true", help="never download: the cache must hold every file")
     parser.add_argument("--update-lock", action="store_true", help="resolve the pins again and rewrite lock.json")
+    parser.add_argument("--if-stale", action="store_true",
+                        help="keep site/ if it was built from the same inputs (tools/site/, the project's sources)")
+    parser.add_argument("--extra-wheel", action="append", default=[], type=Path, metavar="WHEEL",
+                        help="also ship this wheel (an experiment; the site is then not the locked one)")
     args = parser.parse_args(argv)
     WORK.mkdir(exist_ok=True)
     if args.update_lock:
         update_lock()
-    build(args.offline)
+    if args.if_stale and STAMP.exists() and STAMP.read_text() == inputs_digest(args.extra_wheel):
+        log(f"{SITE.relative_to(ROOT)}/ is up to date")
+        return
+    build(args.offline, args.extra_wheel)
 
 
 if __name__ == "__main__":
