@@ -29,8 +29,9 @@ FLOOD       ?= 0
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.d/dodge-workbook.json
 
-.PHONY: run test bench bench-browser load docs-media mutate install plotly-js site clean
+.PHONY: run lab test bench bench-browser load docs-media mutate install plotly-js site clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,7 +45,17 @@ $(TSTAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) $(LAB_OVERRIDES)
+
+## JupyterLab's defaults for this project (docs/workbook.md, "Saved notebooks"): installed where
+## JupyterLab reads a package's defaults, so `jupyter lab` does not save the dashboards' widget
+## state into a notebook unless a user turns "Save Widget State Automatically" on.
+$(LAB_OVERRIDES): server/jupyter/lab/overrides.d/dodge-workbook.json | $(BIN)/python
+	mkdir -p $(dir $@) && cp $< $@
+
+## The notebooks in JupyterLab, for designers who explore in code (README, "Exploring in code").
+lab: $(STAMP) plotly-js $(LAB_OVERRIDES)
+	$(BIN)/jupyter lab notebooks
 
 ## plotly's smaller cartesian bundle for the dashboards' charts, fetched once (docs/deploy.md).
 plotly-js: $(STAMP)
@@ -57,7 +68,7 @@ run: $(STAMP) plotly-js
 	  --idle-timeout=$(IDLE) $(if $(TOKEN),--token=$(TOKEN)) $(if $(TRUST_PROXY),--trust-xheaders=True)
 
 ## Run the whole suite: core, workbook, notebooks and browser.
-test: $(TSTAMP) plotly-js
+test: $(TSTAMP) plotly-js $(LAB_OVERRIDES)
 	@$(BIN)/python tools/ensure_chromium.py
 	$(BIN)/python -m pytest
 

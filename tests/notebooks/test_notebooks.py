@@ -1,5 +1,5 @@
 """Every notebook in notebooks/ runs from top to bottom in a fresh kernel started in that
-folder (as Voilà starts it), and is stored without outputs and without definitions (except the
+folder (as Voilà starts it), and is stored without outputs, widget state and definitions (except the
 notebook whose subject is writing a rule: there the designer's scenario and rule are the point)."""
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ def test_notebook_is_stored_thin(path):
                 assert not any(line.lstrip().startswith(("def ", "class "))
                                for line in cell.source.splitlines())
     assert any(c.cell_type == "markdown" for c in nb.cells)
+    # no dashboard's widget state saved with it (JupyterLab's "Save Widget State Automatically",
+    # off for this project: tests/notebooks/test_widget_state.py)
+    assert "widgets" not in nb.metadata, "stored with widget state"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
