@@ -141,7 +141,8 @@ def test_imm_b_with_a_dodge_is_refused_naming_the_field(data):
     try:
         load_scenario(data)
     except ScenarioError as err:
-        assert "field 'dodger.dodges'" in str(err)
+        assert "the combination 'dodger.immobilized' = 'IMM-B' and 'dodger.dodges' = True" in str(err)
+        assert err.problems[0].field == "dodger.dodges"
     else:
         raise AssertionError("IMM-B with a Dodge was accepted")
 
