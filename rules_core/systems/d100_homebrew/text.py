@@ -311,10 +311,12 @@ PHRASES: dict[str, str] = {
         "но оставшиеся Успехи всё равно тратятся).",
     "No roll": "Без броска",
     "Covers the whole Base": "Накрывает всю Базу",
-    "false for a melee attack (only a shooting attack, kind 'shooting' or 'shot_in_melee', can cover the "
-    "whole Base)":
-        "нет для атаки в ближнем бою (накрыть всю Базу может только стрелковая атака — вида «Стрелковая "
-        "(дистанционная)» или «Выстрел в рукопашной»)",
+    "only a shooting attack (a Blast or Spray template) can cover the whole Base (d100 homebrew, Evasion › "
+    "Leap [Отскок], ¶1): the attack is melee — choose Shooting (ranged) or Shot fired in melee, or turn off "
+    "Covers the whole Base":
+        "накрыть всю Базу может только стрелковая атака (шаблон Blast или Spray) (Домашние правила d100, "
+        "«Избегание» › «Отскок», абз. 1): атака — ближний бой; выберите «Стрелковая (дистанционная)» или "
+        "«Выстрел в рукопашной» либо снимите «Накрывает всю Базу»",
     "An area attack (Blast or Spray template) covering the whole Base: only a Leap can dodge it.":
         "Атака по площади (шаблон Blast или Spray), полностью накрывающая Базу: Уклониться можно только "
         "Отскоком.",
