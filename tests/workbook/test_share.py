@@ -278,10 +278,11 @@ def test_a_d100_link_a_cross_field_check_refuses_is_said_in_english_and_in_russi
     assert _notice("d100-homebrew", query) == (
         f"The link asked for Kind of attack (Attack 1) Melee, Covers the whole Base (Attack 1) on: {sentence}. "
         "Showing the default scenario.")
-    # the fields in Russian; the rule's sentence is the system's translation of it once text.py has one
-    russian = _notice("d100-homebrew", f"lang=ru&{query}")
-    assert russian.startswith("В ссылке указано Вид атаки (Атака 1) Ближний бой, Накрывает всю Базу (Атака 1) да: ")
-    assert russian.endswith(". Показан сценарий по умолчанию.")
+    assert _notice("d100-homebrew", f"lang=ru&{query}") == (
+        "В ссылке указано Вид атаки (Атака 1) Ближний бой, Накрывает всю Базу (Атака 1) да: накрыть всю Базу "
+        "может только стрелковая атака (шаблон Blast или Spray) (Домашние правила d100, «Избегание» › «Отскок», "
+        "абз. 1): атака — ближний бой; выберите «Стрелковая (дистанционная)» или «Выстрел в рукопашной» либо "
+        "снимите «Накрывает всю Базу». Показан сценарий по умолчанию.")
 
 
 def test_a_dashboard_opened_on_a_refused_text_field_says_so_at_the_top():
