@@ -106,7 +106,12 @@ mutate: $(TSTAMP)
 ## PyPI and npm only, every file pinned and hashed in tools/site/lock.json, downloads cached
 ## (~/.cache/dodge-workbook-site) so a rebuild needs no network. Serve: python -m http.server -d site
 site:
-	$(PYTHON) tools/site/build.py
+	$(PYTHON) tools/site/build.py --if-stale
+
+## The static site in Chromium: first interactive (cold, warm), a control change, the transfer.
+bench-site: $(TSTAMP) site
+	@$(BIN)/python tools/ensure_chromium.py
+	$(BIN)/python tools/site/bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis mutants

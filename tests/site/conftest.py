@@ -44,7 +44,8 @@ ENABLED = os.environ.get("DODGE_SITE_TESTS") == "1"
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
-        if here in Path(str(item.fspath)).parents:
+        path = Path(str(item.fspath))
+        if here in path.parents and path.name.startswith("test_static_site"):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.xdist_group("browser"))  # beside the other browser tests
             if not ENABLED:

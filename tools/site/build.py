@@ -66,7 +66,11 @@ BUILD_PINS = ["voici-core==0.10.0", "jupyterlite-core==0.7.6", "jupyterlite-pyod
               "anywidget==0.11.0", "setuptools==84.2.1", "wheel==0.48.0"]
 
 #: The runtime: npm ``pyodide`` 314 (Python 3.14), the only one PyPI's pydantic-core wheels fit.
-NPM_PINS = ["pyodide@314.0.8"]
+NPM_PINS = ["pyodide@314.0.8", "plotly.js-cartesian-dist-min@4.1.1"]
+#: Where the charts ask for plotly.js (``workbook.page.static_address``; the site's root, as on the
+#: workbook's server): plotly's cartesian bundle of the plotly.js that plotly 7.1.0 carries, as
+#: ``make run`` serves it. Without it a chart has the kernel send plotly.py's full bundle (4.8 MB).
+PLOTLY_BUNDLE = ("plotly.js-cartesian-dist-min", "package/plotly-cartesian.min.js", "workbook/static/plotly.min.js")
 PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
 PYODIDE_PYTHON = "3.14"
 
@@ -367,6 +371,11 @@ def build(offline: bool, extra_wheels: list[Path] = ()) -> None:
             "--no-sourcemaps", "--source-date-epoch", env["SOURCE_DATE_EPOCH"], cwd=lite, env=env,
             stdout=subprocess.DEVNULL)
         shutil.copytree(runtime, SITE / "pyodide")
+        name, member, target = PLOTLY_BUNDLE
+        (entry,) = [e for e in lock["npm"] if e["name"] == name]
+        with tarfile.open(fetch("npm", entry, offline)) as tar:
+            (SITE / target).parent.mkdir(parents=True)
+            (SITE / target).write_bytes(tar.extractfile(member).read())
     STAMP.write_text(want)
     size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())
     log(f"built {SITE.relative_to(ROOT)}/ ({size / 1e6:.1f} MB) in {time.monotonic() - started:.0f} s;"

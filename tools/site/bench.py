@@ -1,0 +1,135 @@
+"""Measure the static site in Chromium (``make bench-site``): first interactive cold and warm, a
+control change, and what the first dashboard transfers.
+
+The site (``site/``, or ``--site DIR``) is served by ``python -m http.server`` on 127.0.0.1;
+every other host is aborted. *First interactive*: page request → the dashboard's chart and table
+drawn. *Cold*: a fresh browser context (empty cache); *warm*: the same page opened again in that
+context (HTTP cache and the site's service worker as a browser keeps them). *Transfer*: every
+file the page asked for, as sent uncompressed and as a host that compresses would send it
+(brotli, quality 11; wheels and other zip files barely compress). Prints a Markdown report.
+
+Run with the project's virtualenv (Playwright, brotli): ``.venv/bin/python tools/site/bench.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from browser.conftest import _DASHBOARD_READY, CHROMIUM, CHROMIUM_FLAGS, _free_port  # noqa: E402
+
+TIMEOUT_MS = 300_000
+_ERROR = '[data-mime-type="application/vnd.jupyter.stderr"]'
+_HEADLINE = """() => { const c = document.querySelector('.wb-headline [data-key=p_dodge_succeeds] [data-col=exact]');
+    return c ? (c.dataset.value ?? c.textContent) : null; }"""
+
+
+def compressed(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    try:
+        import brotli
+        return len(gzip.compress(data, 6)), len(brotli.compress(data, quality=11))
+    except ImportError:
+        small = len(gzip.compress(data, 9))
+        return small, small
+
+
+def serve(folder: Path) -> tuple[str, subprocess.Popen]:
+    port = _free_port()
+    process = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1",
+                                "--directory", str(folder), str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(url + "jupyter-lite.json", timeout=2).close()
+            return url, process
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("static server did not start")
+
+
+def open_page(context, url: str, base: str, requested: list[str]):
+    page = context.new_page()
+    page.on("request", lambda r: requested.append(r.url))
+    start = time.perf_counter()
+    page.goto(url, timeout=TIMEOUT_MS)
+    page.wait_for_function(f"() => ({_DASHBOARD_READY})() || Boolean(document.querySelector({_ERROR!r}))",
+                           timeout=TIMEOUT_MS, polling=50)
+    seconds = time.perf_counter() - start
+    error = page.locator(_ERROR)
+    if error.count():
+        raise SystemExit(f"the dashboard failed in the browser:\n{error.first.inner_text()[-1500:]}")
+    return seconds, page
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--site", type=Path, default=ROOT / "site")
+    parser.add_argument("--notebook", default="infinity-n4-dodge")
+    parser.add_argument("--changes", type=int, default=10, help="slider moves timed")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    base, server = serve(args.site)
+    url = f"{base}voici/render/{args.notebook}.html"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            context = browser.new_context(viewport={"width": 1280, "height": 1000})
+            context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(base) else r.abort())
+            cold_requests: list[str] = []
+            cold, page = open_page(context, url, base, cold_requests)
+            changes = []
+            for i in range(args.changes):
+                before = page.evaluate(_HEADLINE)
+                start = time.perf_counter()
+                page.locator(".wb-dodger-ph .noUi-handle").press("ArrowLeft" if i % 2 else "ArrowRight")
+                page.wait_for_function(f"() => ({_HEADLINE})() !== {before!r}", timeout=60_000, polling=10)
+                changes.append(time.perf_counter() - start)
+            page.close()
+            warm_requests: list[str] = []
+            warm, page = open_page(context, url, base, warm_requests)
+            browser.close()
+    finally:
+        server.terminate()
+
+    files = {}
+    for request in cold_requests:
+        if request.startswith(base):
+            path = args.site / unquote(urlsplit(request).path.lstrip("/"))
+            if path.is_dir():
+                path = path / "index.html"
+            if path.is_file():
+                files[path] = compressed(path)
+    raw = sum(p.stat().st_size for p in files)
+    gz = sum(g for g, _ in files.values())
+    br = sum(b for _, b in files.values())
+    load = os.getloadavg()[0]
+    p95 = sorted(changes)[max(0, int(round(0.95 * len(changes))) - 1)]
+    print(f"## {args.notebook} (load average {load:.1f} on {os.cpu_count()} cores)\n")
+    print("| measure | value |\n| --- | --- |")
+    print(f"| first interactive, cold cache | {cold:.1f} s |")
+    print(f"| first interactive, warm cache | {warm:.1f} s |")
+    print(f"| PH slider key press → headline changed, median / p95 of {len(changes)} | "
+          f"{statistics.median(changes) * 1000:.0f} ms / {p95 * 1000:.0f} ms |")
+    print(f"| files requested (cold) | {len(files)} |")
+    print(f"| transfer uncompressed / gzip / brotli | {raw / 1e6:.1f} / {gz / 1e6:.1f} / {br / 1e6:.1f} MB |")
+    print(f"| requests on the warm visit | {len(warm_requests)} |\n")
+    print("Largest files (brotli):\n\n| file | uncompressed | brotli |\n| --- | --- | --- |")
+    for path, (_, b) in sorted(files.items(), key=lambda kv: -kv[1][1])[:12]:
+        print(f"| {path.relative_to(args.site)} | {path.stat().st_size / 1e6:.2f} MB | {b / 1e6:.2f} MB |")
+
+
+if __name__ == "__main__":
+    main()
