@@ -320,13 +320,20 @@ def _raised(err: BaseException) -> str:
     return f"{type(err).__name__}: {one_line(text, 300)}" if text else type(err).__name__
 
 
+def _path_shown(path: str) -> str:
+    """A file's path as a message quotes it: one terminal-safe line, its end kept when it is long
+    (the file's name is what tells a reader which file)."""
+    text = one_line(path, 10_000)
+    return text if len(text) <= 80 else "…" + text[-79:]
+
+
 def load_system_module(path: str) -> tuple[System, ...]:
     """Import the Python file ``path`` (a designer's rule) and register its rule: the module's
     ``SYSTEM`` (a :class:`~rules_core.registry.System` made by ``rules_core.rule``) when it is
     not registered yet, and any rule the module registered itself. Returns the rules it brought.
     :class:`UsageError` in one line otherwise: a file missing, a folder, not ``.py``, an import
     that raised (its type, message and line), no rule, an id of a built-in game."""
-    name = one_line(path)
+    name = _path_shown(path)
     file = Path(path)
     if not file.exists():
         raise UsageError(f"--system-module: no such file: {name}")

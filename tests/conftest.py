@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -16,6 +17,12 @@ MUTATION_EXAMPLES = 12
 settings.register_profile("mutation", derandomize=True, deadline=None, print_blob=False, database=None,
                           phases=(Phase.explicit, Phase.reuse, Phase.generate),
                           max_examples=MUTATION_EXAMPLES)
+
+
+#: The static site's browser tests (tests/site) are collected only when asked for with
+#: DODGE_SITE_TESTS=1 (`make test-site`): the site cannot run the dashboards yet (issue 27), and a
+#: test the suite skips every time would say nothing.
+collect_ignore = [] if os.environ.get("DODGE_SITE_TESTS") == "1" else ["site"]
 
 
 def pytest_collection_modifyitems(config, items):
