@@ -57,12 +57,13 @@ def test_the_lock_pins_every_file_with_its_sha256():
     assert not names["browser"] & build.BROWSER_SKIP
 
 
-def test_the_stdlib_marker_wheel_holds_only_its_metadata(tmp_path):
-    wheel = build.stdlib_marker_wheel(tmp_path, "sqlite3", "314.0.8")
+def test_a_marker_wheel_holds_only_its_metadata(tmp_path):
+    wheel = build.marker_wheel(tmp_path, "sqlite3", "0+marker", "why")
     with zipfile.ZipFile(wheel) as archive:
-        assert sorted(archive.namelist()) == ["sqlite3-314.0.8.dist-info/METADATA",
-                                              "sqlite3-314.0.8.dist-info/RECORD",
-                                              "sqlite3-314.0.8.dist-info/WHEEL"]
-    assert build.wheel_name_version(wheel.name) == ("sqlite3", "314.0.8")
-    again = build.stdlib_marker_wheel(tmp_path / ".." / tmp_path.name, "sqlite3", "314.0.8")
+        assert sorted(archive.namelist()) == ["sqlite3-0+marker.dist-info/METADATA",
+                                              "sqlite3-0+marker.dist-info/RECORD",
+                                              "sqlite3-0+marker.dist-info/WHEEL"]
+    assert build.wheel_name_version(wheel.name) == ("sqlite3", "0+marker")
+    (tmp_path / "again").mkdir()
+    again = build.marker_wheel(tmp_path / "again", "sqlite3", "0+marker", "why")
     assert again.read_bytes() == wheel.read_bytes()  # reproducible

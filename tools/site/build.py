@@ -77,8 +77,10 @@ PYODIDE_PYTHON = "3.14"
 #: The browser's packages (what the dashboards and the kernel import), resolved for Pyodide.
 BROWSER_PINS = ["pydantic==2.14.4", "ipywidgets==8.1.5", "plotly==7.1.0", "anywidget==0.11.0",
                 "ipython==9.12.0", "comm==0.2.3", "traitlets==5.14.3", "micropip==0.11.1"]
-#: Dependencies declared for a desktop that the browser never imports (front-end assets, a pty).
-BROWSER_SKIP = {"widgetsnbextension", "jupyterlab-widgets", "pexpect", "ptyprocess"}
+#: Dependencies declared for a desktop that the browser never imports (front-end assets, a pty),
+#: and jedi (with parso), IPython's tab completion: 3.8 MB compressed that a dashboard, where no
+#: reader types code, never uses (IPython runs without it).
+BROWSER_SKIP = {"widgetsnbextension", "jupyterlab-widgets", "pexpect", "ptyprocess", "jedi", "parso"}
 
 #: The kernel's own wheels, shipped inside the jupyterlite-pyodide-kernel wheel (hashed above).
 KERNEL_WHEELS = ("ipykernel-", "piplite-", "pyodide-kernel-", "pyodide_kernel-", "widgetsnbextension-4")
@@ -259,17 +261,20 @@ def kernel_wheels(lock: dict, offline: bool, out: Path) -> list[Path]:
     return found
 
 
-#: Modules the kernel asks its package manager for that Pyodide 314 has in its standard library
-#: (the kernel 0.7.0 was written for Pyodide 0.27, where they were separate packages).
-STDLIB_IN_314 = ["sqlite3"]
+#: What the kernel 0.7.0 installs at start that the site leaves out, with why: ``sqlite3`` is in
+#: Pyodide 314's standard library (the kernel was written for Pyodide 0.27, where it was a
+#: package); jedi is left out (see BROWSER_SKIP). The kernel skips its start-up install of a
+#: package Pyodide loads, so each gets an empty marker wheel (its metadata only, no module).
+KERNEL_START_MARKERS = {
+    "sqlite3": "sqlite3 is in Pyodide's standard library; this marks it as present",
+    "jedi": "no jedi in this site (tab completion); this only stops the kernel installing it",
+}
 
 
-def stdlib_marker_wheel(out: Path, name: str, version: str) -> Path:
-    """An empty wheel named ``name``: the kernel's start-up ``piplite.install(name)`` is skipped
-    for a package Pyodide loads, and Pyodide 314 needs nothing loaded for a stdlib module."""
+def marker_wheel(out: Path, name: str, version: str, summary: str) -> Path:
+    """An empty wheel named ``name`` (metadata only), reproducible byte for byte."""
     info = f"{name}-{version}.dist-info"
-    files = {f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: "
-                                 f"{name} is in Pyodide's standard library; this marks it as present\n",
+    files = {f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: {summary}\n",
              f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tools/site/build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
     files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n"
     path = out / f"{name}-{version}-py3-none-any.whl"
@@ -358,7 +363,7 @@ def build(offline: bool, extra_wheels: list[Path] = ()) -> None:
                 (runtime / name).write_bytes(data)
         wheels = [Path(shutil.copy2(fetch("browser", e, offline), runtime / e["file"])) for e in lock["browser"]]
         wheels += kernel_wheels(lock, offline, runtime) + [project_wheel(runtime)]
-        wheels += [stdlib_marker_wheel(runtime, name, npm["version"]) for name in STDLIB_IN_314]
+        wheels += [marker_wheel(runtime, name, "0+marker", why) for name, why in KERNEL_START_MARKERS.items()]
         wheels += [Path(shutil.copy2(w, runtime / Path(w).name)) for w in extra_wheels]
         index = pyodide_lock(runtime_lock, wheels)
         (runtime / "pyodide-lock.json").write_text(json.dumps(index, indent=1) + "\n")
