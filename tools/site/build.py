@@ -25,6 +25,8 @@ Usage::
     python tools/site/build.py                 # build site/ (downloads only what the cache lacks)
     python tools/site/build.py --offline       # fail instead of downloading
     python tools/site/build.py --update-lock   # resolve the pins below again, rewrite lock.json
+    python tools/site/build.py --if-stale      # keep site/ if built from the same inputs (make site)
+    python tools/site/build.py --extra-wheel W # also ship wheel W (an experiment, never the real site)
 
 The cache is ``$DODGE_SITE_CACHE`` or ``~/.cache/dodge-workbook-site``.
 """
@@ -32,7 +34,6 @@ The cache is ``$DODGE_SITE_CACHE`` or ``~/.cache/dodge-workbook-site``.
 from __future__ import annotations
 
 import argparse
-import base64
 import hashlib
 import json
 import os
