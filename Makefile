@@ -108,6 +108,12 @@ mutate: $(TSTAMP)
 site:
 	$(PYTHON) tools/site/build.py --if-stale
 
+## The static site's tests (tests/site, not in make test until the dashboards run there, issue 27):
+## the build script's checks, then Chromium on site/ (built or reused) with no network but 127.0.0.1.
+test-site: $(TSTAMP)
+	@$(BIN)/python tools/ensure_chromium.py
+	DODGE_SITE_TESTS=1 $(BIN)/python -m pytest tests/site -n 0
+
 ## The static site in Chromium: first interactive (cold, warm), a control change, the transfer.
 bench-site: $(TSTAMP) site
 	@$(BIN)/python tools/ensure_chromium.py

@@ -1,7 +1,7 @@
 """The static site (``make site``) in a real Chromium: built (or reused), served from 127.0.0.1,
 every other host aborted.
 
-These tests run only with ``DODGE_SITE_TESTS=1`` (issue 27): until the dashboards' code path is
+These tests run only with ``DODGE_SITE_TESTS=1`` (``make test-site``; issue 27): until the dashboards' code path is
 free of pandas (which has no browser wheel) the site's dashboards stop at ``import pandas``.
 ``DODGE_SITE_DIR=path`` serves an already built folder instead of building ``site/`` (e.g. one
 built with ``tools/site/build.py --extra-wheel`` for an experiment).
