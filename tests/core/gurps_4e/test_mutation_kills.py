@@ -193,3 +193,15 @@ def test_an_attack_that_cannot_hit_is_no_hit_and_no_critical_hit():
     assert dict(attack_outcomes(attack_context(low, 0, dropped=False), low)) == {AttackHits(0, False): 216}
     fixed = GurpsScenario(attacks=(Attack(hits_by="fixed", hits=2, damage="1d"),))
     assert dict(attack_outcomes(attack_context(fixed, 0, dropped=False), fixed)) == {AttackHits(2, False): 216}
+
+
+@pytest.mark.parametrize("ruling, defends", [("all", Fraction(212 * 4, 216 * 216)), ("margin", 0)])
+def test_the_friends_critical_dodge_after_a_failed_sacrificial_dodge_follows_the_ruling(ruling, defends):
+    # The dodger's Dodge is 1 + 3 = 4 (Basic Speed 1): it fails on 5-18 (212 of 216). Then the
+    # friend's Dodge 3 faces the three fixed hits: only 3-4 succeed (4 of 216), critical successes
+    # by 0 and −1 that avoid every hit under "all" and one under "margin" (B375).
+    s = GurpsScenario(situation="sacrificial", dodger=Dodger(basic_speed=1, defense="plain"), crit_dodge=ruling,
+                      friend=Friend(defense=3), attacks=(Attack(hits_by="fixed", hits=3, damage="1d"),))
+    r = evaluate(s)
+    assert r.headline["p_dodge_succeeds"] == Fraction(4, 216)
+    assert r.outcomes["Friend defends every hit"] == defends
