@@ -359,7 +359,7 @@ def load_system_module(path: str) -> tuple[System, ...]:
     except SyntaxError as err:
         sys.modules.pop(module_name, None)
         elsewhere = err.filename and os.path.realpath(err.filename) != os.path.realpath(resolved)
-        where = f"line {err.lineno}" + (f" of {one_line(err.filename)}" if elsewhere else "")
+        where = f"line {err.lineno}" + (f" of {_path_shown(err.filename)}" if elsewhere else "")
         raise UsageError(f"--system-module {name}: importing it raised SyntaxError: {err.msg} ({where})") from None
     except (Exception, SystemExit) as err:
         sys.modules.pop(module_name, None)
@@ -438,7 +438,7 @@ def _rule_error(err: BaseException) -> str | None:
     if where is None:
         return None
     given = _LOADED_FILES.get(where[0], where[0])
-    return f"your rule raised {_raised(err)} ({one_line(given)}, line {where[1]})"
+    return f"your rule raised {_raised(err)} ({_path_shown(given)}, line {where[1]})"
 
 
 def _cmd_evaluate(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any] | str:
