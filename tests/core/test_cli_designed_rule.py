@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
+from reference_2d10 import by_the_rules_text as reference
 
 import rules_core
 from rules_core import Dice, Play, Scenario, TooManyPlays, all_systems, number, rule
@@ -33,18 +34,9 @@ def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
 
 
 def by_the_rules_text(skill: int, hits: int) -> tuple[Fraction, Fraction, Fraction]:
-    """(P(dodge succeeds), P(no hit), expected hits) of one 2d10 dodge, every face pair walked."""
-    passed = no_hit = landed = 0
-    for a in range(1, 11):
-        for b in range(1, 11):
-            if a + b > skill:
-                landed += hits
-                continue
-            passed += 1
-            left = 0 if a == b else max(0, hits - (skill - (a + b) + 1))
-            no_hit += left == 0
-            landed += left
-    return Fraction(passed, 100), Fraction(no_hit, 100), Fraction(landed, 100)
+    """(P(dodge succeeds), P(no hit), expected hits) of the rule restated from its words."""
+    found = reference(skill, hits)
+    return found["p_dodge_succeeds"], found["p_no_hit"], found["expected_hits"]
 
 
 @pytest.fixture

@@ -11,28 +11,12 @@ import icepool
 import pytest
 
 from example_rule import SYSTEM as EXAMPLE, TwoD10
+from reference_2d10 import by_the_rules_text as brute
 from rules_core import (Dice, Evasion, Play, RuleError, Scenario, ScenarioError, TooManyPlays, evaluate,
                         expectation, get_system, load_scenario, number, play_once, probability, register,
                         rule, sweep, unregister)
 from rules_core.compare import compare, worth
 from rules_core.simulate import simulate
-
-
-def brute(skill: int, hits: int, doubles_cancel_all: bool = True) -> dict[str, Fraction]:
-    """The 2d10 rule from its words: 2d10 at or under the skill dodges; each point of margin
-    (skill − total) cancels one hit beyond the first, doubles cancel every hit."""
-    passed = no_hit = landed = 0
-    for a in range(1, 11):
-        for b in range(1, 11):
-            if a + b > skill:
-                landed += hits
-                continue
-            passed += 1
-            cancelled = hits if (a == b and doubles_cancel_all) else min(hits, skill - a - b + 1)
-            landed += hits - cancelled
-            no_hit += cancelled == hits
-    return {"p_dodge_succeeds": Fraction(passed, 100), "p_no_hit": Fraction(no_hit, 100),
-            "expected_hits": Fraction(landed, 100)}
 
 
 def test_the_worked_example_exactly(designed_rule):
