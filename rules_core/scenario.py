@@ -835,20 +835,32 @@ def parse(model: type[Part], data: Any) -> Any:
     return result
 
 
-def when(path: str, values: Any, default: Any) -> dict[str, Any]:
-    """A JSON Schema that holds when the field at dotted ``path`` (no list indices) has one of
-    ``values`` (a list, or one value), a missing field counting as its ``default``: for the
-    ``if``, ``not`` and ``anyOf`` of a model's :meth:`Part.schema_rules`.
+def when(model: type[Part], path: str, values: Any) -> dict[str, Any]:
+    """A JSON Schema that holds when the field of ``model`` at dotted ``path`` (no list indices)
+    has one of ``values`` (a list, or one value), a missing field counting as its declared
+    default: for the ``if``, ``not`` and ``anyOf`` of a model's :meth:`Part.schema_rules`.
 
-    >>> when("dodger.defense", "retreat", "plain")
+    >>> from rules_core.systems.gurps_4e.scenario import GurpsScenario
+    >>> when(GurpsScenario, "dodger.defense", "retreat")
     {'required': ['dodger'], 'properties': {'dodger': {'required': ['defense'], 'properties': {'defense': {'enum': ['retreat']}}}}}
+    >>> when(GurpsScenario, "dodger.defense", ["plain", "retreat"])  # "plain" is the default
+    {'properties': {'dodger': {'properties': {'defense': {'enum': ['plain', 'retreat']}}}}}
     """
     values = list(values) if isinstance(values, (list, tuple, set, frozenset)) else [values]
-    missing_fits = default in values
+    missing_fits = _default_at(model, path) in values
     schema: dict[str, Any] = {"enum": values}
     for step in reversed(path.split(".")):
         schema = {**({} if missing_fits else {"required": [step]}), "properties": {step: schema}}
     return schema
+
+
+def _default_at(model: type[Part], path: str) -> Any:
+    """The declared default of the field at dotted ``path`` in ``model``, through its blocks (a
+    block missing from the data is its own defaults)."""
+    *blocks, name = path.split(".")
+    for block in blocks:
+        model = model.model_fields[block].annotation
+    return model.model_fields[name].get_default(call_default_factory=True)
 
 
 def _problems(model: type[Part], data: dict[str, Any], err: ValidationError) -> list[Problem]:

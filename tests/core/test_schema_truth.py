@@ -118,6 +118,17 @@ REFUSED = [
     ("gurps-4e", {"target": {"fp": 5}}, "the default FP left above FP"),
     ("gurps-4e", {"attacks": [{"rof": 20, "skill": 30, "recoil": 1, "damage": "4d", "damage_type": "pi+"}] * 4},
      "a turn too large to compute"),
+    ("gurps-4e", {"attacks": [{"rof": 50, "hits": 50, "damage": "3d+5"}] * 4}, "small dice, too many hits"),
+    # a sacrificial dodge is a turn of one attack: the turn's checks hold for it too
+    ("gurps-4e", {"situation": "sacrificial", "dodger": {"defense": "dodge_and_drop", "posture": "lying"}},
+     "a sacrificial drop from lying"),
+    ("gurps-4e", {"situation": "sacrificial", "dodger": {"defense": "dodge_and_drop"}, "attacks": [{"kind": "melee"}]},
+     "a sacrificial drop against melee"),
+    ("gurps-4e", {"situation": "sacrificial", "target": {"location": "vitals"}}, "a sacrificial cut at the vitals"),
+    ("gurps-4e", {"target": {"location": "vitals"}, "attacks": [{}]}, "the default cut at the vitals"),
+    ("gurps-4e", {"target": {"location": "vitals"}, "attacks": [{"damage_type": "cr"}]}, "crushing at the vitals"),
+    ("gurps-4e", {"attacks": [{"damage_type": "fat"}, {}]}, "fat beside the default cut"),
+    ("gurps-4e", {"target": {"hp": 1, "hp_left": 2}}, "HP left above the lowest HP"),
 ]
 
 
@@ -137,6 +148,8 @@ ACCEPTED = [
     ("gurps-4e", {"target": {"location": "vitals"}, "attacks": [{"damage_type": "imp"}]}),
     ("gurps-4e", {"attacks": [{"damage_type": "fat"}, {"damage_type": "fat"}]}),
     ("gurps-4e", {"target": {"hp": 12, "hp_left": 11}}),
+    ("gurps-4e", {"target": {"hp": 1, "hp_left": 1, "fp": 100, "fp_left": 100}}),  # the ends of the range
+    ("gurps-4e", {"situation": "dive", "dodger": {"posture": "crawling", "flying": True}}),  # a flyer dives from any posture
     ("gurps-4e", {"situation": "dive", "attacks": [{}, {"kind": "melee"}], "dodger": {"defense": "dodge_and_drop"}}),
     ("d100-homebrew", {"attacks": [{"evasion_modifier": -25}]}),
     ("infinity-n4", {"dodger": {"immobilized": "IMM-B", "dodges": False}}),
@@ -164,3 +177,31 @@ def test_a_step_counted_from_an_odd_bound_is_listed():
         x: int = number(1, ge=1, le=21, step=5, label="X", help="x.")
 
     assert Odd.model_json_schema()["properties"]["x"]["enum"] == [1, 6, 11, 16, 21]
+
+
+def _turn(*attacks):
+    return {"system": "gurps-4e", "attacks": list(attacks)}
+
+
+SHAPES = [
+    # (a turn of attacks, whether the schema allows it): the edges of the three shapes a turn is
+    # held to (GurpsScenario.schema_rules), and one step past each edge
+    (_turn({"rof": 50, "hits": 50, "damage": "3d+5"}), True),  # one attack: small dice, any RoF
+    (_turn({"rof": 11, "damage": "1d"}, {}), False),  # two attacks: RoF 10 at most
+    (_turn(*[{"rof": 10, "hits": 10, "damage": "3d+5"}] * 4), True),
+    (_turn({"rof": 4, "hits": 11, "damage": "1d"}, {}), False),  # two attacks: hits 10 at most
+    (_turn(*[{"rof": 3, "hits": 3, "damage": "10d+10"}] * 4), True),
+    (_turn({"rof": 4, "damage": "4d"}, {}), False),  # larger dice: RoF 3 at most
+    (_turn({"rof": 3, "hits": 4, "damage": "4d"}, {}), False),  # larger dice: hits 3 at most
+    (_turn({"rof": 3, "hits": 3, "damage": "11d"}, {}), False),  # 10 dice at most
+]
+
+
+@pytest.mark.parametrize("data, allowed", SHAPES)
+def test_a_turn_is_held_to_three_shapes(data, allowed):
+    """JSON Schema cannot multiply the attacks' sizes, so a turn is held to three shapes within
+    the size limit (stricter than the scenario's check): each shape's edge is allowed and is a
+    turn the scenario takes; a step past it is refused."""
+    assert Draft202012Validator(_schema("gurps-4e")).is_valid(data) is allowed
+    if allowed:
+        load_scenario(data)

@@ -174,6 +174,8 @@ def test_a_retreat_against_a_ranged_attack_is_computed_with_no_bonus():
     said = [str(step) for step in evaluate(retreat).trace]
     assert any("Retreat: +0: a retreat helps only against melee attacks; against this ranged attack it gives "
                "no bonus" in line for line in said), said
+    step = next(step for step in evaluate(retreat).trace if step.rule.endswith("Retreat"))
+    assert step.citation == "GURPS Basic Set 4e p. B377 (Retreating: +3 to Dodge)"
     # against a melee blow the same retreat is +3: a different chance
     blow = retreat.set("attacks.0.kind", "melee")
     assert evaluate(blow).headline["p_dodge_succeeds"] > evaluate(blow.set("dodger.defense", "plain")).headline[

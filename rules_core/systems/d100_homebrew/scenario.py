@@ -141,7 +141,7 @@ class Attack(Part):
     @classmethod
     def schema_rules(cls) -> list[dict]:
         """A melee attack covering the whole Base, refused (:meth:`_area_is_a_shot`)."""
-        return [{"not": {"allOf": [when("kind", "melee", "shooting"), when("covers_whole_base", True, False)]}}]
+        return [{"not": {"allOf": [when(cls, "kind", "melee"), when(cls, "covers_whole_base", True)]}}]
 
     @model_validator(mode="after")
     def _area_is_a_shot(self) -> "Attack":

@@ -17,7 +17,7 @@ from typing import Literal, NamedTuple
 
 from pydantic import field_validator, model_validator
 
-from ...scenario import FieldConflict, Part, Scenario, choice, flag, number, part, parts, ruling, text, when
+from ...scenario import FieldConflict, Part, Scenario, choice, fields_of, flag, number, part, parts, ruling, text, when
 from ...variants import VARIANT_FIELD, Variant
 from . import sources as cite
 from .damage import (DAMAGE_TYPES, DIVISORS, IMPALING_OR_PIERCING, LOCATIONS, MAX_LENGTH, NOTATION, Hit,
@@ -171,14 +171,15 @@ class Target(Part):
     def schema_rules(cls) -> list[dict]:
         """HP left at most HP, FP left at most FP: one branch per full value (JSON Schema cannot
         compare two fields), a missing field counting as its default."""
+        specs = {spec.name: spec for spec in fields_of(cls)}
         rules = []
         for full, left in (("hp", "hp_left"), ("fp", "fp_left")):
-            at_default = cls.model_fields[full].default
+            whole, part = specs[full], specs[left]
             rules.append({"anyOf": [
                 {"properties": {full: {"const": k}, left: {"maximum": k}},
-                 "required": [*([full] if k != at_default else []),
-                              *([left] if k < cls.model_fields[left].default else [])]}
-                for k in range(1, 101)]})
+                 "required": [*([full] if k != whole.default else []),
+                              *([left] if k < part.default else [])]}
+                for k in range(whole.minimum, whole.maximum + 1)]})
         return rules
 
     @model_validator(mode="after")
@@ -340,34 +341,34 @@ class GurpsScenario(Scenario):
         most and 3 dice ± 5; up to four of RoF and hits 3 at most and 10 dice ± 10), each
         within ``SIZE_LIMIT`` at its largest — stricter than the check, so that every turn the
         schema allows is one the check takes."""
-        situation = lambda *v: when("situation", list(v), "attacks")  # noqa: E731
-        defense = lambda *v: when("dodger.defense", list(v), "plain")  # noqa: E731
+        situation = lambda *v: when(cls, "situation", list(v))  # noqa: E731
+        defense = lambda *v: when(cls, "dodger.defense", list(v))  # noqa: E731
         dropping = {"anyOf": [{"allOf": [situation("smother", "dive"), {"not": defense("none")}]},
                               {"allOf": [defense("dodge_and_drop"), situation("attacks", "sacrificial")]}]}
-        flying = when("dodger.flying", True, False)
+        flying = when(cls, "dodger.flying", True)
         items = lambda schema: {"properties": {"attacks": {"items": schema}}}  # noqa: E731
         turn = situation("attacks", "sacrificial")
         small = {"properties": {"damage": {"pattern": SMALL_DICE_PATTERN}}}
         return [
-            {"not": {"allOf": [when("dodger.acrobatic", True, False), defense("none")]}},
-            {"not": {"allOf": [dropping, when("dodger.posture", list(DOWN_POSTURES), "standing"),
+            {"not": {"allOf": [when(cls, "dodger.acrobatic", True), defense("none")]}},
+            {"not": {"allOf": [dropping, when(cls, "dodger.posture", list(DOWN_POSTURES)),
                                {"not": flying}]}},
-            {"not": {"allOf": [dropping, {"not": {"allOf": [situation("dive"), when("cover.kind", "none", "none")]}},
-                               flying, when("dodger.below_terrain", False, False)]}},
+            {"not": {"allOf": [dropping, {"not": {"allOf": [situation("dive"), when(cls, "cover.kind", "none")]}},
+                               flying, when(cls, "dodger.below_terrain", False)]}},
             {"if": situation("sacrificial"), "then": {"properties": {"attacks": {"maxItems": 1}}}},
             {"not": {"allOf": [situation("sacrificial"), defense("retreat")]}},
             {"if": {"allOf": [turn, defense("dodge_and_drop")]},
              "then": items({"properties": {"kind": {"const": "ranged"}}})},
-            {"if": {"allOf": [turn, when("target.location", "vitals", "torso")]},
+            {"if": {"allOf": [turn, when(cls, "target.location", "vitals")]},
              "then": {"required": ["attacks"], **items({"required": ["damage_type"],
                                                         "properties": {"damage_type": {"enum": sorted(IMPALING_OR_PIERCING)}}})}},
             {"if": turn, "then": {"anyOf": [
-                {"required": ["attacks"], **items({"required": ["damage_type"], "properties": {"damage_type": {"const": "fat"}}})},
+                items({"required": ["damage_type"], "properties": {"damage_type": {"const": "fat"}}}),
                 items({"properties": {"damage_type": {"not": {"const": "fat"}}}})]}},
             {"if": situation("smother"), "then": {"properties": {"blast": {"properties": {
                 "spread": {"const": "explosion"}, "distance": {"maximum": 1}}}}}},
             {"if": turn, "then": {"anyOf": [  # three shapes of turn, each within SIZE_LIMIT
-                {"properties": {"attacks": {"maxItems": 1}}, **items(small)},
+                {"properties": {"attacks": {"maxItems": 1, "items": small}}},
                 items({"properties": {"rof": {"maximum": 10}, "hits": {"maximum": 10}, **small["properties"]}}),
                 items({"properties": {"rof": {"maximum": 3}, "hits": {"maximum": 3},
                                       "damage": {"pattern": MEDIUM_DICE_PATTERN}}})]}},

@@ -104,7 +104,7 @@ class Dodger(Part):
     @classmethod
     def schema_rules(cls) -> list[dict]:
         """IMM-B and Dodge, refused together (:meth:`_imm_b_cannot_dodge`)."""
-        return [{"not": {"allOf": [when("immobilized", "IMM-B", "no"), when("dodges", True, True)]}}]
+        return [{"not": {"allOf": [when(cls, "immobilized", "IMM-B"), when(cls, "dodges", True)]}}]
 
     @model_validator(mode="after")
     def _imm_b_cannot_dodge(self) -> "Dodger":

@@ -246,6 +246,21 @@ def test_fatigue_and_hp_damage_in_one_turn_are_refused_at_the_fatigue_attack():
         "attack 2 is fat and attack 1 is not — make every attack this turn fat, or none")
 
 
+@pytest.mark.parametrize("data, found", [
+    # in a turn of several attacks the words name the attack, counted from 1
+    ({"dodger": {"defense": "dodge_and_drop"}, "attacks": [{}, {"kind": "melee"}]}, "attack 2 is melee"),
+    ({"target": {"location": "vitals"}, "attacks": [{"damage_type": "imp"}, {"damage_type": "cr"}]},
+     "attack 2 does cr"),
+    ({"attacks": [{"damage_type": "fat"}, {"damage_type": "cut"}]}, "attack 1 is fat and attack 2 is not"),
+    # a sacrificial dodge's one attack is "the attack", though the scenario may carry others
+    ({"situation": "sacrificial", "dodger": {"defense": "dodge_and_drop"}, "attacks": [{"kind": "melee"}]},
+     "the attack is melee")])
+def test_a_refused_attack_is_named_by_its_place_in_the_turn(data, found):
+    with pytest.raises(ScenarioError) as refused:
+        load_scenario({"system": "gurps-4e", **data})
+    assert f"): {found} — " in str(refused.value)
+
+
 def test_no_active_defense_means_no_evasion_roll_in_every_situation():
     from rules_core import evaluate
     no_roll = "The dodger makes no active defense, so no evasion roll is made."
