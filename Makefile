@@ -105,8 +105,8 @@ mutate: $(TSTAMP)
 ## The static site: every dashboard runs in the reader's browser (Pyodide); builds site/ from
 ## PyPI and npm only, every file pinned and hashed in tools/site/lock.json, downloads cached
 ## (~/.cache/dodge-workbook-site) so a rebuild needs no network. Serve: python -m http.server -d site
-site:
-	$(PYTHON) tools/site/build.py --if-stale
+site: $(STAMP)
+	$(BIN)/python tools/site/build.py --if-stale
 
 ## The static site's tests (tests/site, not in make test until the dashboards run there, issue 27):
 ## the build script's checks, then Chromium on site/ (built or reused) with no network but 127.0.0.1.

@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import subprocess
+import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -67,3 +69,65 @@ def test_a_marker_wheel_holds_only_its_metadata(tmp_path):
     (tmp_path / "again").mkdir()
     again = build.marker_wheel(tmp_path / "again", "sqlite3", "0+marker", "why")
     assert again.read_bytes() == wheel.read_bytes()  # reproducible
+
+
+def _wheel(path: Path, members: dict[str, str]) -> Path:
+    record = "".join(f"{name},sha256=x,1\n" for name in members) + "demo-1.dist-info/RECORD,,\n"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in {**members, "demo-1.dist-info/RECORD": record}.items():
+            archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), text)
+    return path
+
+
+def test_a_slimmed_wheel_lacks_what_the_rule_drops_and_its_record_lines(tmp_path):
+    source = _wheel(tmp_path / "demo-1-py3-none-any.whl",
+                    {"demo/__init__.py": "x = 1\n", "demo/big.js": "y" * 1000, "demo/keep.json": "{}"})
+    drop = lambda member: member.endswith(".js")  # noqa: E731
+    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    first = build.slim_wheel(source, tmp_path / "a" / source.name, drop)
+    again = build.slim_wheel(source, tmp_path / "b" / source.name, drop)
+    assert first.read_bytes() == again.read_bytes()  # reproducible
+    with zipfile.ZipFile(first) as archive:
+        assert archive.namelist() == ["demo/__init__.py", "demo/keep.json", "demo-1.dist-info/RECORD"]
+        assert archive.read("demo/__init__.py") == b"x = 1\n"
+        assert archive.read("demo-1.dist-info/RECORD").decode() == (
+            "demo/__init__.py,sha256=x,1\ndemo/keep.json,sha256=x,1\ndemo-1.dist-info/RECORD,,\n")
+    with pytest.raises(SystemExit, match="nothing to leave out"):
+        build.slim_wheel(source, tmp_path / "c.whl", lambda member: False)
+
+
+def test_the_slimmed_plotly_draws_every_page_of_the_site(tmp_path):
+    """The plotly the site ships (without its own plotly.js, its extension and the trace types
+    the workbook never draws) builds every dashboard, lesson and the games page, as Pyodide
+    installs it (unpacked, first on the path)."""
+    (entry,) = [e for e in json.loads(build.LOCK.read_text())["browser"] if e["name"] == "plotly"]
+    slim = build.browser_wheel(entry, offline=False, out=tmp_path)
+    assert slim.stat().st_size < 2.5e6
+    with zipfile.ZipFile(slim) as archive:
+        archive.extractall(tmp_path / "site-packages")
+    script = f"""
+import sys
+sys.path.insert(0, {str(tmp_path / "site-packages")!r})
+import plotly
+assert plotly.__file__.startswith(sys.path[0]), plotly.__file__
+from workbook import dashboard
+from workbook.pages import lessons
+from workbook.pages.catalog import index
+from workbook.pages.four_games import FourGames
+from workbook.page.chart import figure_json
+for system in ("infinity-n4", "gurps-4e", "eldfall", "d100-homebrew"):
+    page = dashboard(system)
+    assert figure_json(page.figures["outcome"]) and figure_json(page.figures["at_least"]), system
+FourGames()
+index()
+for lesson in ("bell_and_flat", "leftover_successes", "one_die_three_attackers", "sampling"):
+    getattr(lessons, lesson)()
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_every_trace_type_the_workbook_names_is_kept_in_the_slimmed_plotly():
+    named = {m.lower() for path in (ROOT / "workbook").rglob("*.py")
+             for m in re.findall(r"\bgo\.([A-Z][A-Za-z]+)\(", path.read_text())} - {"figure"}
+    assert named and named <= set(build.PLOTLY_TRACES_DRAWN), named - set(build.PLOTLY_TRACES_DRAWN)

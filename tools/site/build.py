@@ -55,8 +55,14 @@ VENV = WORK / "venv"
 SITE = ROOT / "site"
 CACHE = Path(os.environ.get("DODGE_SITE_CACHE", Path.home() / ".cache" / "dodge-workbook-site"))
 
-#: Notebooks built into the site (the others need what the browser lacks yet: see docs/deploy.md).
-NOTEBOOKS = ["infinity-n4-dodge.ipynb"]
+#: The pages of the site: every page of the index that needs no kernel of its own (the four
+#: games, the page of games, the lessons). The notebooks where a reader writes code (exploring
+#: in code, designing a rule) need Jupyter: the site's index says so.
+NOTEBOOKS = ["infinity-n4-dodge.ipynb", "gurps-4e.ipynb", "eldfall.ipynb", "d100-homebrew.ipynb",
+             "compare-systems.ipynb", "lesson-bell-and-flat.ipynb", "lesson-leftover-successes.ipynb",
+             "lesson-one-die-three-attackers.ipynb", "lesson-sampling.ipynb"]
+#: Where ``voici build`` puts a notebook's page, relative to the site's root.
+PAGES = "voici/render/"
 
 # -- pins (``--update-lock`` resolves them with their dependencies into lock.json) --------------
 
@@ -68,10 +74,11 @@ BUILD_PINS = ["voici-core==0.10.0", "jupyterlite-core==0.7.6", "jupyterlite-pyod
 
 #: The runtime: npm ``pyodide`` 314 (Python 3.14), the only one PyPI's pydantic-core wheels fit.
 NPM_PINS = ["pyodide@314.0.8", "plotly.js-cartesian-dist-min@4.1.1"]
-#: Where the charts ask for plotly.js (``workbook.page.static_address``; the site's root, as on the
-#: workbook's server): plotly's cartesian bundle of the plotly.js that plotly 7.1.0 carries, as
-#: ``make run`` serves it. Without it a chart has the kernel send plotly.py's full bundle (4.8 MB).
-PLOTLY_BUNDLE = ("plotly.js-cartesian-dist-min", "package/plotly-cartesian.min.js", "workbook/static/plotly.min.js")
+#: The charts' plotly.js: plotly's cartesian bundle of the plotly.js that plotly 7.1.0 carries, as
+#: ``make run`` serves it, where the charts ask for it on the static site (``plotly_path()``
+#: relative to the pages: ``workbook.page.chart.plotly_url``).
+PLOTLY_BUNDLE = ("plotly.js-cartesian-dist-min", "package/plotly-cartesian.min.js",
+                 PAGES + "workbook/static/plotly.min.js")
 PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
 PYODIDE_PYTHON = "3.14"
 
@@ -82,6 +89,20 @@ BROWSER_PINS = ["pydantic==2.14.4", "ipywidgets==8.1.5", "plotly==7.1.0", "anywi
 #: and jedi (with parso), IPython's tab completion: 3.8 MB compressed that a dashboard, where no
 #: reader types code, never uses (IPython runs without it).
 BROWSER_SKIP = {"widgetsnbextension", "jupyterlab-widgets", "pexpect", "ptyprocess", "jedi", "parso"}
+
+#: Files of a browser wheel that no dashboard reads, left out of the wheel the site ships
+#: (:func:`slim_wheel`). plotly: its own plotly.js and FigureWidget bundle (the charts draw with
+#: the site's plotly.js bundle, ``PLOTLY_BUNDLE``), its JupyterLab extension, its sample datasets,
+#: and the nested properties of every trace type but the three the workbook draws (a trace type's
+#: class stays; only its sub-objects, such as ``scatter3d.marker``, go). 8.5 MB → about 2 MB.
+PLOTLY_TRACES_DRAWN = ("bar", "scatter", "heatmap")
+SLIM = {
+    "plotly": lambda member: (
+        member in ("plotly/package_data/plotly.min.js", "plotly/package_data/widgetbundle.js")
+        or member.startswith(("plotly/package_data/datasets/", "plotly/labextension/", "plotly-7.1.0.data/"))
+        or (member.startswith("plotly/graph_objs/") and member.count("/") > 2
+            and member.split("/")[2] not in ("layout", *PLOTLY_TRACES_DRAWN))),
+}
 
 #: The kernel's own wheels, shipped inside the jupyterlite-pyodide-kernel wheel (hashed above).
 KERNEL_WHEELS = ("ipykernel-", "piplite-", "pyodide-kernel-", "pyodide_kernel-", "widgetsnbextension-4")
@@ -272,6 +293,37 @@ KERNEL_START_MARKERS = {
 }
 
 
+def slim_wheel(source: Path, target: Path, drop) -> Path:
+    """``source`` rewritten at ``target`` without the members ``drop`` picks (and their lines in
+    RECORD), byte for byte the same for the same input; fails if ``drop`` picks nothing, which
+    would mean the wheel's layout changed under the rule."""
+    kept = dropped = 0
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            if drop(info.filename):
+                dropped += 1
+                continue
+            data = old.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                data = "".join(line for line in data.decode().splitlines(keepends=True)
+                               if not drop(line.rsplit(",", 2)[0])).encode()
+            new.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED)
+            kept += 1
+    if not dropped:
+        raise SystemExit(f"{source.name}: nothing to leave out (see SLIM in tools/site/build.py)")
+    log(f"{target.name}: {kept} files kept, {dropped} left out, "
+        f"{source.stat().st_size / 1e6:.1f} → {target.stat().st_size / 1e6:.1f} MB")
+    return target
+
+
+def browser_wheel(entry: dict, offline: bool, out: Path) -> Path:
+    """A browser wheel from the lock, in ``out``: as downloaded, or slimmed (``SLIM``)."""
+    source = fetch("browser", entry, offline)
+    if entry["name"] in SLIM:
+        return slim_wheel(source, out / entry["file"], SLIM[entry["name"]])
+    return Path(shutil.copy2(source, out / entry["file"]))
+
+
 def marker_wheel(out: Path, name: str, version: str, summary: str) -> Path:
     """An empty wheel named ``name`` (metadata only), reproducible byte for byte."""
     info = f"{name}-{version}.dist-info"
@@ -324,6 +376,37 @@ def write_lite_config(lite_dir: Path, packages: list[str]) -> None:
         {"jupyter-lite-schema-version": 0, "jupyter-config-data": {"litePluginSettings": settings}}, indent=2))
 
 
+INDEX_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Dodge Workbook</title>
+<style>body {{ font-family: system-ui, sans-serif; margin: 0 auto; padding: 16px; max-width: 1400px;
+  color: #1a1a1a; }} h1 {{ margin: 0 0 4px; }} p {{ line-height: 1.4; }}</style>
+</head><body>
+<h1>Dodge Workbook</h1>
+<p>What a dodge is really worth, in four games and a few lessons. Every page runs in your browser:
+nothing is sent anywhere, and a link copied from a page opens the same scenario for whoever you
+send it to. The first page takes a few seconds to start its Python.</p>
+{cards}
+<p>The notebooks where you write code (exploring in code, designing a rule of your own) need
+Jupyter: see the project's README.</p>
+</body></html>
+"""
+
+
+def index_page() -> str:
+    """The site's front page: the index notebook's cards of the site's pages, written here (a
+    static page: no Python starts until a reader opens a dashboard)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from workbook.pages.catalog import index
+    finally:
+        sys.path.remove(str(ROOT))
+    cards = index(ROOT / "notebooks",
+                  link=lambda name: PAGES + name.removesuffix(".ipynb") + ".html" if name in NOTEBOOKS else None)
+    return INDEX_PAGE.format(cards=cards.value)
+
+
 STAMP = SITE / ".inputs-sha256"
 
 
@@ -362,7 +445,7 @@ def build(offline: bool, extra_wheels: list[Path] = ()) -> None:
                     runtime_lock = json.loads(data)
                     continue
                 (runtime / name).write_bytes(data)
-        wheels = [Path(shutil.copy2(fetch("browser", e, offline), runtime / e["file"])) for e in lock["browser"]]
+        wheels = [browser_wheel(e, offline, runtime) for e in lock["browser"]]
         wheels += kernel_wheels(lock, offline, runtime) + [project_wheel(runtime)]
         wheels += [marker_wheel(runtime, name, "0+marker", why) for name, why in KERNEL_START_MARKERS.items()]
         wheels += [Path(shutil.copy2(w, runtime / Path(w).name)) for w in extra_wheels]
@@ -377,6 +460,7 @@ def build(offline: bool, extra_wheels: list[Path] = ()) -> None:
             "--no-sourcemaps", "--source-date-epoch", env["SOURCE_DATE_EPOCH"], cwd=lite, env=env,
             stdout=subprocess.DEVNULL)
         shutil.copytree(runtime, SITE / "pyodide")
+        (SITE / "index.html").write_text(index_page(), encoding="utf-8")
         name, member, target = PLOTLY_BUNDLE
         (entry,) = [e for e in lock["npm"] if e["name"] == name]
         with tarfile.open(fetch("npm", entry, offline)) as tar:

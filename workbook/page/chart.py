@@ -17,7 +17,8 @@ plotly.js is loaded once per page and shared by every chart: from the workbook's
 (``server/voila_app.py`` serves plotly's ``plotly.min.js`` compressed and cached, under
 ``<base url>workbook/static/``), or, where that server is not the one serving the page (a
 notebook in JupyterLab, Voilà inside Jupyter Server), from the kernel itself, over the widget's
-own messages. Nothing is asked of another host.
+own messages. On the static site the site serves it beside the pages (:func:`plotly_url`).
+Nothing is asked of another host.
 
 In a notebook ``outcome_chart(result)`` is a plain ``go.Figure`` and displays as one; the widget
 is for dashboards.
@@ -37,6 +38,7 @@ import plotly.io as pio
 import traitlets
 
 from .layout import styled_figure
+from .share import in_browser
 from .static_address import plotly_path
 
 __all__ = ["Chart", "chart", "PLOTLY_CONFIG", "PLOTLY_JS", "plotly_url", "figure_json"]
@@ -196,7 +198,11 @@ def _plotly_bytes() -> bytes:
 
 def plotly_url() -> str:
     """Where the page's server serves plotly.js (the workbook's server, see the module), with
-    plotly's version so that browsers keep it cached."""
+    plotly's version so that browsers keep it cached. On the static site (the kernel in the
+    reader's browser) the address is relative to the page: the site serves the bundle beside
+    its pages, so the site works under any path of any host."""
+    if in_browser():
+        return plotly_path()
     base = os.environ.get("VOILA_BASE_URL") or "/"
     return f"{base.rstrip('/')}/{plotly_path()}"
 
@@ -228,7 +234,7 @@ class Chart(anywidget.AnyWidget):
 
     def _asked(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """The page has no plotly.js from its server: send it over the widget's messages."""
-        if isinstance(content, dict) and content.get("type") == "plotly":
+        if isinstance(content, dict) and content.get("type") == "plotly" and PLOTLY_JS.exists():
             self.send({"type": "plotly"}, buffers=[_plotly_bytes()])
 
 

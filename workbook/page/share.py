@@ -36,6 +36,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import sys
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
@@ -339,6 +340,12 @@ def request_query() -> str:
 def in_voila() -> bool:
     """True in a kernel that Voilà started (or preheats) for a dashboard page."""
     return os.environ.get("SERVER_SOFTWARE", "").startswith("voila") or "VOILA_PREHEAT" in os.environ
+
+
+def in_browser() -> bool:
+    """True in a kernel that runs in the reader's browser (Pyodide: the static site), which
+    cannot see the page's address: the page's :class:`workbook.page.urlbar.UrlBar` tells it."""
+    return sys.platform == "emscripten"
 
 
 def read_query() -> str:

@@ -11,12 +11,22 @@ JupyterLab's own and is left alone (``follow`` false); the button copies ``link`
 notebook's Voilà address with the query) and is hidden when there is none.
 
 The address is replaced just after the page has drawn the change that asked for it, not before.
+
+On the static site the kernel runs in the reader's browser, in a worker that cannot see the
+page's address; there (``read_page`` true) the bar hands the address's query, as the page was
+opened, to the kernel (``page_query``), and :meth:`UrlBar.for_page` has the page apply it as
+Voilà's request would have been: a shared link opens the same scenario there too. Until the
+kernel has answered, the address is left as the link gave it.
 """
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import anywidget
 import traitlets
+
+from .share import in_browser, in_voila
 
 __all__ = ["UrlBar"]
 
@@ -63,8 +73,17 @@ function render({ model, el }) {
     button.title = target();
     button.style.display = target() ? "" : "none";
   };
+  // The static site: the kernel learns the page's query from here, and the address keeps the
+  // link's query until the kernel has applied it (its answer changes "query").
+  const opened = model.get("read_page") ? window.location.search.replace(/^\?/, "") : "";
+  let held = Boolean(opened);
+  if (opened) {
+    model.set("page_query", opened);
+    model.save_changes();
+  }
   const follow = () => {
     button.textContent = model.get("label");
+    if (held) return;
     done.textContent = "";
     if (!waiting) {
       waiting = true;
@@ -79,7 +98,7 @@ function render({ model, el }) {
       el.dataset.copied = href;
     });
   });
-  model.on("change:query", follow);
+  model.on("change:query", () => { held = false; follow(); });
   model.on("change:title", follow);
   model.on("change:label", follow);
   model.on("change:link", follow);
@@ -103,3 +122,18 @@ class UrlBar(anywidget.AnyWidget):
     follow = traitlets.Bool(True).tag(sync=True)
     #: What the button copies when ``follow`` is false ("" hides the button).
     link = traitlets.Unicode("").tag(sync=True)
+    #: True on the static site: the bar reports the page's query as opened (``page_query``).
+    read_page = traitlets.Bool(False).tag(sync=True)
+    #: The page's query as the reader opened it (set by the browser when ``read_page``).
+    page_query = traitlets.Unicode("").tag(sync=True)
+
+    @classmethod
+    def for_page(cls, apply: Callable[[str], None], **kw: Any) -> "UrlBar":
+        """The bar of a dashboard page: the address follows the page in Voilà and on the static
+        site, and on the static site the page's query, once the browser reports it, is given
+        to ``apply`` (the page's ``apply_query``); in a notebook it leaves the address alone."""
+        browser = in_browser()
+        bar = cls(follow=in_voila() or browser, read_page=browser, **kw)
+        if browser:
+            bar.observe(lambda change: apply(change.new), names="page_query")
+        return bar

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Callable
 
 import ipywidgets as widgets
 
@@ -363,20 +364,26 @@ _INDEX_CSS = """<style>
 </style>"""
 
 
-def index(folder: Path | str | None = None) -> widgets.HTML:
+def index(folder: Path | str | None = None, *,
+          link: Callable[[str], str | None] | None = None) -> widgets.HTML:
     """The dashboards as cards (class ``wb-index``): each a link (``a.wb-index-link``) with a
     picture (``svg.wb-index-picture``, :func:`card_picture`: a dashboard's outcome chart, the
     four-games chart, each lesson's own), its title and a one-line summary (the system's summary
-    in the tooltip)."""
+    in the tooltip). ``link`` gives each notebook's address (by default its file name, relative
+    to the index); a notebook it gives None is left out (the static site's index lists only the
+    pages it has)."""
     folder = Path(folder) if folder is not None else notebooks_folder()
     items = []
     for entry in dashboards(folder):
+        href = entry.notebook if link is None else link(entry.notebook)
+        if href is None:
+            continue
         summary = lead(folder, entry.notebook) or (entry.system.summary.split(";")[0] if entry.system else "")
         tip = html.escape(entry.system.summary, quote=True) if entry.system else ""
         title = entry.title if entry.system else (heading(folder, entry.notebook) or entry.title)
         more = ("Open the dashboard" if entry.system or entry.notebook in PAGE_TITLES else
                 "Open the lesson" if entry.notebook.startswith("lesson-") else "Open the notebook")
-        items.append(f'<a class="wb-index-link wb-index-card" href="{html.escape(entry.notebook, quote=True)}"'
+        items.append(f'<a class="wb-index-link wb-index-card" href="{html.escape(href, quote=True)}"'
                      f' title="{tip}">' + card_picture(entry)
                      + f'<span><span class="wb-index-name">{html.escape(title)}</span>'
                      f'<p class="wb-index-summary">{html.escape(summary)}</p>'
