@@ -9,6 +9,11 @@ Its folders are its parts, and import one way only (``docs/workbook.md``): ``pag
 dashboard is made of) ← ``panels/`` (one module per panel, and their list) ← ``systems/`` (each
 game's own views) ← ``pages/`` (what the notebooks show).
 
+The pages never import pandas or numpy (they run in the browser, where neither has a wheel): their
+tables are :class:`workbook.page.table.Table`. pandas is for a notebook: :mod:`workbook.explore`,
+and the DataFrames of ``outcome_table``, ``headline_table``, ``compare_table`` and
+``Table.to_frame()``, which import it when called.
+
 In a notebook, the names designers use are here (imported when first used, so that
 ``import workbook`` stays light)::
 

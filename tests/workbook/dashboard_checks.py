@@ -19,13 +19,18 @@ from workbook.page.chart import Chart
 
 def shown_table(dash: Dashboard) -> dict[str, Fraction]:
     """The outcome table as exact fractions, by the untranslated label, in display order."""
-    return {row.key: Fraction(row.exact) for row in dash.tables["outcomes"].itertuples()}
+    return {row["key"]: Fraction(row["exact"]) for row in dash.tables["outcomes"].records()}
 
 
 def shown_headline(dash: Dashboard) -> dict[str, Fraction | None]:
     """The headline numbers as exact fractions (None where the core has none)."""
-    return {row.key: None if row.exact is None else Fraction(row.exact)
-            for row in dash.tables["headline"].itertuples()}
+    return {row["key"]: None if row["exact"] is None else Fraction(row["exact"])
+            for row in dash.tables["headline"].records()}
+
+
+def by_key(table: Any) -> dict[str, dict[str, Any]]:
+    """The rows of a :class:`workbook.page.table.Table` with a ``key`` column, by their key."""
+    return {row["key"]: row for row in table.records()}
 
 
 def shown_in(box: widgets.Widget) -> Any:

@@ -14,7 +14,7 @@ from rules_core.systems.infinity_n4.dice import resolve_face_to_face
 from rules_core.systems.infinity_n4.exact import dodge_headline
 from workbook.pages.dashboard import Dashboard, View, dashboard
 from workbook.page.views import distribution_chart
-from dashboard_checks import ab_cards, check_ab_against_core, check_against_core, shown_headline, shown_in
+from dashboard_checks import ab_cards, by_key, check_ab_against_core, check_against_core, shown_headline, shown_in
 from workbook_fake import FAKE, FakeScenario, Shooter
 
 INF = get_system("infinity-n4")
@@ -74,7 +74,7 @@ def test_extreme_success_values():
     dash.form.control("dodger.ph").value = 0  # SV 0: no roll, automatic failure
     check_against_core(dash)
     assert shown_headline(dash)["p_dodge_succeeds"] == 0  # a roll that fails automatically is made and failed
-    assert "fails automatically" in dash.tables["headline"].set_index("key").loc["p_dodge_succeeds", "note"]
+    assert "fails automatically" in by_key(dash.tables["headline"])["p_dodge_succeeds"]["note"]
     dash.form.control("dodger.ph").value = 26  # SV 26: +6 to the face
     dash.form.control("attackers.0.burst").value = 1
     check_against_core(dash)
@@ -202,8 +202,8 @@ def test_language_switch_translates_every_text():
     dash.language.value = "xx"
     assert dash.lang == "xx" and dash.scenario == before  # the scenario is kept
     assert dash.form.control("defender.agility").description == "‹Agility›"
-    assert set(dash.tables["outcomes"]["outcome"]) == {f"‹{k}›" for k in dash.result.outcome_order}
-    assert list(dash.tables["headline"]["name"])[:3] == ["‹P(dodge succeeds)›", "‹P(no hit lands)›",
+    assert set(dash.tables["outcomes"].column("outcome")) == {f"‹{k}›" for k in dash.result.outcome_order}
+    assert dash.tables["headline"].column("name")[:3] == ["‹P(dodge succeeds)›", "‹P(no hit lands)›",
                                                         "‹Expected hits landing›"]
     assert "‹Shots›" in dash._trace.value and "‹Fake Rules p.1›" in dash._trace.value
     assert dash.figures["outcome"].data[0].x[0] == "‹No hit›"
@@ -216,7 +216,7 @@ def test_language_switch_translates_every_text():
     assert dash.rulings.compare.names == ("‹Current reading›", "‹Alternative reading›")
     assert "‹No bonus (Fake Rules p.1)›" in dash.rulings.help.value
     # Numbers are unchanged by the language.
-    assert [Fraction(x) for x in dash.tables["outcomes"]["exact"]] == \
+    assert [Fraction(x) for x in dash.tables["outcomes"].column("exact")] == \
         [dash.result.outcomes[k] for k in dash.result.outcome_order]
     # A link may ask for the language.
     assert Dashboard(FAKE, query="lang=xx").form.control("defender.agility").description == "‹Agility›"

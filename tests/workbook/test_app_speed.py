@@ -156,7 +156,7 @@ def test_a_preheated_page_is_built_before_its_query_is_read(monkeypatch):
     assert dash.lang == "xx" and dash.scenario.defender.agility == 5
     assert dash.result.scenario == dash.scenario
     plain = Dashboard(FAKE, query="defender.agility=5&lang=xx")
-    assert dash.tables["headline"].equals(plain.tables["headline"])
+    assert dash.tables["headline"] == plain.tables["headline"]
     assert dash.form.control("defender.agility").description == "‹Agility›"
 
 
@@ -166,7 +166,7 @@ def test_a_preheated_page_shows_a_refused_query_as_a_notice(monkeypatch):
     dash = Dashboard(FAKE)
     assert dash.scenario == FAKE.default_scenario()
     assert dash.notices and dash.notices == Dashboard(FAKE, query="defender.agility=99").notices
-    assert Fraction(dash.tables["outcomes"]["exact"][0]) == dash.result.outcomes[dash.result.outcome_order[0]]
+    assert Fraction(dash.tables["outcomes"].column("exact")[0]) == dash.result.outcomes[dash.result.outcome_order[0]]
 
 
 def test_views_are_found_without_importing_other_systems_panels():

@@ -11,7 +11,8 @@ import pytest
 
 from rules_core import get_system
 from rules_core.systems.d100_homebrew.exact import analyse
-from dashboard_checks import ab_cards, check_ab_against_core, check_against_core as check_common, shown_headline, shown_table
+from dashboard_checks import (ab_cards, by_key, check_ab_against_core, check_against_core as check_common, shown_headline,
+                              shown_table)
 from workbook.pages.dashboard import Dashboard
 from workbook.systems.d100 import FATES, attack_rows
 
@@ -64,7 +65,7 @@ def test_moving_controls_and_adding_an_attack_follow_the_core():
     # The Dodge against attack 1 still rolls; no Parry against a creature 4 Sizes larger.
     assert shown_headline(dash)["p_dodge_succeeds"] is not None
     assert "Parry impossible: the attacker is 4 Sizes larger (4 or more)" in dash._trace.value
-    assert list(dash.rendered["Hits of each attack"]["Roll made"]) == ["1", "0"]
+    assert dash.rendered["Hits of each attack"].column("Roll made") == ["1", "0"]
 
 
 def test_the_presets_of_the_issue():
@@ -76,7 +77,7 @@ def test_the_presets_of_the_issue():
     check_against_core(dash)
     dash.preset.value = "parry-2-sizes-larger-blocked"
     assert shown_headline(dash)["p_dodge_succeeds"] is None
-    note = dash.tables["headline"].set_index("key").loc["p_dodge_succeeds", "note"]
+    note = by_key(dash.tables["headline"])["p_dodge_succeeds"]["note"]
     assert "+20" in note and "+10" in note
     dash.preset.value = "parry-2-sizes-larger-allowed"
     assert shown_headline(dash)["p_dodge_succeeds"] == Fraction(3, 5)
@@ -102,13 +103,13 @@ def test_the_language_switch_translates_every_text_and_keeps_every_number():
     assert form.control("defender.agility").description == "Ловкость (A)"
     assert form.control("attacks.0.leap").label == "Отскок в Укрытие"
     assert dash.preset.options[1][0] == "Очередь из 3 попаданий против Уклонения 45"
-    outcomes = list(dash.tables["outcomes"]["outcome"])
+    outcomes = dash.tables["outcomes"].column("outcome")
     assert "избегнуто 0, попало 2; с АР Укрытия 2; Вольт" in outcomes
-    assert all(CYRILLIC.search(name) for name in dash.tables["headline"]["name"])
+    assert all(CYRILLIC.search(name) for name in dash.tables["headline"].column("name"))
     assert "Отскок" in dash._trace.value and "Вольт" in dash._trace.value
     assert "Домашние правила d100" in dash._trace.value
     table = dash.rendered["Hits of each attack"]
-    assert list(table.columns)[:3] == ["Атака", "Попадания", "Бросок сделан"]
+    assert table.columns[:3] == ("Атака", "Попадания", "Бросок сделан")
     assert dash.rendered["Where each attack's hits go"].layout.title.text == "Что стало с попаданиями каждой атаки"
     assert "lang=ru" in dash._share.value
     # and back: the same widgets, relabelled in place (the browser builds nothing again)

@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 import pytest
 
-from dashboard_checks import ab_cards, check_ab_against_core, check_against_core, shown_headline, shown_table
+from dashboard_checks import ab_cards, by_key, check_ab_against_core, check_against_core, shown_headline, shown_table
 from rules_core import evaluate, play_once
 from rules_core.simulate import simulate
 from workbook import dashboard
@@ -118,7 +118,7 @@ def test_the_default_scenario_shows_the_hand_worked_numbers(designed_rule):
 
 def test_the_designers_headlines_are_shown_by_their_labels_not_their_keys(designed_rule):
     dash = Dashboard("my-2d10", query="")
-    assert dash.tables["headline"]["name"].tolist() == list(NAMES.values())
+    assert dash.tables["headline"].column("name") == list(NAMES.values())
     for markup in (dash._headline.value, dash._table.value):
         assert "p_all_cancelled" not in visible(markup) and "expected_cancelled" not in visible(markup)
     dash.open("analysis")
@@ -152,7 +152,7 @@ def test_moving_the_controls_follows_the_rule(designed_rule, moves):
     assert dict(core.headline) == expected and dict(core.outcome_rows()) == table_rows(dash)
     check_against_core(dash)
     if not s.dodges:  # no dodge: the card says why, in the core's words
-        note = dash.tables["headline"].set_index("key").loc["p_dodge_succeeds", "note"]
+        note = by_key(dash.tables["headline"])["p_dodge_succeeds"]["note"]
         assert note == core.notes["p_dodge_succeeds"] and note.rstrip(".") in html.unescape(dash._headline.value)
 
 

@@ -62,7 +62,7 @@ def test_the_first_preset_is_shown_exactly():
     assert ab_cards(worth)["p_no_hit"]["a"] == Fraction(1, 4)
     assert "No Attack has Sweep" in dash.rendered["Second model (Sweep)"]
     after = dash.rendered["After the Dodge"]
-    assert "May move up to 3″ and enter or cancel Crouched" in list(after["Outcome"])
+    assert "May move up to 3″ and enter or cancel Crouched" in after.column("Outcome")
 
 
 def test_every_preset_is_shown_exactly():
@@ -88,7 +88,7 @@ def test_sweep_shows_the_second_model_beside_the_dodging_target():
     # Untick Sweep: the second model's numbers become null with a note.
     dash.form.control("attackers.0.sweep").value = False
     assert shown_headline(dash)["expected_second_model_wounds"] is None
-    notes = {row.key: row.note for row in dash.tables["headline"].itertuples()}
+    notes = {row["key"]: row["note"] for row in dash.tables["headline"].records()}
     assert "Sweep" in notes["expected_second_model_wounds"]
     check_against_core(dash)
 

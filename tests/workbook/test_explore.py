@@ -113,7 +113,7 @@ def test_sliders_and_code_share_one_state_and_observers_hear_both():
     d.scenario = d.scenario.set("attackers.0.burst", 1)   # code
     assert d.form.control("attackers.0.burst").value == 1
     assert heard[-1].scenario.attackers[0].burst == 1 and len(heard) == 2
-    assert d.tables["outcomes"]["exact"].tolist() == [
+    assert d.tables["outcomes"].column("exact") == [
         f"{p.numerator}/{p.denominator}" for _, p in evaluate(d.scenario).outcome_rows()]
     d.on_change(heard.append, remove=True)
     d.form.control("dodger.ph").value = 11

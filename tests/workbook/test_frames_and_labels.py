@@ -19,7 +19,7 @@ from workbook import explore
 from workbook.explore import distribution_frames, headline_frame, sweep, sweep_chart, to_frame
 from workbook.page import text as page_text
 from workbook.page.layout import headline_cards
-from workbook.page.views import compare_table, headline_table
+from workbook.page.views import compare_table, headline_grid, headline_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SWORD = find_preset("gurps-4e/sword-2d1-cut-vs-dr3").scenario  # 2d+1 cutting against DR 3, no defense
@@ -176,7 +176,7 @@ def test_russian_cards_and_tables_carry_the_same_translated_labels():
                          "Ожидаемое число попаданий"]
     assert names == [d100.text(headline_label(k), "ru") for k in result.headline]
     assert names == compare_table(result, result, "ru").query("kind == 'headline'")["name"].tolist()
-    cards = _visible(headline_cards(table))
+    cards = _visible(headline_cards(headline_grid(result, "ru")))
     for key in result.headline:
         assert key not in cards
     assert "P(каждый бросок Избегания успешен)" in cards

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from dashboard_checks import ab_cards, check_ab_against_core, check_against_core as page_against_core
+from dashboard_checks import ab_cards, by_key, check_ab_against_core, check_against_core as page_against_core
 from rules_core import evaluate, find_preset, get_system
 from rules_core.systems.gurps_4e import Attack, Dodger, GurpsScenario
 from rules_core.systems.gurps_4e.dice import ROLL_3D6
@@ -156,30 +156,32 @@ def test_sacrificial_section(dash):
     base = find_preset("gurps-4e/rapid-fire-dodge-and-drop").scenario
     protect = evaluate(base.replace(situation="sacrificial"))
     smother = evaluate(base.replace(situation="smother"))
-    table = sacrificial_numbers(dash.result).set_index("key")
+    numbers = sacrificial_numbers(dash.result)
+    table = by_key(numbers)
     assert 'data-key="p_friend_hit"' in dash.rendered["Sacrificial dodge: numbers"]
-    protect_col, smother_col = table.columns[1], table.columns[2]
+    protect_col, smother_col = numbers.columns[2], numbers.columns[3]  # after the key and the quantity
     assert "what-if" in protect_col and "what-if" in smother_col
     for key in ("p_dodge_succeeds", "p_friend_hit", "expected_injury"):
-        assert table.loc[key, protect_col].split()[0] == f"{protect.headline[key].numerator}/{protect.headline[key].denominator}"
-        assert table.loc[key, smother_col].split()[0] == f"{smother.headline[key].numerator}/{smother.headline[key].denominator}"
+        assert table[key][protect_col].split()[0] == f"{protect.headline[key].numerator}/{protect.headline[key].denominator}"
+        assert table[key][smother_col].split()[0] == f"{smother.headline[key].numerator}/{smother.headline[key].denominator}"
     who = dash.rendered["Sacrificial dodge"].data[0]
     assert [Fraction(c[0]) for c in who.customdata] == [p for _, p in protect.outcome_rows()]
     # Choosing the situation makes it the main result, and the panel shows it as it is.
     dash.form.control("situation").value = "sacrificial"
     check_against_core(dash, base.replace(situation="sacrificial"))
-    assert "what-if" not in sacrificial_numbers(dash.result).columns[1]
+    protect_col, smother_col = sacrificial_numbers(dash.result).columns[2:]
+    assert "what-if" not in protect_col and "what-if" in smother_col
 
 
 def test_dive_section(dash):
     dash.preset.value = "dive-into-a-trench"
     trench = find_preset("gurps-4e/dive-into-a-trench").scenario
     check_against_core(dash, trench)
-    table = cover_numbers(dash.result).set_index("key")
-    for column, kind in zip(table.columns[1:], ("none", "dr", "full")):
+    numbers = cover_numbers(dash.result)
+    for column, kind in zip(numbers.columns[2:], ("none", "dr", "full"), strict=True):
         core = evaluate(trench.replace(cover=trench.cover.replace(kind=kind)))
         p = core.headline["p_no_hit"]
-        assert table.loc["p_no_hit", column].split()[0] == f"{p.numerator}/{p.denominator}"
+        assert by_key(numbers)["p_no_hit"][column].split()[0] == f"{p.numerator}/{p.denominator}"
     diving, caught = dash.rendered["Diving for cover"].data
     core = evaluate(trench)
     assert exact_bars(caught) == {v: core.distributions["injury_if_caught"][v] for v in caught.x}

@@ -13,7 +13,7 @@ from rules_core import evaluate, get_system
 from workbook.pages.dashboard import Dashboard
 from workbook.page.layout import (OKABE_ITO, PRESENT_FONT_SIZE, headline_cards, short_fraction, style_figure,
                              styled_figure)
-from workbook.page.views import headline_table, outcome_chart
+from workbook.page.views import headline_grid, outcome_chart
 
 INF = get_system("infinity-n4")
 
@@ -36,14 +36,14 @@ def test_every_headline_is_a_card_with_its_exact_value():
 
 def test_a_long_fraction_is_shortened_on_the_card_and_whole_on_a_click():
     assert short_fraction("900024327/1250000000") == "90002…/12500…"
-    html = headline_cards(headline_table(evaluate(INF.default_scenario())))
+    html = headline_cards(headline_grid(evaluate(INF.default_scenario())))
     assert ('<details class="wb-card-exact" data-col="exact" data-value="900024327/1250000000" '
             'title="900024327/1250000000"><summary>90002…/12500…</summary>') in html
 
 
 def test_a_quantity_without_a_value_is_a_small_line_with_the_reason():
     gurps = get_system("gurps-4e")
-    html = headline_cards(headline_table(evaluate(gurps.presets[0].scenario)))
+    html = headline_cards(headline_grid(evaluate(gurps.presets[0].scenario)))
     absent = re.search(r'<span class="wb-card-absent" data-key="p_dodge_succeeds">(.*?)</span></span>'
                        r'|<span class="wb-card-absent" data-key="p_dodge_succeeds">.*?</b>: ([^;<]*)', html)
     assert absent and 'class="wb-card" data-key="p_dodge_succeeds"' not in html
@@ -127,7 +127,7 @@ def test_the_line_of_quantities_without_a_value_reads_as_one_sentence(system_id)
     system = get_system(system_id)
     ids = _choice_ids(system.scenario_cls)
     for scenario in (system.default_scenario(), *(p.scenario for p in system.presets)):
-        html = headline_cards(headline_table(evaluate(scenario)))
+        html = headline_cards(headline_grid(evaluate(scenario)))
         line = re.search(r'<div class="wb-card-absents"><small>(.*?)</small></div>', html)
         if line is None:
             continue

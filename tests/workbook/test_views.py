@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 import types
 from fractions import Fraction
@@ -13,8 +14,8 @@ from rules_core.result import Result, TraceStep
 from workbook.page import views
 from workbook.pages import dashboard as app
 from workbook.page.views import (View, at_least_chart, compare_chart, compare_table, distribution_chart,
-                            distribution_views, exact_text, headline_html, headline_table,
-                            outcome_chart, outcome_table, percent_text, table_html, trace_html)
+                            distribution_views, exact_text, headline_grid, headline_html, headline_table,
+                            outcome_chart, outcome_grid, outcome_table, percent_text, table_html, trace_html)
 from workbook_fake import FAKE, FakeScenario, Shooter
 
 INF = get_system("infinity-n4")
@@ -64,6 +65,28 @@ def test_a_null_headline_shows_its_note():
     assert frame.loc["p_dodge_succeeds", "exact"] is None
     assert frame.loc["p_dodge_succeeds", "shown"] == "—"
     assert "No roll is made &lt;here&gt;." in headline_html(result, system=FAKE)
+
+
+def test_a_notebooks_frame_is_the_pages_table_with_pandas_dtypes():
+    """The page's tables hold None for "no value"; a notebook's frame has NaN in its float
+    columns there and keeps None in the others, and its names in ``attrs``."""
+    result = fake_result()
+    absent = Result(system="fake-dice", scenario=result.scenario, outcomes=result.outcomes,
+                    outcome_order=result.outcome_order, hits=result.hits,
+                    headline={**result.headline, "p_dodge_succeeds": None},
+                    notes={"p_dodge_succeeds": "No roll."}, trace=result.trace)
+    grid, frame = headline_grid(absent, system=FAKE), headline_table(absent, system=FAKE)
+    assert list(frame.columns) == list(grid.columns)
+    assert dict(frame.dtypes.astype(str)) == {c: "float64" if c in ("value", "percent") else "object"
+                                              for c in grid.columns}
+    row, shown = frame.iloc[0], grid.records()[0]
+    assert row["key"] == shown["key"] == "p_dodge_succeeds" and shown["value"] is None
+    assert row["exact"] is None and math.isnan(row["value"])
+    assert frame.iloc[1].to_dict() == grid.records()[1]
+    outcomes = outcome_table(result, system=FAKE)
+    assert outcomes.to_dict("records") == outcome_grid(result, system=FAKE).records()
+    assert str(outcomes.dtypes["percent"]) == "float64" and str(outcomes.dtypes["exact"]) == "object"
+    assert compare_table(result, result, names=("x", "y")).attrs["names"] == ("x", "y")
 
 
 def test_charts_carry_the_exact_numbers():
@@ -131,8 +154,7 @@ def test_percent_text_keeps_small_numbers_readable():
 
 
 def test_table_html_is_machine_readable_and_escaped():
-    frame = outcome_table(fake_result())
-    html = table_html(frame, {"outcome": "Outcome", "exact": "Exact"}, "wb-x", text=str.upper)
+    html = table_html(outcome_grid(fake_result()), {"outcome": "Outcome", "exact": "Exact"}, "wb-x", text=str.upper)
     assert '<th data-col="exact"' in html and ">EXACT<" in html
     assert '<tr data-key="No hit"><td data-col="outcome"' in html
 

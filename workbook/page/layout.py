@@ -2,7 +2,7 @@
 and a projector, and the chart style (type sizes, colour-blind-safe palette, present mode).
 
 Nothing here computes a number: :func:`headline_cards` lays out the rows of
-:func:`workbook.page.views.headline_table`, :func:`styled_figure` restyles a finished figure.
+:func:`workbook.page.views.headline_grid`, :func:`styled_figure` restyles a finished figure.
 
 Headline cards (class ``wb-headline``): one card per headline quantity that has a value,
 ``div.wb-card[data-key=<key>]``; in it the percentage big (``.wb-card-big``), "1 in N" beside
@@ -21,12 +21,12 @@ from functools import cache
 from typing import Any
 
 import ipywidgets as widgets
-import pandas as pd
 import plotly.graph_objects as go
 
 from rules_core.scenario import Scenario
 from rules_core.variants import house_rules
 
+from .table import Table
 from .text import lang_of, localised, plotly_separators
 
 __all__ = ["heading", "titled", "headline_cards", "localised_figure", "percent_ticks", "house_rule_banner", "short_fraction", "style_figure", "styled_figure", "wrap_title",
@@ -63,10 +63,10 @@ def _number_text(value: float, lang: str = "en") -> str:
     return localised(f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}", lang)
 
 
-def headline_cards(frame: pd.DataFrame, text: Callable[[str], str] = str) -> str:
-    """HTML of the headline cards for the rows of :func:`workbook.page.views.headline_table`."""
+def headline_cards(table: Table, text: Callable[[str], str] = str) -> str:
+    """HTML of the headline cards for the rows of :func:`workbook.page.views.headline_grid`."""
     cards, absent = [], []
-    for row in frame.to_dict("records"):
+    for row in table.records():
         key, name = html.escape(str(row["key"]), quote=True), html.escape(str(row["name"]))
         if row["exact"] is None:
             # one sentence of clauses: each note's own full stop gives way to the "; " between them

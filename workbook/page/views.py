@@ -6,6 +6,12 @@ given). Probabilities stay exact: tables carry them as ``"n/d"`` strings next to
 and the "1 in N" wording; charts plot ``float(Fraction)`` and carry the exact text in
 ``customdata`` for the hover.
 
+A page's tables are :class:`workbook.page.table.Table` objects (:func:`outcome_grid`,
+:func:`headline_grid`): nothing here imports pandas, so that a dashboard runs where pandas has
+no wheel (the browser). The same tables as pandas DataFrames, for a notebook, are
+:func:`outcome_table`, :func:`headline_table` and :func:`compare_table` (pandas is imported when
+one is asked for).
+
 Charts are plain ``plotly.graph_objects.Figure`` objects built with their final data (a dashboard
 shows them with :class:`workbook.page.chart.Chart`, a few kilobytes each, updated in place).
 """
@@ -24,9 +30,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
-import pandas as pd
 import plotly.graph_objects as go
 
 from rules_core import Dist, Result, System, all_systems
@@ -35,13 +40,17 @@ from rules_core.play import COMMON_HEADLINE_DEFINITIONS
 
 from .layout import localised_figure
 from .panel import PagePanel
+from .table import Table, is_frame
 from .text import headline_label, lang_of, localised_numbers, number_text, one_in_text, percent_text, points_text, translator
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = ["View", "Panel", "PanelBuilder", "distribution_views", "exact_text", "percent_text", "is_probability",
-           "outcome_table", "headline_table", "compare_table", "outcome_chart", "at_least_chart",
-           "distribution_chart", "compare_chart", "trace_html", "table_html", "headline_html",
-           "notice_html", "evaluate_cached", "system_views", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS", "RuleKey",
-           "rule_key"]
+           "outcome_grid", "headline_grid", "outcome_table", "headline_table", "compare_table", "outcome_chart",
+           "at_least_chart", "distribution_chart", "compare_chart", "trace_html", "table_html", "view_html",
+           "headline_html", "notice_html", "evaluate_cached", "system_views", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS",
+           "RuleKey", "rule_key"]
 
 # A small template of our own: plotly's named templates cost ~13 ms per figure to copy.
 _AXIS = dict(gridcolor="#e6e6e6", zerolinecolor="#bbbbbb", linecolor="#bbbbbb", automargin=True)
@@ -53,7 +62,8 @@ _LAYOUT = dict(template={"layout": {"plot_bgcolor": "white", "paper_bgcolor": "w
 _COLORS = ("#0072B2", "#E69F00", "#009E73")
 
 
-Rendered = Union[go.Figure, pd.DataFrame, str]
+#: What a view's ``render`` returns (see :class:`View`).
+Rendered = Union[go.Figure, Table, "pd.DataFrame", str]
 
 #: Results by (system id, scenario), newest last: see :func:`evaluate_cached`.
 _RESULTS: OrderedDict[tuple[str, Hashable], tuple[System, Result]] = OrderedDict()
@@ -147,9 +157,11 @@ PanelBuilder = Callable[[System, Callable[[str], str], str, Callable[[Any], Resu
 @dataclass(frozen=True)
 class View:
     """An extra dashboard panel, either ``render(result, lang)`` returning a plotly Figure, a
-    DataFrame (shown as a table) or an HTML string, or ``panel``: a :data:`PanelBuilder` for a
-    panel with controls of its own (e.g. :class:`workbook.panels.sweep.SweepPanel` with its
-    fields preset). Its box has the class ``wb-view-<slug of title>``.
+    :class:`workbook.page.table.Table` (shown as a table, :func:`view_html`; a pandas DataFrame
+    is shown so too, but a page whose views return one needs pandas) or an HTML string, or
+    ``panel``: a :data:`PanelBuilder` for a panel with controls of its own (e.g.
+    :class:`workbook.panels.sweep.SweepPanel` with its fields preset). Its box has the class
+    ``wb-view-<slug of title>``.
 
     ``open=False`` shows the panel collapsed under a toggle (class ``wb-view-<slug>-toggle``):
     it is not rendered (a panel is not fed), and costs nothing per change, until the reader
@@ -209,20 +221,19 @@ def _prob_row(p: Fraction, lang: str) -> dict[str, Any]:
             "percent_text": percent_text(p, lang), "one_in": one_in_text(p, lang)}
 
 
-def _frame(rows: list[dict[str, Any]], columns: list[str], floats: Sequence[str]) -> pd.DataFrame:
-    """A frame whose text columns keep ``None`` for "no value" (pandas would infer a string
-    dtype with NaN) and whose ``floats`` columns are float64 (NaN for none)."""
-    frame = pd.DataFrame(rows, columns=columns, dtype=object)
-    return frame.astype({c: "float64" for c in floats})
-
-
-def outcome_table(result: Result, lang: str = "en", *, system: System | None = None) -> pd.DataFrame:
+def outcome_grid(result: Result, lang: str = "en", *, system: System | None = None) -> Table:
     """One row per outcome in ``result.outcome_order``: outcome (translated), exact ``"n/d"``,
     probability (float), percent (float), percent_text and one_in; ``key`` is the untranslated label."""
     text = translator(_system(result, system), lang)
     rows = [{"key": label, "outcome": text(label), **_prob_row(p, lang)} for label, p in result.outcome_rows()]
-    return _frame(rows, ["key", "outcome", "exact", "probability", "percent", "percent_text",
-                         "one_in"], floats=("probability", "percent"))
+    return Table.of(rows, ["key", "outcome", "exact", "probability", "percent", "percent_text", "one_in"],
+                    floats=("probability", "percent"))
+
+
+def outcome_table(result: Result, lang: str = "en", *, system: System | None = None) -> pd.DataFrame:
+    """:func:`outcome_grid` as a pandas DataFrame (probability and percent ``float64``, the other
+    columns ``object``), for a notebook."""
+    return outcome_grid(result, lang, system=system).to_frame()
 
 
 def _keys_said(words: str, keys: Mapping[str, Any], text: Callable[[str], str]) -> str:
@@ -234,7 +245,7 @@ def _keys_said(words: str, keys: Mapping[str, Any], text: Callable[[str], str]) 
     return re.sub(pattern, lambda m: text(headline_label(m.group(1))), words)
 
 
-def headline_table(result: Result, lang: str = "en", *, system: System | None = None) -> pd.DataFrame:
+def headline_grid(result: Result, lang: str = "en", *, system: System | None = None) -> Table:
     """One row per headline quantity: key, name (translated), exact ``"n/d"`` or None, value
     (float), percent, percent_text and one_in (probabilities only), shown (the percent, or the
     value of an expectation, as text), note (the core's note, e.g. why a value is None) and help
@@ -256,8 +267,14 @@ def headline_table(result: Result, lang: str = "en", *, system: System | None = 
                 row.update(percent=float(value) * 100, percent_text=percent_text(value, lang),
                            one_in=one_in_text(value, lang), shown=percent_text(value, lang))
         rows.append(row)
-    return _frame(rows, ["key", "name", "exact", "value", "percent", "percent_text", "one_in",
-                         "shown", "note", "help"], floats=("value", "percent"))
+    return Table.of(rows, ["key", "name", "exact", "value", "percent", "percent_text", "one_in",
+                           "shown", "note", "help"], floats=("value", "percent"))
+
+
+def headline_table(result: Result, lang: str = "en", *, system: System | None = None) -> pd.DataFrame:
+    """:func:`headline_grid` as a pandas DataFrame (value and percent ``float64``, the other
+    columns ``object``, None where there is no value), for a notebook."""
+    return headline_grid(result, lang, system=system).to_frame()
 
 
 def exact_bar(x: Sequence[Any], probs: Sequence[Fraction], name: str, color: Any, *,
@@ -358,7 +375,8 @@ def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, s
     Columns: kind ("headline" / "outcome"), key, name (translated), ``a`` and ``b`` (exact
     ``"n/d"`` or None), difference (exact ``b - a`` or None), difference_pp (that difference in
     percentage points, as text, for probabilities), and a_value / b_value / difference_value as
-    floats. ``names`` only label the columns when shown.
+    floats (``float64``; the other columns ``object``). ``names`` only label the columns when
+    shown: ``frame.attrs["names"]``.
     """
     text = translator(_system(a, system), lang)
     comparison = Comparison(a, b)
@@ -376,7 +394,7 @@ def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, s
                          "a_value": None if pa is None else float(pa),
                          "b_value": None if pb is None else float(pb),
                          "difference_value": None if diff is None else float(diff)})
-    frame = _frame(rows, list(rows[0]), floats=("a_value", "b_value", "difference_value"))
+    frame = Table.of(rows, floats=("a_value", "b_value", "difference_value")).to_frame()
     frame.attrs["names"] = names
     return frame
 
@@ -408,9 +426,9 @@ HEADLINE_COLUMNS = {"name": "Quantity", "exact": "Exact", "shown": "Value", "one
                     "note": "Note"}
 
 
-def table_html(frame: pd.DataFrame, columns: Mapping[str, str], css: str = "wb-grid",
+def table_html(table: Table, columns: Mapping[str, str], css: str = "wb-grid",
                text: Callable[[str], str] = str) -> str:
-    """A plain HTML table of ``frame``'s ``columns`` (``{column: header}``, headers passed
+    """A plain HTML table of ``table``'s ``columns`` (``{column: header}``, headers passed
     through ``text``).
 
     Each cell carries ``data-col="<column>"`` and each row ``data-key`` (and ``data-kind``) from
@@ -420,7 +438,7 @@ def table_html(frame: pd.DataFrame, columns: Mapping[str, str], css: str = "wb-g
     head = "".join(f'<th data-col="{html.escape(c)}" style="text-align:left;padding:2px 10px">'
                    f'{html.escape(text(h))}</th>' for c, h in columns.items())
     body = []
-    for row in frame.to_dict("records"):
+    for row in table.records():
         marks = "".join(f' data-{c}="{html.escape(str(row[c]), quote=True)}"'
                         for c in ("key", "kind") if c in row)
         cells = "".join(f'<td data-col="{html.escape(c)}" style="padding:2px 10px">'
@@ -435,10 +453,21 @@ def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
+def view_html(thing: Table | pd.DataFrame | str, text: Callable[[str], str] = str) -> str:
+    """What a view rendered, other than a figure, as HTML: a table with every column, headed by
+    its name (passed through ``text``), a pandas DataFrame as such a table, anything else as its
+    text."""
+    if is_frame(thing):
+        thing = Table.from_frame(thing)
+    if isinstance(thing, Table):
+        return table_html(thing, {c: str(c) for c in thing.columns}, text=text)
+    return str(thing)
+
+
 def headline_html(result: Result, lang: str = "en", *, system: System | None = None) -> str:
     """The headline quantities as an HTML table (exact, percent or value, 1 in N, note)."""
     text = translator(_system(result, system), lang)
-    return table_html(headline_table(result, lang, system=system), HEADLINE_COLUMNS,
+    return table_html(headline_grid(result, lang, system=system), HEADLINE_COLUMNS,
                       "wb-headline-grid", text)
 
 

@@ -63,7 +63,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import ipywidgets as widgets
-import pandas as pd
 import plotly.graph_objects as go
 
 from rules_core import Result, System, all_systems, get_system, register
@@ -78,11 +77,12 @@ from ..panels.registry import page_keys, page_panels
 from ..page.share import (decode_query, encode_query, in_voila, page_url, preheating, request_query,
                     share_url)
 from ..page.present import asked_lang, split_page_keys
+from ..page.table import Table
 from ..page.text import LANGUAGE_NAMES, translator
 from ..page.urlbar import UrlBar
 from ..page.views import (OUTCOME_COLUMNS, Panel, Rendered, View, as_panel, at_least_chart,
-                    evaluate_cached, headline_table, notice_html, outcome_chart,
-                    outcome_table, system_views, table_html, trace_html)
+                    evaluate_cached, headline_grid, notice_html, outcome_chart,
+                    outcome_grid, system_views, table_html, trace_html, view_html)
 
 __all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "Section", "collapsible"]
 
@@ -180,21 +180,19 @@ def _replace_child(root: widgets.Widget, old: widgets.Widget, new: widgets.Widge
 
 def _show_in(out: _Output, thing: Rendered | None, text: Callable[[str], str],
              present: bool = False) -> None:
-    """Show in ``out`` a Figure (in the workbook's style, larger when ``present``), a DataFrame
-    or an HTML string (None: nothing). A figure is drawn by the box's :class:`Chart`, updated
-    in place; what did not change is not sent again. The box makes at most one chart and one
-    HTML widget, kept while the other is shown (a view that is a chart for some scenarios and a
-    note for others builds nothing new, and leaves nothing behind, as the reader goes back and
-    forth)."""
+    """Show in ``out`` a Figure (in the workbook's style, larger when ``present``), a table
+    (:func:`workbook.page.views.view_html`) or an HTML string (None: nothing). A figure is drawn
+    by the box's :class:`Chart`, updated in place; what did not change is not sent again. The box
+    makes at most one chart and one HTML widget, kept while the other is shown (a view that is a
+    chart for some scenarios and a note for others builds nothing new, and leaves nothing behind,
+    as the reader goes back and forth)."""
     if thing is None:
         out.children = ()
         return
     if isinstance(thing, go.Figure):
         kind, value = Chart, thing
-    elif isinstance(thing, pd.DataFrame):
-        kind, value = widgets.HTML, table_html(thing, {c: str(c) for c in thing.columns}, text=text)
     else:
-        kind, value = widgets.HTML, str(thing)
+        kind, value = widgets.HTML, view_html(thing, text)
     shown = out.made.get(kind)
     if shown is None:
         shown = out.made[kind] = kind()
@@ -218,7 +216,8 @@ class Dashboard:
     links the page writes; ``present=1`` opens the page in present mode.
 
     State for tests and extensions, replaced on every change: ``scenario``, ``result``,
-    ``figures`` (``"outcome"``, ``"at_least"``), ``tables`` (``"outcomes"``, ``"headline"``),
+    ``figures`` (``"outcome"``, ``"at_least"``), ``tables`` (``"outcomes"``, ``"headline"``: each a
+    :class:`workbook.page.table.Table`, ``.to_frame()`` for pandas),
     ``rendered`` (each rendering view's output by title), ``notices``.
     Panels: ``panels`` (each panel view's panel by title); each panel of
     :mod:`workbook.panels.registry` by its name, built on access (``analysis``, ``rulings``,
@@ -266,7 +265,7 @@ class Dashboard:
             self.system, query, translator(self.system, self.lang), fallback=shared.notice, shared=shared)
         self.result: Result | None = None
         self.figures: dict[str, go.Figure] = {}
-        self.tables: dict[str, pd.DataFrame] = {}
+        self.tables: dict[str, Table] = {}
         self.rendered: dict[str, Rendered] = {}
         self.notices: list[str] = []
         self.view_toggles: dict[str, widgets.ToggleButton] = {}
@@ -689,8 +688,8 @@ class Dashboard:
         self.result = result
         # Cheapest first: the browser handles updates in the order they are sent, and redrawing
         # a chart takes it tens of milliseconds; the numbers should not wait behind the charts.
-        self.tables["headline"] = headline_table(result, lang, system=system)
-        self.tables["outcomes"] = outcome_table(result, lang, system=system)
+        self.tables["headline"] = headline_grid(result, lang, system=system)
+        self.tables["outcomes"] = outcome_grid(result, lang, system=system)
         self._headline.value = house_rule_banner(scenario, text) + headline_cards(self.tables["headline"], text)
         self._table.value = table_html(self.tables["outcomes"], OUTCOME_COLUMNS, "wb-outcome-grid", text)
         self.figures["outcome"] = outcome_chart(result, lang, system=system)

@@ -34,7 +34,6 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
-import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
@@ -47,8 +46,8 @@ from rules_core.tables import comparison_rows, csv_text, outcome_rows, sweep_row
 
 from ..page.notices import problem_words
 from ..page.text import headline_label, number_text, translator
-from ..page.views import OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart, outcome_chart, outcome_table, \
-    percent_text, system_views, table_html, trace_html
+from ..page.views import OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart, outcome_chart, outcome_grid, \
+    percent_text, system_views, table_html, trace_html, view_html
 
 __all__ = ["outcomes_csv", "sweep_csv", "comparison_csv", "scenario_json", "LoadError",
            "read_scenario_file", "report_html", "dashboard_report", "report_document", "figure_div",
@@ -246,9 +245,7 @@ def _rendered_html(thing: Rendered | None, text: Callable[[str], str], css: str)
         return ""
     if isinstance(thing, go.Figure):
         return figure_div(thing, css)
-    if isinstance(thing, pd.DataFrame):
-        return table_html(thing, {c: str(c) for c in thing.columns}, text=text)
-    return str(thing)
+    return view_html(thing, text)
 
 
 def _panel_html(panel: Any, text: Callable[[str], str]) -> str:
@@ -365,7 +362,7 @@ def report_html(result: Result, *, lang: str = "en", system: System | None = Non
              *(figure_div(f, "wb-report-chart") for f in charts),
              f"<h2>{html.escape(text('Outcome table'))}</h2>",
              f'<div class="wb-report-outcomes">'
-             f'{table_html(outcome_table(result, lang, system=system), OUTCOME_COLUMNS, "wb-outcome-grid", text)}</div>']
+             f'{table_html(outcome_grid(result, lang, system=system), OUTCOME_COLUMNS, "wb-outcome-grid", text)}</div>']
     parts += views_html(result, lang=lang, system=system, views=views, rendered=rendered, panels=panels,
                         opened=opened)
     parts += extras_html(result, lang=lang, system=system, comparison=comparison,

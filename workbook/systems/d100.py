@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import pandas as pd
 import plotly.graph_objects as go
 
 from rules_core import Result, get_system
@@ -20,6 +19,7 @@ from rules_core.systems.d100_homebrew.exact import analyse
 from rules_core.systems.d100_homebrew.text import say
 
 from ..page.layout import localised_figure
+from ..page.table import Table
 from ..page.text import number_text, translator
 from ..page.views import View, exact_text
 
@@ -49,14 +49,13 @@ def attack_rows(result: Result) -> list[dict[str, Fraction | int | str]]:
     return rows
 
 
-def attack_table(result: Result, lang: str = "en") -> pd.DataFrame:
+def attack_table(result: Result, lang: str = "en") -> Table:
     """The rows of :func:`attack_rows` with translated headers and exact numbers as text
     (``33/20 ≈ 1.65``; in Russian ``33/20 ≈ 1,65``)."""
     text = translator(get_system(result.system), lang)
     headers = {"attack": "Attack", "hits": "Hits", "p_roll": "Roll made", **FATES}
-    frame = pd.DataFrame([{headers[k]: (text(v) if k == "attack" else v if k == "hits" else exact_number(v, lang))
-                           for k, v in row.items()} for row in attack_rows(result)])
-    return frame.rename(columns={h: text(h) for h in headers.values()})
+    return Table.of({text(headers[k]): (text(v) if k == "attack" else v if k == "hits" else exact_number(v, lang))
+                     for k, v in row.items()} for row in attack_rows(result))
 
 
 def exact_number(x: Fraction | int, lang: str = "en") -> str:

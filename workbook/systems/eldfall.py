@@ -20,13 +20,13 @@ import html
 from collections.abc import Callable
 from fractions import Fraction
 
-import pandas as pd
 import plotly.graph_objects as go
 
 from rules_core import Dist, Result, System, get_system
 from rules_core.systems.eldfall import EldfallScenario
 
 from ..panels.compare import WorthPanel
+from ..page.table import Table
 from ..page.text import translator
 from ..page.views import View, exact_bar, exact_text, percent_text
 
@@ -118,7 +118,7 @@ def second_model_chart(result: Result, lang: str = "en") -> go.Figure | str:
                        text("Hits landing"), text("Wounds"), text)
 
 
-def after_dodge_table(result: Result, lang: str = "en") -> pd.DataFrame:
+def after_dodge_table(result: Result, lang: str = "en") -> Table:
     """The post-dodge movement (under the selected ruling), AP lost to Stagger and Knockdown,
     each outcome with its exact probability."""
     text = _text(result, lang)
@@ -133,7 +133,7 @@ def after_dodge_table(result: Result, lang: str = "en") -> pd.DataFrame:
     for lost, p in result.distributions["ap_lost"].items():
         add("AP lost to Stagger", str(lost), p)
     add("Knockdown", "Crouched", result.distributions["knocked_down"][True])
-    return pd.DataFrame(rows)
+    return Table.of(rows)
 
 
 VIEWS = (View("What the Dodge is worth", panel=worth_panel),

@@ -19,7 +19,6 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
-import pandas as pd
 import plotly.graph_objects as go
 
 from rules_core import Result, ScenarioError, get_system
@@ -28,6 +27,7 @@ from rules_core.systems.gurps_4e.scenario import GurpsVariant
 from rules_core.systems.gurps_4e.play import attack_context, defense_option, dodge_score, sacrificial_context
 from rules_core.systems.gurps_4e.scenario import GurpsScenario
 
+from ..page.table import Table
 from ..page.text import headline_label, translator
 from ..page.views import View, evaluate_cached, exact_bar, exact_text, percent_text, table_html
 
@@ -249,14 +249,14 @@ def _cell(key: str, value: Fraction | None) -> str | None:
     return f"{exact_text(value)} ({shown})"
 
 
-def _table(frame: pd.DataFrame | str, lang: str, result: Result) -> str:
-    """A frame as an HTML table whose rows carry ``data-key`` (the key column is not shown)."""
-    if isinstance(frame, str):
-        return frame
-    return table_html(frame, {c: c for c in frame.columns if c != "key"}, "wb-gurps-grid", _text(result, lang))
+def _table(table: Table | str, lang: str, result: Result) -> str:
+    """A table in HTML whose rows carry ``data-key`` (the key column is not shown)."""
+    if isinstance(table, str):
+        return table
+    return table_html(table, {c: c for c in table.columns if c != "key"}, "wb-gurps-grid", _text(result, lang))
 
 
-def sacrificial_numbers(result: Result, lang: str = "en") -> pd.DataFrame:
+def sacrificial_numbers(result: Result, lang: str = "en") -> Table:
     """The sacrificial numbers, exactly: protecting a friend and throwing oneself on the explosive
     (one row per headline quantity, ``key`` its name)."""
     text = _text(result, lang)
@@ -267,7 +267,7 @@ def sacrificial_numbers(result: Result, lang: str = "en") -> pd.DataFrame:
     rows = [{"key": key, text("Quantity"): text(headline_label(key)),
              **{name: (_cell(key, r.headline[key]) if r is not None else text("not possible"))
                 for name, r in columns.items()}} for key in _SACRIFICIAL_KEYS]
-    return pd.DataFrame(rows)
+    return Table.of(rows)
 
 
 def dive_chart(result: Result, lang: str = "en") -> go.Figure | str:
@@ -291,7 +291,7 @@ def sacrificial_table(result: Result, lang: str = "en") -> str:
     return _table(sacrificial_numbers(result, lang), lang, result)
 
 
-def cover_numbers(result: Result, lang: str = "en") -> pd.DataFrame | str:
+def cover_numbers(result: Result, lang: str = "en") -> Table | str:
     """What cover a step away is worth: the dive's numbers with no cover, with the cover's DR,
     and with complete cover (the blast and the dodger as set); a note when no dive is possible."""
     text = _text(result, lang)
@@ -309,7 +309,7 @@ def cover_numbers(result: Result, lang: str = "en") -> pd.DataFrame | str:
              **{name: (_cell(key, r.headline[key]) if r is not None else text("not possible"))
                 for name, r in columns.items()}}
             for key in ("p_dodge_succeeds", "p_no_hit", "expected_injury", "p_down", "p_major_wound")]
-    return pd.DataFrame(rows)
+    return Table.of(rows)
 
 
 def dive_table(result: Result, lang: str = "en") -> str:

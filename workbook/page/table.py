@@ -1,0 +1,79 @@
+"""A table of the page, without pandas: its columns by name and its rows of plain values.
+
+The dashboards run where pandas and numpy have no wheels (Pyodide, in the browser), so every
+table a page builds and shows is a :class:`Table`: :func:`workbook.page.views.table_html` lays
+one out, :func:`workbook.page.layout.headline_cards` reads the headline's. A notebook gets the
+pandas DataFrame with :meth:`Table.to_frame`, which imports pandas then, and only then (what
+:func:`workbook.page.views.outcome_table` and its kin return).
+
+A DataFrame a designer's own view returns is still shown: :meth:`Table.from_frame` reads it
+through its own methods, and :func:`is_frame` tells one without importing pandas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["Table", "is_frame"]
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows of plain values under named ``columns``, None for "no value". ``floats`` names the
+    columns of numbers that :meth:`to_frame` makes ``float64`` (None becomes NaN there); the
+    others stay as they are (``object``).
+
+    >>> table = Table.of([{"key": "hit", "p": 0.25}, {"key": "miss", "p": None}], floats=("p",))
+    >>> table.columns, table.column("p"), table.records()[0]
+    (('key', 'p'), [0.25, None], {'key': 'hit', 'p': 0.25})
+    """
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    floats: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, records: Iterable[Mapping[str, Any]], columns: Sequence[str] | None = None,
+           floats: Sequence[str] = ()) -> Table:
+        """The table of ``records`` (dicts by column; a column a record has not is None in it),
+        its columns ``columns`` or else the first record's keys."""
+        records = list(records)
+        names = tuple(columns if columns is not None else records[0] if records else ())
+        return cls(names, tuple(tuple(record.get(c) for c in names) for record in records), tuple(floats))
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame) -> Table:
+        """A pandas DataFrame's columns and rows (its index left out), read through the
+        frame's own methods: pandas is not imported here."""
+        return cls.of(frame.to_dict("records"), list(frame.columns))
+
+    def records(self) -> list[dict[str, Any]]:
+        """Each row as a dict by column."""
+        return [dict(zip(self.columns, row)) for row in self.rows]
+
+    def column(self, name: str) -> list[Any]:
+        """The values of the column ``name``, top to bottom."""
+        at = self.columns.index(name)
+        return [row[at] for row in self.rows]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The table as a pandas DataFrame, for a notebook: every column ``object`` (None kept
+        for "no value", not NaN) but the ``floats``, which are ``float64``."""
+        import pandas as pd  # here only: a page never asks for a frame
+
+        frame = pd.DataFrame([list(row) for row in self.rows], columns=list(self.columns), dtype=object)
+        return frame.astype({c: "float64" for c in self.floats})
+
+
+def is_frame(thing: Any) -> bool:
+    """Whether ``thing`` is a pandas DataFrame, told by its ``columns`` and ``to_dict`` (pandas
+    is not imported to ask)."""
+    return hasattr(thing, "columns") and hasattr(thing, "to_dict")
