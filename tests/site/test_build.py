@@ -131,3 +131,18 @@ def test_every_trace_type_the_workbook_names_is_kept_in_the_slimmed_plotly():
     named = {m.lower() for path in (ROOT / "workbook").rglob("*.py")
              for m in re.findall(r"\bgo\.([A-Z][A-Za-z]+)\(", path.read_text())} - {"figure"}
     assert named and named <= set(build.PLOTLY_TRACES_DRAWN), named - set(build.PLOTLY_TRACES_DRAWN)
+
+
+def test_files_added_to_a_wheel_are_in_it_and_in_its_record(tmp_path):
+    import base64
+    import hashlib
+
+    source = _wheel(tmp_path / "demo-1-py3-none-any.whl", {"demo/__init__.py": ""})
+    (tmp_path / "out").mkdir()
+    text = "Заголовок\n".encode()
+    added = build.add_to_wheel(source, tmp_path / "out" / source.name, {"notebooks/demo.ru.md": text})
+    with zipfile.ZipFile(added) as archive:
+        assert archive.read("notebooks/demo.ru.md") == text
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text).digest()).rstrip(b"=").decode()
+        assert archive.read("demo-1.dist-info/RECORD").decode().endswith(
+            f"notebooks/demo.ru.md,sha256={digest},{len(text)}\n")

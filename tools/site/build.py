@@ -249,14 +249,36 @@ def ensure_build_venv(lock: dict, offline: bool) -> None:
 
 
 def project_wheel(out: Path) -> Path:
-    """``rules_core`` + ``workbook`` as a wheel (built from the work tree, no dependencies)."""
+    """``rules_core`` + ``workbook`` as a wheel (built from the work tree, no dependencies), with
+    the texts the pages read from ``notebooks/`` (a page's explanations in each language,
+    ``workbook.pages.explain``) in a ``notebooks/`` folder beside the packages, where the
+    workbook finds them in the source tree too (``workbook.pages.catalog.notebooks_folder``)."""
     env = dict(os.environ, SOURCE_DATE_EPOCH=source_date_epoch())
     with tempfile.TemporaryDirectory() as tmp:
         run(VENV / "bin" / "python", "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
             "--no-deps", "--no-build-isolation", "--no-index", "--wheel-dir", tmp, ROOT, env=env)
         (wheel,) = Path(tmp).glob("*.whl")
-        target = out / wheel.name
-        shutil.copy2(wheel, target)
+        texts = {f"notebooks/{p.name}": p.read_bytes() for p in sorted((ROOT / "notebooks").glob("*.md"))}
+        return add_to_wheel(wheel, out / wheel.name, texts)
+
+
+def add_to_wheel(source: Path, target: Path, files: dict[str, bytes]) -> Path:
+    """``source`` written at ``target`` with ``files`` (name in the wheel → content) added, each
+    listed in RECORD with its sha256, as an installer expects."""
+    import base64
+
+    def record_line(name: str, data: bytes) -> str:
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        return f"{name},sha256={digest},{len(data)}\n"
+
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            data = old.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                data += "".join(record_line(n, d) for n, d in files.items()).encode()
+            new.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED)
+        for name, data in files.items():
+            new.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED)
     return target
 
 

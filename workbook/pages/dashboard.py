@@ -74,8 +74,7 @@ from ..page.layout import heading, headline_cards, house_rule_banner, page_css, 
 from ..page.notices import FieldMarks, link_notice
 from ..page.panel import PagePanel
 from ..panels.registry import page_keys, page_panels
-from ..page.share import (decode_query, encode_query, in_voila, page_url, preheating, request_query,
-                    share_url)
+from ..page.share import decode_query, encode_query, page_url, preheating, request_query, share_url
 from ..page.present import asked_lang, split_page_keys
 from ..page.table import Table
 from ..page.text import LANGUAGE_NAMES, translator
@@ -324,7 +323,7 @@ class Dashboard:
         # The page's style; the notebook above the dashboard gives its title and lead.
         header = widgets.HTML(page_css())
         header.add_class("wb-title")
-        self.urlbar = UrlBar(follow=in_voila())
+        self.urlbar = UrlBar.for_page(self.apply_query)
         self.present_toggle = widgets.ToggleButton(value=self.present, icon="television",
                                                    layout=widgets.Layout(width="auto"))
         self.present_toggle.add_class("wb-present-toggle")

@@ -63,7 +63,7 @@ from ..page.chart import chart
 from ..panels.export import download_link, figure_div, report_document
 from ..page.layout import page_css
 from ..page.present import split_page_keys
-from ..page.share import decode_query, encode_query, in_voila, page_url
+from ..page.share import decode_query, encode_query, page_url
 from ..page.text import headline_label
 from ..page.urlbar import UrlBar
 from ..page.views import _LAYOUT, exact_text, percent_text
@@ -303,7 +303,8 @@ class FourGames:
             pickers.append(widgets.VBox([source, link], layout=widgets.Layout(max_width="100%", min_width="0")))
             self.choices[system.id] = source.value
             self.scenarios[system.id] = system.preset(source.value).scenario
-        self.urlbar = UrlBar(label="Copy link", copied="Copied", follow=in_voila(), title=f"{self.title} — Dodge Workbook")
+        self.urlbar = UrlBar.for_page(self.apply_query, label="Copy link", copied="Copied",
+                                      title=f"{self.title} — Dodge Workbook")
         self.present_toggle = widgets.ToggleButton(value=False, description="Present", icon="television",
                                                    tooltip="Larger type and charts, for a projector",
                                                    layout=widgets.Layout(width="auto"))
