@@ -31,7 +31,7 @@ STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.d/dodge-workbook.json
 
-.PHONY: run lab test bench bench-browser load docs-media mutate install plotly-js site clean
+.PHONY: run lab test test-site bench bench-browser bench-site load docs-media mutate install plotly-js site clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -108,11 +108,11 @@ mutate: $(TSTAMP)
 site: $(STAMP)
 	$(BIN)/python tools/site/build.py --if-stale
 
-## The static site's tests (tests/site, not in make test until the dashboards run there, issue 27):
-## the build script's checks, then Chromium on site/ (built or reused) with no network but 127.0.0.1.
+## The static site's tests alone (make test runs them too): the build script's checks, then
+## Chromium on site/ (built or reused) with no network but 127.0.0.1.
 test-site: $(TSTAMP)
 	@$(BIN)/python tools/ensure_chromium.py
-	DODGE_SITE_TESTS=1 $(BIN)/python -m pytest tests/site -n 0
+	$(BIN)/python -m pytest tests/site -n 0
 
 ## The static site in Chromium: first interactive (cold, warm), a control change, the transfer.
 bench-site: $(TSTAMP) site

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -17,12 +16,6 @@ MUTATION_EXAMPLES = 12
 settings.register_profile("mutation", derandomize=True, deadline=None, print_blob=False, database=None,
                           phases=(Phase.explicit, Phase.reuse, Phase.generate),
                           max_examples=MUTATION_EXAMPLES)
-
-
-#: The static site's browser test (tests/site/test_static_site.py) is collected only when asked for with
-#: DODGE_SITE_TESTS=1 (`make test-site`): the site cannot run the dashboards yet (issue 27), and a
-#: test the suite skips every time would say nothing.
-collect_ignore = [] if os.environ.get("DODGE_SITE_TESTS") == "1" else ["site/test_static_site.py"]
 
 
 def pytest_collection_modifyitems(config, items):

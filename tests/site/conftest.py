@@ -1,16 +1,16 @@
 """The static site (``make site``) in a real Chromium: built (or reused), served from 127.0.0.1,
 every other host aborted.
 
-These tests run only with ``DODGE_SITE_TESTS=1`` (``make test-site``; issue 27): until the dashboards' code path is
-free of pandas (which has no browser wheel) the site's dashboards stop at ``import pandas``.
-``DODGE_SITE_DIR=path`` serves an already built folder instead of building ``site/`` (e.g. one
-built with ``tools/site/build.py --extra-wheel`` for an experiment).
+They run in ``make test`` beside the other browser tests (their own xdist group, so the two
+groups run at once). ``DODGE_SITE_DIR=path`` serves an already built folder instead of building
+``site/`` (e.g. one built with ``tools/site/build.py --extra-wheel`` for an experiment).
 
 Fixtures (module-scoped, so that this Playwright session has ended before the browser tests
 start theirs in the same worker):
 
 ``static_site``
-    The site's root URL on a free 127.0.0.1 port (``python -m http.server``), built first with
+    The site's URL on a free 127.0.0.1 port (``python -m http.server``), under a sub-path
+    (``/dodge/``) as on a host that serves it beside other things, built first with
     ``tools/site/build.py --if-stale`` (a few seconds when nothing changed; the first build on a
     machine downloads ~60 MB from PyPI and npm into ``~/.cache/dodge-workbook-site``).
 ``open_static``
@@ -38,7 +38,6 @@ from browser.conftest import (_DASHBOARD_READY, CHROMIUM, CHROMIUM_FLAGS, Dashbo
 BUILD = ROOT / "tools" / "site" / "build.py"
 BUILD_TIMEOUT_S = 1200  # a first build downloads ~60 MB; a cached one takes ~20 s
 RENDER_TIMEOUT_MS = 240_000  # the Python runtime starts in the page: ~10-25 s, more on a busy machine
-ENABLED = os.environ.get("DODGE_SITE_TESTS") == "1"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -47,11 +46,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         path = Path(str(item.fspath))
         if here in path.parents and path.name.startswith("test_static_site"):
             item.add_marker(pytest.mark.browser)
-            item.add_marker(pytest.mark.xdist_group("browser"))  # beside the other browser tests
-            if not ENABLED:
-                item.add_marker(pytest.mark.skip(
-                    reason="static site tests run with DODGE_SITE_TESTS=1 (issue 27: the dashboards' "
-                           "code path still imports pandas, which the browser lacks)"))
+            item.add_marker(pytest.mark.xdist_group("site"))  # one worker, beside the browser tests' one
 
 
 def _wait_until_serving(url: str, process: subprocess.Popen, timeout: float = 30.0) -> None:
@@ -69,18 +64,20 @@ def _wait_until_serving(url: str, process: subprocess.Popen, timeout: float = 30
 
 
 @pytest.fixture(scope="module")
-def static_site() -> Iterator[str]:
+def static_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = os.environ.get("DODGE_SITE_DIR")
     if not folder:
         subprocess.run([sys.executable, str(BUILD), "--if-stale"], check=True, cwd=ROOT,
                        timeout=BUILD_TIMEOUT_S)
         folder = str(ROOT / "site")
+    host = tmp_path_factory.mktemp("host")
+    (host / "dodge").symlink_to(Path(folder).resolve(), target_is_directory=True)
     port = _free_port()
     process = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1",
-                                "--directory", folder, str(port)],
+                                "--directory", str(host), str(port)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                stdin=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/"
+    url = f"http://127.0.0.1:{port}/dodge/"
     try:
         _wait_until_serving(url, process)
         yield url
@@ -103,11 +100,13 @@ def site_browser():
 def open_static(site_browser, static_site):
     contexts = []
 
-    def open_(notebook: str, query: str = "", width: int = 1280, height: int = 1000) -> DashboardPage:
+    def open_(notebook: str, query: str = "", ready: str = _DASHBOARD_READY, width: int = 1280,
+              height: int = 1000) -> DashboardPage:
         context = site_browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
         page = context.new_page()
-        url = f"{static_site}voici/render/{notebook.removesuffix('.ipynb')}.html" + (f"?{query}" if query else "")
+        url = notebook if notebook.startswith(static_site) else (
+            f"{static_site}voici/render/{notebook.removesuffix('.ipynb')}.html" + (f"?{query}" if query else ""))
         dash = DashboardPage(page, url)
 
         def route(r):
@@ -123,7 +122,7 @@ def open_static(site_browser, static_site):
         page.on("pageerror", lambda e: dash.console.append(("error", f"page error: {e}")))
         start = time.perf_counter()
         page.goto(url, timeout=RENDER_TIMEOUT_MS)
-        page.wait_for_function(_DASHBOARD_READY, timeout=RENDER_TIMEOUT_MS, polling=200)
+        page.wait_for_function(ready, timeout=RENDER_TIMEOUT_MS, polling=200)
         dash.load_seconds = time.perf_counter() - start
         return dash
 
