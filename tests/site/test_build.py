@@ -146,3 +146,44 @@ def test_files_added_to_a_wheel_are_in_it_and_in_its_record(tmp_path):
         digest = base64.urlsafe_b64encode(hashlib.sha256(text).digest()).rstrip(b"=").decode()
         assert archive.read("demo-1.dist-info/RECORD").decode().endswith(
             f"notebooks/demo.ru.md,sha256={digest},{len(text)}\n")
+
+
+def _pyodide_tarball() -> Path:
+    (entry,) = [e for e in json.loads(build.LOCK.read_text())["npm"] if e["name"] == "pyodide"]
+    return build.fetch("npm", entry, offline=False)
+
+
+def test_a_module_compiled_to_bytecode_by_the_sites_pyodide_runs_there(tmp_path):
+    """The bytecode step (build.to_bytecode): a wheel's module becomes a sourceless .pyc listed in
+    RECORD, the same bytes every time, which the site's Pyodide imports."""
+    build.WORK.mkdir(exist_ok=True)
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        _wheel(tmp_path / folder / "demo-1-py3-none-any.whl",
+               {"demo/__init__.py": "ANSWER = 6 * 7\n", "demo/data.json": "{}"})
+        build.to_bytecode(_pyodide_tarball(), tmp_path / folder, [tmp_path / folder / "demo-1-py3-none-any.whl"])
+    wheel = tmp_path / "a" / "demo-1-py3-none-any.whl"
+    assert wheel.read_bytes() == (tmp_path / "b" / wheel.name).read_bytes()
+    with zipfile.ZipFile(wheel) as archive:
+        assert sorted(archive.namelist()) == ["demo-1.dist-info/RECORD", "demo/__init__.pyc", "demo/data.json"]
+        pyc = archive.read("demo/__init__.pyc")
+        assert int.from_bytes(pyc[4:8], "little") == 0b01  # PEP 552: hash-based, unchecked
+        record = archive.read("demo-1.dist-info/RECORD").decode()
+        assert record.startswith("demo/__init__.pyc,sha256=") and "__init__.py," not in record
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    with tarfile.open(_pyodide_tarball()) as tar:
+        for name in [*build.PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
+            (runtime / name).write_bytes(tar.extractfile(f"package/{name}").read())
+    script = f"""
+const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});
+const py = await loadPyodide({{ indexURL: {json.dumps(str(runtime) + "/")} }});
+const {{ readFileSync }} = await import("node:fs");
+py.unpackArchive(new Uint8Array(readFileSync({json.dumps(str(wheel))})), "wheel");
+console.log(py.runPython("import demo; print(demo.__file__); demo.ANSWER"));
+"""
+    done = subprocess.run(["node", "--input-type=module", "-e", script],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    where, answer = done.stdout.split()
+    assert where.endswith("/demo/__init__.pyc") and answer == "42"  # imported from the bytecode

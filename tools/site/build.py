@@ -359,6 +359,32 @@ def marker_wheel(out: Path, name: str, version: str, summary: str) -> Path:
     return path
 
 
+#: Where the archives' modules live in Pyodide (named in tracebacks of the compiled modules).
+INSTALLED_AT = {"python_stdlib.zip": "/lib/python314.zip"}
+SITE_PACKAGES = f"/lib/python{PYODIDE_PYTHON}/site-packages"
+
+
+def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path]) -> None:
+    """Every module of ``archives`` (in ``folder``) replaced by its bytecode, compiled by the
+    site's own Pyodide run in Node (``bytecode.mjs``, ``bytecode.py``): a reader's browser then
+    imports without compiling. Measured in Node on this machine: the runtime's start 2.6 → 0.8 s,
+    importing IPython 3.1 → 0.5 s and the workbook 1.7 → 0.4 s."""
+    with tempfile.TemporaryDirectory(dir=WORK) as tool:
+        with tarfile.open(pyodide_tarball) as tar:  # the runtime as published, for Node
+            for name in [*PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
+                Path(tool, name).write_bytes(tar.extractfile(f"package/{name}").read())
+        compiled = folder / "bytecode"
+        compiled.mkdir()
+        jobs = folder / "bytecode" / "jobs.json"
+        jobs.write_text(json.dumps([[a.name, f"bytecode/{a.name}", INSTALLED_AT.get(a.name, SITE_PACKAGES)]
+                                    for a in archives]))
+        run("node", HERE / "bytecode.mjs", tool, folder, "bytecode/jobs.json", stdout=subprocess.DEVNULL)
+        jobs.unlink()
+        for archive in archives:
+            (compiled / archive.name).replace(archive)
+        compiled.rmdir()
+
+
 def wheel_imports(path: Path) -> list[str]:
     with zipfile.ZipFile(path) as archive:
         tops = {n.split("/")[0] for n in archive.namelist()}
@@ -436,7 +462,8 @@ def inputs_digest(extra_wheels: list[Path] = ()) -> str:
     """A digest of everything the site is built from: this script, the lock, the project's
     packages and notebooks as they are in the work tree, and any extra wheel."""
     digest = hashlib.sha256()
-    files = [Path(__file__).resolve(), LOCK, ROOT / "pyproject.toml", *map(Path, extra_wheels)]
+    files = [Path(__file__).resolve(), HERE / "bytecode.py", HERE / "bytecode.mjs", LOCK, ROOT / "pyproject.toml",
+             *map(Path, extra_wheels)]
     files += sorted(p for d in ("rules_core", "workbook") for p in (ROOT / d).rglob("*")
                     if p.is_file() and "__pycache__" not in p.parts)
     files += [ROOT / "notebooks" / n for n in NOTEBOOKS]
@@ -471,6 +498,7 @@ def build(offline: bool, extra_wheels: list[Path] = ()) -> None:
         wheels += kernel_wheels(lock, offline, runtime) + [project_wheel(runtime)]
         wheels += [marker_wheel(runtime, name, "0+marker", why) for name, why in KERNEL_START_MARKERS.items()]
         wheels += [Path(shutil.copy2(w, runtime / Path(w).name)) for w in extra_wheels]
+        to_bytecode(fetch("npm", npm, offline), runtime, [*wheels, runtime / "python_stdlib.zip"])
         index = pyodide_lock(runtime_lock, wheels)
         (runtime / "pyodide-lock.json").write_text(json.dumps(index, indent=1) + "\n")
 

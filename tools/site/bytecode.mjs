@@ -1,0 +1,18 @@
+// Compile archives to bytecode with Pyodide's own CPython (see bytecode.py):
+//   node bytecode.mjs RUNTIME_DIR WORK_DIR JOBS
+// RUNTIME_DIR holds the npm pyodide package's files; WORK_DIR is mounted at /work; JOBS, a JSON
+// file in WORK_DIR, lists [source, target, installed_at], source and target relative to WORK_DIR.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const [runtime, work, jobs] = process.argv.slice(2);
+const { loadPyodide } = await import(path.resolve(runtime, "pyodide.mjs"));
+const pyodide = await loadPyodide({ indexURL: path.resolve(runtime) + "/", env: { PYTHONHASHSEED: "0" } });
+pyodide.FS.mkdirTree("/work");
+pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: path.resolve(work) }, "/work");
+pyodide.runPython(readFileSync(new URL("./bytecode.py", import.meta.url), "utf8"));
+const compile = pyodide.globals.get("compile_archive");
+for (const [source, target, installedAt] of JSON.parse(readFileSync(path.join(work, jobs), "utf8"))) {
+  const [compiled, kept] = compile(`/work/${source}`, `/work/${target}`, installedAt).toJs();
+  console.log(`${path.basename(target)}: ${compiled} modules as bytecode` + (kept ? `, ${kept} kept as source` : ""));
+}

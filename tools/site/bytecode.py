@@ -1,0 +1,58 @@
+"""Compile a site's Python archives to bytecode, run by Pyodide itself (``bytecode.mjs``).
+
+Pyodide compiles every module it imports from source on every visit: the npm package's
+standard library and PyPI's wheels hold ``.py`` files only. Here each ``.py`` member of an
+archive (a wheel, or the standard library's zip) becomes the ``.pyc`` that Pyodide's own
+CPython would write for it, placed where the source was (a "sourceless" module, which
+CPython imports without compiling), with an unchecked hash header (PEP 552: no time stamp,
+so the same input gives the same bytes). A wheel's RECORD lists the new files with their
+hashes. A member that does not compile (none known) is kept as source.
+
+Run inside Pyodide (its CPython is the one that will read the bytecode): ``compile_archive``.
+"""
+
+import base64
+import hashlib
+import importlib.util
+import warnings
+import zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+
+
+def _record_line(name: str, data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(data)}\n"
+
+
+def compile_archive(source: str, target: str, installed_at: str) -> tuple[int, int]:
+    """``source`` written at ``target`` with its modules as bytecode; ``installed_at`` is where
+    the archive's members live once installed (named in tracebacks). Returns (compiled, kept)."""
+    compiled = kept = 0
+    written: list[tuple[str, bytes]] = []
+    record = None
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            name, data = info.filename, old.read(info)
+            if name.endswith(".dist-info/RECORD"):
+                record = info
+                continue
+            if name.endswith(".py"):
+                try:
+                    with warnings.catch_warnings():  # what the source says of itself is not ours to fix
+                        warnings.simplefilter("ignore", SyntaxWarning)
+                        code = compile(data, f"{installed_at}/{name}", "exec", dont_inherit=True)
+                except SyntaxError:
+                    kept += 1
+                else:
+                    data = _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False)
+                    name += "c"
+                    compiled += 1
+            out = zipfile.ZipInfo(name, info.date_time)
+            out.external_attr = info.external_attr
+            new.writestr(out, data, compress_type=zipfile.ZIP_DEFLATED)
+            written.append((name, data))
+        if record is not None:
+            lines = "".join(_record_line(n, d) for n, d in written if not n.endswith("/"))
+            new.writestr(zipfile.ZipInfo(record.filename, record.date_time),
+                         lines + f"{record.filename},,\n", compress_type=zipfile.ZIP_DEFLATED)
+    return compiled, kept
