@@ -154,22 +154,28 @@ def _pyodide_tarball() -> Path:
 
 
 def test_a_module_compiled_to_bytecode_by_the_sites_pyodide_runs_there(tmp_path):
-    """The bytecode step (build.to_bytecode): a wheel's module becomes a sourceless .pyc listed in
-    RECORD, the same bytes every time, which the site's Pyodide imports."""
+    """The bytecode step (build.to_bytecode): a module the pages import as they open becomes a
+    sourceless .pyc listed in RECORD, the same bytes every time, which the site's Pyodide
+    imports; a module they do not import stays as source."""
     build.WORK.mkdir(exist_ok=True)
+    notebook = tmp_path / "page.ipynb"
+    notebook.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["import demo\n", "demo.ANSWER"]}]}))
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()
         _wheel(tmp_path / folder / "demo-1-py3-none-any.whl",
-               {"demo/__init__.py": "ANSWER = 6 * 7\n", "demo/data.json": "{}"})
-        build.to_bytecode(_pyodide_tarball(), tmp_path / folder, [tmp_path / folder / "demo-1-py3-none-any.whl"])
+               {"demo/__init__.py": "ANSWER = 6 * 7\n", "demo/later.py": "LATER = True\n", "demo/data.json": "{}"})
+        build.to_bytecode(_pyodide_tarball(), tmp_path / folder, [tmp_path / folder / "demo-1-py3-none-any.whl"],
+                          [notebook])
     wheel = tmp_path / "a" / "demo-1-py3-none-any.whl"
     assert wheel.read_bytes() == (tmp_path / "b" / wheel.name).read_bytes()
     with zipfile.ZipFile(wheel) as archive:
-        assert sorted(archive.namelist()) == ["demo-1.dist-info/RECORD", "demo/__init__.pyc", "demo/data.json"]
+        assert sorted(archive.namelist()) == ["demo-1.dist-info/RECORD", "demo/__init__.pyc", "demo/data.json",
+                                              "demo/later.py"]
         pyc = archive.read("demo/__init__.pyc")
         assert int.from_bytes(pyc[4:8], "little") == 0b01  # PEP 552: hash-based, unchecked
         record = archive.read("demo-1.dist-info/RECORD").decode()
         assert record.startswith("demo/__init__.pyc,sha256=") and "__init__.py," not in record
+        assert "demo/later.py,sha256=" in record
     runtime = tmp_path / "runtime"
     runtime.mkdir()
     with tarfile.open(_pyodide_tarball()) as tar:

@@ -4,7 +4,8 @@ control change, and what the first dashboard transfers.
 The site (``site/``, or ``--site DIR``) is served by ``python -m http.server`` on 127.0.0.1;
 every other host is aborted. *First interactive*: page request → the dashboard's chart and table
 drawn. *Cold*: a fresh browser context (empty cache); *warm*: the same page opened again in that
-context (HTTP cache and the site's service worker as a browser keeps them). *Transfer*: every
+context (the HTTP cache as a browser keeps it), then a further dashboard; for those, the bytes
+that came over the network. *Transfer*: every
 file the page asked for, as sent uncompressed and as a host that compresses would send it
 (brotli, quality 11; wheels and other zip files barely compress). Prints a Markdown report.
 
@@ -59,9 +60,13 @@ def serve(folder: Path) -> tuple[str, subprocess.Popen]:
     raise RuntimeError("static server did not start")
 
 
-def open_page(context, url: str, base: str, requested: list[str]):
+def open_page(context, url: str, base: str, requested: list[str], received: list[int] | None = None):
+    """Open ``url``; ``requested`` gets every URL asked for, ``received`` the bytes of each
+    response body that came over the network (0 for a 304 or one the browser's cache served)."""
     page = context.new_page()
     page.on("request", lambda r: requested.append(r.url))
+    if received is not None:
+        page.on("requestfinished", lambda r: received.append(r.sizes()["responseBodySize"]))
     start = time.perf_counter()
     page.goto(url, timeout=TIMEOUT_MS)
     page.wait_for_function(f"() => ({_DASHBOARD_READY})() || Boolean(document.querySelector({_ERROR!r}))",
@@ -78,6 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--site", type=Path, default=ROOT / "site")
     parser.add_argument("--notebook", default="infinity-n4-dodge")
     parser.add_argument("--changes", type=int, default=10, help="slider moves timed")
+    parser.add_argument("--further", default="eldfall", help="a second dashboard opened after the first")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -99,7 +105,11 @@ def main(argv: list[str] | None = None) -> None:
                 changes.append(time.perf_counter() - start)
             page.close()
             warm_requests: list[str] = []
-            warm, page = open_page(context, url, base, warm_requests)
+            warm_bytes: list[int] = []
+            warm, page = open_page(context, url, base, warm_requests, warm_bytes)
+            page.close()
+            further_bytes: list[int] = []
+            further, page = open_page(context, f"{base}voici/render/{args.further}.html", base, [], further_bytes)
             browser.close()
     finally:
         server.terminate()
@@ -125,7 +135,10 @@ def main(argv: list[str] | None = None) -> None:
           f"{statistics.median(changes) * 1000:.0f} ms / {p95 * 1000:.0f} ms |")
     print(f"| files requested (cold) | {len(files)} |")
     print(f"| transfer uncompressed / gzip / brotli | {raw / 1e6:.1f} / {gz / 1e6:.1f} / {br / 1e6:.1f} MB |")
-    print(f"| requests on the warm visit | {len(warm_requests)} |\n")
+    print(f"| the same page again: requests / bytes received | {len(warm_requests)} / "
+          f"{sum(warm_bytes) / 1e6:.2f} MB |")
+    print(f"| a further dashboard ({args.further}) in the same browser: first interactive / bytes "
+          f"received | {further:.1f} s / {sum(further_bytes) / 1e6:.2f} MB |\n")
     print("Largest files (brotli):\n\n| file | uncompressed | brotli |\n| --- | --- | --- |")
     for path, (_, b) in sorted(files.items(), key=lambda kv: -kv[1][1])[:12]:
         print(f"| {path.relative_to(args.site)} | {path.stat().st_size / 1e6:.2f} MB | {b / 1e6:.2f} MB |")

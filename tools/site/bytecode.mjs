@@ -1,7 +1,8 @@
 // Compile archives to bytecode with Pyodide's own CPython (see bytecode.py):
 //   node bytecode.mjs RUNTIME_DIR WORK_DIR JOBS
 // RUNTIME_DIR holds the npm pyodide package's files; WORK_DIR is mounted at /work; JOBS, a JSON
-// file in WORK_DIR, lists [source, target, installed_at], source and target relative to WORK_DIR.
+// file in WORK_DIR, has "site_packages", "start" (the code a page runs as it opens) and
+// "archives": [source, target, installed_at], source and target relative to WORK_DIR.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -11,8 +12,11 @@ const pyodide = await loadPyodide({ indexURL: path.resolve(runtime) + "/", env: 
 pyodide.FS.mkdirTree("/work");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: path.resolve(work) }, "/work");
 pyodide.runPython(readFileSync(new URL("./bytecode.py", import.meta.url), "utf8"));
+const todo = JSON.parse(readFileSync(path.join(work, jobs), "utf8"));
+const wheels = todo.archives.map(([source]) => `/work/${source}`).filter((name) => name.endsWith(".whl"));
+const only = pyodide.globals.get("imported_at_start")(wheels, todo.site_packages, todo.start);
 const compile = pyodide.globals.get("compile_archive");
-for (const [source, target, installedAt] of JSON.parse(readFileSync(path.join(work, jobs), "utf8"))) {
-  const [compiled, kept] = compile(`/work/${source}`, `/work/${target}`, installedAt).toJs();
+for (const [source, target, installedAt] of todo.archives) {
+  const [compiled, kept] = compile(`/work/${source}`, `/work/${target}`, installedAt, only).toJs();
   console.log(`${path.basename(target)}: ${compiled} modules as bytecode` + (kept ? `, ${kept} kept as source` : ""));
 }

@@ -1,14 +1,19 @@
 """Compile a site's Python archives to bytecode, run by Pyodide itself (``bytecode.mjs``).
 
 Pyodide compiles every module it imports from source on every visit: the npm package's
-standard library and PyPI's wheels hold ``.py`` files only. Here each ``.py`` member of an
-archive (a wheel, or the standard library's zip) becomes the ``.pyc`` that Pyodide's own
-CPython would write for it, placed where the source was (a "sourceless" module, which
-CPython imports without compiling), with an unchecked hash header (PEP 552: no time stamp,
-so the same input gives the same bytes). A wheel's RECORD lists the new files with their
-hashes. A member that does not compile (none known) is kept as source.
+standard library and PyPI's wheels hold ``.py`` files only. Here the modules a page imports as
+it opens become the ``.pyc`` that Pyodide's own CPython would write for them, placed where the
+source was (a "sourceless" module, which CPython imports without compiling), with an unchecked
+hash header (PEP 552: no time stamp, so the same input gives the same bytes). A wheel's RECORD
+lists the new files with their hashes.
 
-Run inside Pyodide (its CPython is the one that will read the bytecode): ``compile_archive``.
+Which modules: :func:`imported_at_start` installs the wheels here, runs what a page runs as it
+opens (the kernel's imports, each notebook's code) and lists the modules it imported. The rest
+stay as source: bytecode is about twice the size of source once compressed, and a module
+imported later (opening a panel) is compiled then, once. A module the list misses only costs
+that compile; nothing depends on the list being complete.
+
+Run inside Pyodide (its CPython is the one that will read the bytecode).
 """
 
 import base64
@@ -24,9 +29,24 @@ def _record_line(name: str, data: bytes) -> str:
     return f"{name},sha256={digest},{len(data)}\n"
 
 
-def compile_archive(source: str, target: str, installed_at: str) -> tuple[int, int]:
-    """``source`` written at ``target`` with its modules as bytecode; ``installed_at`` is where
-    the archive's members live once installed (named in tracebacks). Returns (compiled, kept)."""
+def imported_at_start(wheels: list[str], site_packages: str, code: str) -> set[str]:
+    """The files of the modules imported by ``code`` (the kernel's imports and the pages'
+    notebooks) once ``wheels`` are installed in ``site_packages``."""
+    import importlib
+    import sys
+
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as archive:
+            archive.extractall(site_packages)
+    importlib.invalidate_caches()
+    exec(compile(code, "<the pages as they open>", "exec"), {"__name__": "__start__"})
+    return {f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)}
+
+
+def compile_archive(source: str, target: str, installed_at: str, only: set[str]) -> tuple[int, int]:
+    """``source`` written at ``target`` with the modules in ``only`` (their installed paths) as
+    bytecode; ``installed_at`` is where the archive's members live once installed (named in
+    tracebacks too). Returns (compiled, kept as source)."""
     compiled = kept = 0
     written: list[tuple[str, bytes]] = []
     record = None
@@ -36,7 +56,9 @@ def compile_archive(source: str, target: str, installed_at: str) -> tuple[int, i
             if name.endswith(".dist-info/RECORD"):
                 record = info
                 continue
-            if name.endswith(".py"):
+            if name.endswith(".py") and f"{installed_at}/{name}" not in only:
+                kept += 1
+            elif name.endswith(".py"):
                 try:
                     with warnings.catch_warnings():  # what the source says of itself is not ours to fix
                         warnings.simplefilter("ignore", SyntaxWarning)
