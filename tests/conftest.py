@@ -22,7 +22,8 @@ def pytest_collection_modifyitems(config, items):
     """Browser tests last (Playwright keeps an event loop running in the main thread for the
     rest of the session, which the headless widget tests must not see); under the mutation
     profile, cap the examples of properties that ask for more explicitly."""
-    items.sort(key=lambda item: "browser" in Path(str(item.fspath)).parts)
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None
+               or "browser" in Path(str(item.fspath)).parts)
     if config.getoption("hypothesis_profile", None) != "mutation":
         return
     for item in items:

@@ -1,8 +1,8 @@
 """The static site (``make site``) in a real Chromium: built (or reused), served from 127.0.0.1,
 every other host aborted.
 
-They run in ``make test`` beside the other browser tests (their own xdist group, so the two
-groups run at once). ``DODGE_SITE_DIR=path`` serves an already built folder instead of building
+They run in ``make test`` beside the other browser tests; on each pytest-xdist worker that
+runs some of them, one server (the build's lock keeps two workers from building at once). ``DODGE_SITE_DIR=path`` serves an already built folder instead of building
 ``site/`` (e.g. one built with ``tools/site/build.py --extra-wheel`` for an experiment).
 
 Fixtures (module-scoped, so that this Playwright session has ended before the browser tests
@@ -40,13 +40,18 @@ BUILD_TIMEOUT_S = 1200  # a first build downloads ~60 MB; a cached one takes ~20
 RENDER_TIMEOUT_MS = 240_000  # the Python runtime starts in the page: ~10-25 s, more on a busy machine
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    here = Path(__file__).parent
-    for item in items:
-        path = Path(str(item.fspath))
-        if here in path.parents and path.name.startswith("test_static_site"):
-            item.add_marker(pytest.mark.browser)
-            item.add_marker(pytest.mark.xdist_group("site"))  # one worker, beside the browser tests' one
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """When the site's browser tests are to run, start building the site at once, in the
+    background: a first build (downloads, its own virtualenv) takes minutes, which then pass
+    while the rest of the suite runs. The fixture's own build waits for it (the build's lock)
+    and finds the site up to date; its log is ``.site-build/background.log``."""
+    if os.environ.get("DODGE_SITE_DIR") or session.config.option.collectonly:
+        return
+    if any(Path(str(item.fspath)).name == "test_static_site.py" for item in session.items):
+        (ROOT / ".site-build").mkdir(exist_ok=True)
+        with open(ROOT / ".site-build" / "background.log", "a") as log:
+            subprocess.Popen([sys.executable, str(BUILD), "--if-stale"], cwd=ROOT, stdout=log,
+                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
 
 
 def _wait_until_serving(url: str, process: subprocess.Popen, timeout: float = 30.0) -> None:

@@ -19,6 +19,12 @@ from rules_core.compare import without_reaction
 from workbook.page.share import encode_query
 from workbook.pages.four_games import FourGames
 
+# Run after the headless widget tests (tests/conftest.py). These tests may land on both
+# pytest-xdist workers (its xdist_group does not group under pytest 9, which no longer lets it
+# rename a test): each worker serves the site, and the build's lock has the second wait for the
+# first and then find the site up to date.
+pytestmark = pytest.mark.browser
+
 #: notebook: (a slider, the field it sets, the value it is set to); Infinity and the d100
 #: homebrew have their own tests below (a shared link, the page in Russian)
 GAMES = {

@@ -34,6 +34,7 @@ The cache is ``$DODGE_SITE_CACHE`` or ``~/.cache/dodge-workbook-site``.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import json
 import os
@@ -552,6 +553,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="also ship this wheel (an experiment; the site is then not the locked one)")
     args = parser.parse_args(argv)
     WORK.mkdir(exist_ok=True)
+    with open(WORK / "lock", "w") as held:  # one build at a time (a test run and `make site`)
+        fcntl.flock(held, fcntl.LOCK_EX)
+        _main(args)
+
+
+def _main(args: argparse.Namespace) -> None:
     if args.update_lock:
         update_lock()
     if args.if_stale and STAMP.exists() and STAMP.read_text() == inputs_digest(args.extra_wheel):

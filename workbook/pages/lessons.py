@@ -20,8 +20,7 @@ from rules_core.result import one_in
 from ..panels.classroom import RollPanel, SimulatePanel
 from ..page.text import translator
 from ..page.chart import Chart, chart
-from ..page.table import Table
-from ..page.views import exact_text, percent_text
+from ..page.views import exact_text, percent_text, table_html
 
 __all__ = ["sampling", "leftover_successes", "one_die_three_attackers", "bell_and_flat"]
 
@@ -38,18 +37,6 @@ def _html(css: str, value: str) -> widgets.HTML:
 
 def _title(text: str) -> widgets.HTML:
     return widgets.HTML(f"<h3 style='margin:12px 0 4px'>{html.escape(text)}</h3>")
-
-
-def _bordered_html(table: Table) -> str:
-    """``table`` as the lessons' bordered HTML table (class ``dataframe``: the layout of pandas'
-    ``DataFrame.to_html(index=False)``, which drew it before the pages ran without pandas)."""
-    def row(cells: tuple[object, ...], tag: str, style: str = "") -> str:
-        return (f"    <tr{style}>\n" + "".join(f"      <{tag}>{html.escape(str(c), quote=False)}</{tag}>\n"
-                                             for c in cells) + "    </tr>\n")
-
-    return ('<table border="1" class="dataframe">\n  <thead>\n'
-            + row(table.columns, "th", ' style="text-align: right;"') + "  </thead>\n  <tbody>\n"
-            + "".join(row(cells, "td") for cells in table.rows) + "  </tbody>\n</table>")
 
 
 # -- Sampling converges on the exact value -----------------------------------------------------------
@@ -134,7 +121,7 @@ def leftover_successes(lang: str | None = None) -> widgets.VBox:
     roll.update(result)
     box = widgets.VBox([_html("wb-lesson-text", f"<p>{html.escape(words['exact'])}</p>"),
                         _chart(attack_chart(result, lang), "wb-lesson-chart"),
-                        _html("wb-lesson-table", _bordered_html(table)),
+                        _html("wb-lesson-table", table_html(table, {c: c for c in table.columns})),
                         _html("wb-lesson-text", f"<p>{html.escape(words['roll'])}</p>"), roll.widget])
     box.add_class("wb-lesson")
     return box
