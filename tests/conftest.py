@@ -61,3 +61,17 @@ def designed_rule():
     register(SYSTEM)
     yield SYSTEM
     unregister(SYSTEM.id)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium for every browser test of a test worker (tests/browser, tests/site): a
+    second Playwright session in the same process would find the first one's event loop."""
+    from playwright.sync_api import sync_playwright
+
+    from browser.conftest import CHROMIUM, CHROMIUM_FLAGS
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()

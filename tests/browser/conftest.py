@@ -143,14 +143,7 @@ def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServ
 
 # -- the browser ---------------------------------------------------------------------------------
 
-@pytest.fixture(scope="session")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
+# ``browser`` (one Chromium per test worker, shared with the static site's tests) is in tests/conftest.py.
 
 
 # Rows are table rows or headline cards (``[data-key]``); a cell's exact value is its

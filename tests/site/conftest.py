@@ -5,8 +5,7 @@ They run in ``make test`` beside the other browser tests; on each pytest-xdist w
 runs some of them, one server (the build's lock keeps two workers from building at once). ``DODGE_SITE_DIR=path`` serves an already built folder instead of building
 ``site/`` (e.g. one built with ``tools/site/build.py --extra-wheel`` for an experiment).
 
-Fixtures (module-scoped, so that this Playwright session has ended before the browser tests
-start theirs in the same worker):
+Fixtures (the Chromium is the browser tests' one, ``browser`` in tests/conftest.py):
 
 ``static_site``
     The site's URL on a free 127.0.0.1 port (``python -m http.server``), under a sub-path
@@ -32,8 +31,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser.conftest import (_DASHBOARD_READY, CHROMIUM, CHROMIUM_FLAGS, DashboardPage, ROOT,
-                              _free_port)
+from browser.conftest import _DASHBOARD_READY, DashboardPage, ROOT, _free_port
 
 BUILD = ROOT / "tools" / "site" / "build.py"
 BUILD_TIMEOUT_S = 1200  # a first build downloads ~60 MB; a cached one takes ~20 s
@@ -91,23 +89,13 @@ def static_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         process.wait(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def site_browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
-def open_static(site_browser, static_site):
+def open_static(browser, static_site):
     contexts = []
 
     def open_(notebook: str, query: str = "", ready: str = _DASHBOARD_READY, width: int = 1280,
               height: int = 1000) -> DashboardPage:
-        context = site_browser.new_context(viewport={"width": width, "height": height})
+        context = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
         page = context.new_page()
         url = notebook if notebook.startswith(static_site) else (
