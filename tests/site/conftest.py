@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser.conftest import _DASHBOARD_READY, DashboardPage, ROOT, _free_port
+from browser.conftest import _DASHBOARD_READY, DashboardPage, ROOT
 
 BUILD = ROOT / "tools" / "site" / "build.py"
 BUILD_TIMEOUT_S = 1200  # a first build downloads ~60 MB; a cached one takes ~20 s
@@ -75,11 +75,14 @@ def static_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         folder = str(ROOT / "site")
     host = tmp_path_factory.mktemp("host")
     (host / "dodge").symlink_to(Path(folder).resolve(), target_is_directory=True)
-    port = _free_port()
-    process = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1",
-                                "--directory", str(host), str(port)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               stdin=subprocess.DEVNULL)
+    # Port 0: the server binds a port the system gives it and says which (a port probed free
+    # first could be taken by a starting kernel in between).
+    process = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "--bind", "127.0.0.1",
+                                "--directory", str(host), "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                               text=True)
+    said = process.stdout.readline()  # "Serving HTTP on 127.0.0.1 port 41234 (http://...) ..."
+    port = int(said.split(" port ")[1].split()[0])
     url = f"http://127.0.0.1:{port}/dodge/"
     try:
         _wait_until_serving(url, process)
