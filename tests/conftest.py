@@ -20,10 +20,16 @@ settings.register_profile("mutation", derandomize=True, deadline=None, print_blo
 
 def pytest_collection_modifyitems(config, items):
     """Browser tests last (Playwright keeps an event loop running in the main thread for the
-    rest of the session, which the headless widget tests must not see); under the mutation
+    rest of the session, which the headless widget tests must not see), the static site's last of
+    all (Python starting in each page loads both cores: the server's page tests, timed, go
+    first); under the mutation
     profile, cap the examples of properties that ask for more explicitly."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None
-               or "browser" in Path(str(item.fspath)).parts)
+    def place(item) -> int:  # 0 headless, 1 the server's pages, 2 the static site's (Python in the page)
+        if "site" in Path(str(item.fspath)).parts and item.get_closest_marker("browser") is not None:
+            return 2
+        return int(item.get_closest_marker("browser") is not None or "browser" in Path(str(item.fspath)).parts)
+
+    items.sort(key=place)
     if config.getoption("hypothesis_profile", None) != "mutation":
         return
     for item in items:
