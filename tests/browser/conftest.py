@@ -156,6 +156,13 @@ _READ_TABLE = """([css, col]) => Object.fromEntries(Array.from(
         row => [row.dataset.key, (""" + _CELL + """)(row, col) || ""]))"""
 
 # Exact comparison of "n/d" texts as numbers: n1 * d2 == n2 * d1 in BigInt.
+_LINK_HAS = """(pairs) => {
+    const a = document.querySelector('.wb-share-link a');
+    if (!a) return false;
+    const query = new URL(a.href, location.href).search.slice(1).split('&');
+    return pairs.every((pair) => query.includes(pair));
+}"""
+
 _TABLE_EQUALS = """([css, col, expected]) => {
     const same = (a, b) => {
         if (!a || !b) return !a && !b;  // an empty cell is a null value (a headline with a note)
@@ -303,7 +310,11 @@ class DashboardPage:
         texts = self.page.locator(".wb-notice").all_inner_texts()
         return [t.strip() for t in texts if t.strip()]
 
-    def share_link(self) -> str:
+    def share_link(self, *pairs: str) -> str:
+        """The share link's address, once its query holds every ``name=value`` of ``pairs``
+        (the link is its own widget: it may follow the numbers by a message)."""
+        if pairs:
+            self._wait(_LINK_HAS, list(pairs))
         return self.page.locator(".wb-share-link a").get_attribute("href")
 
     def python_errors(self) -> list[str]:

@@ -41,7 +41,7 @@ def test_design_panel_compares_a_house_rule_with_the_official_rule(open_dashboar
         assert _card(page, key) == {"a": ra.headline[key], "b": rb.headline[key],
                                     "difference": rb.headline[key] - ra.headline[key]}
     assert "MOD cap (±): 2 (official 12)" in p.locator(".wb-design-status").inner_text()
-    assert "variant.mod_cap=2" in page.share_link()
+    page.share_link("variant.mod_cap=2")  # waits until the link holds the variant
     p.wait_for_function("() => window.location.search.includes('variant.mod_cap=2')", timeout=20_000)
     assert page.python_errors() == [] and page.console_errors() == []
 

