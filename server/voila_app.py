@@ -925,6 +925,10 @@ class WorkbookVoila(Voila):
 
             conf.page_config_hook = hook
         # Culling: check every 10 s; an idle page's kernel goes after idle_timeout even if open.
+        # Kernels talk to the server over Unix sockets where there are any: a TCP port chosen
+        # free for a kernel can be taken by another connection before the kernel binds it.
+        if os.name == "posix":
+            self.config.KernelManager.setdefault("transport", "ipc")
         kernel_config = self.config.MappingKernelManager
         kernel_config.setdefault("cull_interval", 10)
         kernel_config.setdefault("cull_idle_timeout", self.idle_timeout)
