@@ -161,7 +161,7 @@ def test_a_module_compiled_to_bytecode_by_the_sites_pyodide_runs_there(tmp_path)
         _wheel(tmp_path / folder / "demo-1-py3-none-any.whl",
                {"demo/__init__.py": "ANSWER = 6 * 7\n", "demo/later.py": "LATER = True\n", "demo/data.json": "{}"})
         build.to_bytecode(_pyodide_tarball(), tmp_path / folder, [tmp_path / folder / "demo-1-py3-none-any.whl"],
-                          [notebook])
+                          [notebook], imports=())
     wheel = tmp_path / "a" / "demo-1-py3-none-any.whl"
     assert wheel.read_bytes() == (tmp_path / "b" / wheel.name).read_bytes()
     with zipfile.ZipFile(wheel) as archive:
@@ -189,3 +189,22 @@ console.log(py.runPython("import demo; print(demo.__file__); demo.ANSWER"));
     assert done.returncode == 0, done.stderr[-2000:]
     where, answer = done.stdout.split()
     assert where.endswith("/demo/__init__.pyc") and answer == "42"  # imported from the bytecode
+
+
+def test_a_page_whose_code_fails_in_the_sites_pyodide_stops_the_build(tmp_path):
+    """The pages' start run (build.start_code) is the check that each notebook's code runs in the
+    site's own Pyodide: one that raises stops the build, named, with the Python error."""
+    build.WORK.mkdir(exist_ok=True)
+    good = tmp_path / "good.ipynb"
+    good.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["import demo"]}]}))
+    bad = tmp_path / "bad.ipynb"
+    bad.write_text(json.dumps({"cells": [{"cell_type": "markdown", "source": ["# A lesson"]},
+                                         {"cell_type": "code", "source": ["import demo\n", "demo.MISSING"]}]}))
+    _wheel(tmp_path / "demo-1-py3-none-any.whl", {"demo/__init__.py": "ANSWER = 42\n"})
+    before = (tmp_path / "demo-1-py3-none-any.whl").read_bytes()
+    with pytest.raises(build.PageFails) as failed:
+        build.to_bytecode(_pyodide_tarball(), tmp_path, [tmp_path / "demo-1-py3-none-any.whl"], [good, bad],
+                          imports=("json",))
+    assert str(failed.value) == ("fails in the site's Pyodide: bad.ipynb: "
+                                 "AttributeError(\"module 'demo' has no attribute 'MISSING'\")")
+    assert (tmp_path / "demo-1-py3-none-any.whl").read_bytes() == before  # left as it was

@@ -1,7 +1,7 @@
 """The static site in Chromium with no network but 127.0.0.1 (issue 27, item 5): each dashboard
 of the index runs in the page, shows the core's exact numbers and follows a control; a shared
 link opens the same scenario; a link in Russian opens the page in Russian; the page of games
-and the lessons run there too.
+and a lesson run there too.
 
 What each page should show is what its notebook builds when run here: the notebook's code is
 run in this process (:func:`built`) and the page's numbers are checked against ``evaluate``."""
@@ -31,8 +31,10 @@ GAMES = {
     "gurps-4e.ipynb": ("wb-dodger-basic_speed", "dodger.basic_speed", 8),
     "eldfall.ipynb": ("wb-defender-ag", "defender.ag", 8),
 }
-LESSONS = ["lesson-bell-and-flat.ipynb", "lesson-leftover-successes.ipynb",
-           "lesson-one-die-three-attackers.ipynb", "lesson-sampling.ipynb"]
+#: Every page's code, each lesson's too, has run in the site's own Pyodide before this (the
+#: build stops on a page whose code raises there: tools/site/build.py, start_code); a lesson is
+#: opened here to see one drawn in the browser.
+LESSON = "lesson-bell-and-flat.ipynb"
 
 
 def built(notebook: str):
@@ -124,9 +126,6 @@ def test_the_page_of_games_shows_the_cores_worth(open_static):
     offline(dash)
 
 
-@pytest.mark.parametrize("notebook", LESSONS)
-def test_each_lesson_runs(open_static, notebook):
-    # drawn: a chart, or (the sampling lesson, whose chart waits for the reader's first
-    # simulation) the exact number the simulation will settle on
-    dash = open_static(notebook, ready="() => Boolean(document.querySelector('.js-plotly-plot, .wb-lesson-exact b'))")
+def test_a_lesson_is_drawn(open_static):
+    dash = open_static(LESSON, ready="() => Boolean(document.querySelector('.js-plotly-plot'))")
     offline(dash)

@@ -118,7 +118,7 @@ def log(message: str) -> None:
 
 def run(*command: str | Path, **kwargs) -> subprocess.CompletedProcess:
     log(" ".join(str(c) for c in command))
-    return subprocess.run([str(c) for c in command], check=True, **kwargs)
+    return subprocess.run([str(c) for c in command], **{"check": True, **kwargs})
 
 
 def sha256(path: Path) -> str:
@@ -370,19 +370,29 @@ SITE_PACKAGES = f"/lib/python{PYODIDE_PYTHON}/site-packages"
 KERNEL_IMPORTS = ("piplite.piplite", "pyodide_kernel", "ipykernel", "IPython", "comm", "ipywidgets", "anywidget")
 
 
-def start_code(notebooks: list[Path]) -> str:
-    """The code the site's pages run as they open (``KERNEL_IMPORTS``, each notebook's code
-    cells), each part on its own: one that fails outside a browser only leaves its modules as
-    source."""
-    parts = [f"import {name}" for name in KERNEL_IMPORTS]
+def start_code(notebooks: list[Path], imports: tuple[str, ...] = KERNEL_IMPORTS) -> str:
+    """The code the site's pages run as they open (``KERNEL_IMPORTS``, then each notebook's code
+    cells), each part on its own. A part that raises stops the build, named: its page would fail
+    in a reader's browser the same way (``PageFails``)."""
+    parts = [(f"import {name}", f"import {name}") for name in imports]
     for notebook in notebooks:
         cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-        parts.append("\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code"))
-    return "\n".join(f"try:\n    exec({part!r}, {{}})\nexcept Exception as err:\n"
-                     f"    print('[site] outside a browser:', type(err).__name__, err)" for part in parts)
+        parts.append((notebook.name, "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")))
+    return "\n".join(f"try:\n    exec({code!r}, {{}})\nexcept Exception as err:\n"
+                     f"    raise RuntimeError({PAGE_FAILS!r} + {label!r} + ': ' + repr(err)) from err"
+                     for label, code in parts)
 
 
-def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], notebooks: list[Path]) -> None:
+#: How the start run names a part that failed (``start_code``, ``to_bytecode``).
+PAGE_FAILS = "fails in the site's Pyodide: "
+
+
+class PageFails(SystemExit):
+    """A page's code (or the kernel's imports) raised in the site's own Pyodide."""
+
+
+def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], notebooks: list[Path],
+                imports: tuple[str, ...] = KERNEL_IMPORTS) -> None:
     """The modules of ``archives`` (in ``folder``) that the pages import as they open replaced by
     their bytecode, compiled by the site's own Pyodide run in Node (``bytecode.mjs``,
     ``bytecode.py``): a reader's browser then imports them without compiling. Measured in Node on
@@ -396,9 +406,13 @@ def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], noteb
         compiled.mkdir()
         jobs = folder / "bytecode" / "jobs.json"
         jobs.write_text(json.dumps({
-            "site_packages": SITE_PACKAGES, "start": start_code(notebooks),
+            "site_packages": SITE_PACKAGES, "start": start_code(notebooks, imports),
             "archives": [[a.name, f"bytecode/{a.name}", INSTALLED_AT.get(a.name, SITE_PACKAGES)] for a in archives]}))
-        run("node", HERE / "bytecode.mjs", tool, folder, "bytecode/jobs.json")
+        done = run("node", HERE / "bytecode.mjs", tool, folder, "bytecode/jobs.json",
+                   check=False, stderr=subprocess.PIPE, text=True)
+        if done.returncode:
+            failed = [line for line in done.stderr.splitlines() if PAGE_FAILS in line]
+            raise PageFails(failed[-1].split("RuntimeError: ", 1)[-1] if failed else done.stderr[-3000:])
         jobs.unlink()
         for archive in archives:
             (compiled / archive.name).replace(archive)

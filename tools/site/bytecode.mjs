@@ -14,7 +14,13 @@ pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: path.resolve(work) }, "/
 pyodide.runPython(readFileSync(new URL("./bytecode.py", import.meta.url), "utf8"));
 const todo = JSON.parse(readFileSync(path.join(work, jobs), "utf8"));
 const wheels = todo.archives.map(([source]) => `/work/${source}`).filter((name) => name.endsWith(".whl"));
-const only = pyodide.globals.get("imported_at_start")(wheels, todo.site_packages, todo.start);
+let only;
+try {
+  only = pyodide.globals.get("imported_at_start")(wheels, todo.site_packages, todo.start);
+} catch (err) {  // the Python traceback only (Pyodide's own error would print its JS source)
+  console.error(err.message ?? String(err));
+  process.exit(3);
+}
 const compile = pyodide.globals.get("compile_archive");
 for (const [source, target, installedAt] of todo.archives) {
   const [compiled, kept] = compile(`/work/${source}`, `/work/${target}`, installedAt, only).toJs();
