@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -208,3 +209,44 @@ def test_a_page_whose_code_fails_in_the_sites_pyodide_stops_the_build(tmp_path):
     assert str(failed.value) == ("fails in the site's Pyodide: bad.ipynb: "
                                  "AttributeError(\"module 'demo' has no attribute 'MISSING'\")")
     assert (tmp_path / "demo-1-py3-none-any.whl").read_bytes() == before  # left as it was
+
+
+def test_a_fresh_clone_takes_the_site_built_before_from_the_same_inputs(tmp_path, monkeypatch):
+    """--if-stale: a site built once is kept in the cache by its inputs' digest; a later clone of
+    the same inputs (no site/ yet) restores it instead of building; other inputs build again;
+    only the most recently used few are kept."""
+    site = tmp_path / "site"
+    monkeypatch.setattr(build, "SITE", site)
+    monkeypatch.setattr(build, "STAMP", site / ".inputs-sha256")
+    monkeypatch.setattr(build, "BUILT", tmp_path / "cache" / "built")
+    monkeypatch.setattr(build, "BUILT_KEPT", 2)
+    digest = {"now": "a" * 64}
+    builds = []
+
+    def fake_build(offline, extra_wheels):
+        builds.append(digest["now"])
+        (site / "voici" / "render").mkdir(parents=True)
+        (site / "voici" / "render" / "page.html").write_text(f"built from {digest['now']}")
+        build.STAMP.write_text(digest["now"])
+
+    monkeypatch.setattr(build, "build", fake_build)
+    monkeypatch.setattr(build, "inputs_digest", lambda extra=(): digest["now"])
+
+    def run():
+        build._main(build.argparse.Namespace(update_lock=False, if_stale=True, extra_wheel=[], offline=True))
+
+    run()
+    assert builds == ["a" * 64]
+    shutil.rmtree(site)  # a fresh clone
+    run()
+    assert builds == ["a" * 64]  # restored, not built
+    assert (site / "voici" / "render" / "page.html").read_text() == "built from " + "a" * 64
+    assert build.STAMP.read_text() == "a" * 64
+    run()  # up to date: nothing to do
+    assert builds == ["a" * 64]
+    for other in ("b" * 64, "c" * 64):
+        digest["now"] = other
+        shutil.rmtree(site)
+        run()
+    assert builds == ["a" * 64, "b" * 64, "c" * 64]
+    assert sorted(p.name for p in build.BUILT.iterdir()) == ["b" * 64 + ".tar", "c" * 64 + ".tar"]

@@ -572,13 +572,53 @@ def main(argv: list[str] | None = None) -> None:
         _main(args)
 
 
+#: Sites built before, by their inputs' digest (``--if-stale``: a fresh clone of the same sources
+#: takes its site from here instead of building it again; builds are byte-identical).
+BUILT = CACHE / "built"
+BUILT_KEPT = 3
+
+
+def from_cache(digest: str) -> bool:
+    """``site/`` restored from the site built before from the same inputs, if there is one."""
+    archive = BUILT / f"{digest}.tar"
+    if not archive.exists():
+        return False
+    if SITE.exists():
+        shutil.rmtree(SITE)
+    with tarfile.open(archive) as tar:
+        tar.extractall(SITE, filter="data")
+    STAMP.write_text(digest)
+    os.utime(archive)  # the most recently used are kept
+    return True
+
+
+def to_cache(digest: str) -> None:
+    """``site/`` kept for a later clone of the same inputs; only the ``BUILT_KEPT`` most recently
+    used are kept."""
+    BUILT.mkdir(parents=True, exist_ok=True)
+    partial = BUILT / f"{digest}.tar.{os.getpid()}.part"
+    with tarfile.open(partial, "w") as tar:
+        for path in sorted(SITE.rglob("*")):
+            if path.is_file() and path != STAMP:
+                tar.add(path, path.relative_to(SITE).as_posix())
+    partial.replace(BUILT / f"{digest}.tar")
+    for old in sorted(BUILT.glob("*.tar"), key=lambda p: p.stat().st_mtime, reverse=True)[BUILT_KEPT:]:
+        old.unlink()
+
+
 def _main(args: argparse.Namespace) -> None:
     if args.update_lock:
         update_lock()
-    if args.if_stale and STAMP.exists() and STAMP.read_text() == inputs_digest(args.extra_wheel):
-        log(f"{SITE.relative_to(ROOT)}/ is up to date")
+    digest = inputs_digest(args.extra_wheel)
+    if args.if_stale and STAMP.exists() and STAMP.read_text() == digest:
+        log(f"{SITE.name}/ is up to date")
+        return
+    if args.if_stale and not args.extra_wheel and from_cache(digest):
+        log(f"{SITE.name}/ taken from the site built before from the same inputs ({BUILT})")
         return
     build(args.offline, args.extra_wheel)
+    if not args.extra_wheel:
+        to_cache(digest)
 
 
 if __name__ == "__main__":
