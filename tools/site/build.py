@@ -375,13 +375,20 @@ def start_code(notebooks: list[Path], imports: tuple[str, ...] = KERNEL_IMPORTS)
     cells), each part on its own. A part that raises stops the build, named: its page would fail
     in a reader's browser the same way (``PageFails``)."""
     parts = [(f"import {name}", f"import {name}") for name in imports]
+    if "pyodide_kernel" in imports:  # the page's side of the widgets' comms, which Node has not
+        parts.append(("the page's comms", PAGE_COMMS))
     for notebook in notebooks:
         cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
         parts.append((notebook.name, "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")))
-    return "\n".join(f"try:\n    exec({code!r}, {{}})\nexcept Exception as err:\n"
-                     f"    raise RuntimeError({PAGE_FAILS!r} + {label!r} + ': ' + repr(err)) from err"
-                     for label, code in parts)
+    return "import sys\n" + "\n".join(
+        f"try:\n    exec({code!r}, {{}})\nexcept Exception as err:\n"
+        f"    print({PAGE_FAILS!r} + {label!r} + ': ' + repr(err), file=sys.__stderr__, flush=True)\n    raise"
+        for label, code in parts)
 
+
+#: In a browser the page sends the kernel's comm messages (widgets); in the start run they go
+#: nowhere, once the widgets have been serialized as for a page.
+PAGE_COMMS = "from IPython.core.getipython import get_ipython\nget_ipython().send_comm = lambda *message: None"
 
 #: How the start run names a part that failed (``start_code``, ``to_bytecode``).
 PAGE_FAILS = "fails in the site's Pyodide: "
@@ -412,7 +419,7 @@ def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], noteb
                    check=False, stderr=subprocess.PIPE, text=True)
         if done.returncode:
             failed = [line for line in done.stderr.splitlines() if PAGE_FAILS in line]
-            raise PageFails(failed[-1].split("RuntimeError: ", 1)[-1] if failed else done.stderr[-3000:])
+            raise PageFails(failed[0] if failed else done.stderr[-3000:])
         jobs.unlink()
         for archive in archives:
             (compiled / archive.name).replace(archive)

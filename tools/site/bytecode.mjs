@@ -17,8 +17,8 @@ const wheels = todo.archives.map(([source]) => `/work/${source}`).filter((name) 
 let only;
 try {
   only = pyodide.globals.get("imported_at_start")(wheels, todo.site_packages, todo.start);
-} catch (err) {  // the Python traceback only (Pyodide's own error would print its JS source)
-  console.error(err.message ?? String(err));
+} catch (err) {  // the start code printed which part failed (left to Node, the error would print its JS source)
+  console.error(`${err.type ?? ""}: ${err.message}`);
   process.exit(3);
 }
 const compile = pyodide.globals.get("compile_archive");
