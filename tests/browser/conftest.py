@@ -123,8 +123,9 @@ def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServ
     log = tmp_path_factory.mktemp("voila") / "voila.log"
     # One browser plays every visitor here, from one address: no per-address limit (its own
     # test starts a server with one, test_hardening.py).
+    # A kernel with no browser connected goes after 10 s (30 s by default): its test waits less.
     command = [sys.executable, str(SERVER), str(NOTEBOOKS), f"--port={port}", "--pool=1",
-               "--show_tracebacks=True", "--max-per-address=0"]
+               "--show_tracebacks=True", "--max-per-address=0", "--disconnected-timeout=10"]
     with open(log, "wb") as sink:
         process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=sink, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=True)

@@ -206,7 +206,8 @@ def test_a_full_server_says_so_instead_of_a_silent_page(browser, tmp_path):
 
 def test_a_tab_gone_without_a_word_releases_its_kernel_too(browser, voila_server):
     """A browser that never sends the shutdown beacon (it crashed, the laptop slept): the kernel
-    goes once no browser has been connected to it for the disconnected timeout (30 s)."""
+    goes once no browser has been connected to it for the disconnected timeout (10 s on the
+    tests' server, 30 s by default), at the culler's next round."""
     context = browser.new_context()
     page = context.new_page()
     page.goto(f"{voila_server.url}voila/render/eldfall.ipynb", timeout=RENDER_TIMEOUT_MS)
