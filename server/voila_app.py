@@ -662,10 +662,10 @@ def _brotli_file(source: str, target: str) -> str:
     """Compress ``source`` into ``target`` with Brotli at its best quality (run in a worker process)."""
     import brotli
 
-    with open(source, "rb") as f:
-        body = brotli.compress(f.read(), quality=11)
     partial = f"{target}.{os.getpid()}.part"
-    with open(partial, "wb") as f:
+    with open(partial, "wb") as f:  # there from the start: another server sees it is being made
+        with open(source, "rb") as s:
+            body = brotli.compress(s.read(), quality=11)
         f.write(body)
     os.replace(partial, target)
     return target
@@ -680,6 +680,7 @@ class Precompressed:
     _gzip: dict[tuple[str, float, int], bytes] = {}
     _brotli: dict[tuple[str, float, int], bytes] = {}
     _pending: dict[tuple[str, float, int], object] = {}
+    _digests: dict[tuple[str, float, int], str] = {}
     _workers = None
     cache_dir = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "dodge-workbook" / "static"
 
@@ -690,8 +691,24 @@ class Precompressed:
 
     @classmethod
     def _brotli_path(cls, key) -> Path:
-        digest = hashlib.sha256(repr(key).encode()).hexdigest()[:32]
-        return cls.cache_dir / f"{digest}.br"
+        """Named by the file's content: the same file in another environment (a fresh clone's
+        virtualenv, a second server) finds the Brotli form made before."""
+        if key not in cls._digests:
+            with open(key[0], "rb") as f:
+                cls._digests[key] = hashlib.sha256(f.read()).hexdigest()[:32]
+        return cls.cache_dir / f"{cls._digests[key]}.br"
+
+    @staticmethod
+    def _being_made(target: Path) -> bool:
+        """Whether another process is making ``target`` (its partial file is recent: one left by
+        a process that died is made again after 5 minutes)."""
+        for partial in target.parent.glob(f"{target.name}.*.part"):
+            try:
+                if time.time() - partial.stat().st_mtime < 300:
+                    return True
+            except FileNotFoundError:  # just finished
+                return True
+        return False
 
     @classmethod
     def warm(cls, path: str) -> None:
@@ -699,7 +716,10 @@ class Precompressed:
         if brotli_available() is False:
             return
         key = cls._key(path)
-        if key in cls._brotli or key in cls._pending or cls._brotli_path(key).exists():
+        if key in cls._brotli or key in cls._pending:
+            return
+        target = cls._brotli_path(key)
+        if target.exists() or (target.parent.is_dir() and cls._being_made(target)):
             return
         if cls._workers is None:
             import multiprocessing
@@ -707,7 +727,7 @@ class Precompressed:
 
             cls.cache_dir.mkdir(parents=True, exist_ok=True)
             cls._workers = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-        cls._pending[key] = cls._workers.submit(_brotli_file, path, str(cls._brotli_path(key)))
+        cls._pending[key] = cls._workers.submit(_brotli_file, path, str(target))
         cls._pending[key].add_done_callback(lambda _f: cls._pending.pop(key, None))
 
     def _encoded(self) -> tuple[str, bytes] | None:

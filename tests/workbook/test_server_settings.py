@@ -302,3 +302,40 @@ def test_a_page_still_being_sent_keeps_its_kernel_and_its_wait_starts_when_it_is
     finally:
         server_module._VISIT.reset(token)
         manager._kernels.clear()
+
+
+def test_the_brotli_cache_is_named_by_content_and_made_once_on_a_machine(server_module, tmp_path, monkeypatch):
+    """Precompressed: the same static file in two places (a fresh clone's virtualenv) has one
+    Brotli form on disk; a server does not make one that another process is making (its
+    partial file is recent), but does make one whose maker died long ago."""
+    cache = server_module.Precompressed
+    monkeypatch.setattr(cache, "cache_dir", tmp_path / "cache")
+    monkeypatch.setattr(cache, "_pending", {})
+    monkeypatch.setattr(cache, "_digests", {})
+    (tmp_path / "cache").mkdir()
+    first, second, other = tmp_path / "a.js", tmp_path / "b.js", tmp_path / "c.js"
+    first.write_text("var x = 1;" * 100)
+    second.write_text("var x = 1;" * 100)
+    other.write_text("var y = 2;" * 100)
+    paths = [cache._brotli_path(cache._key(str(p))) for p in (first, second, other)]
+    assert paths[0] == paths[1] != paths[2]
+    partial = Path(f"{paths[0]}.4242.part")
+    partial.write_bytes(b"")
+    assert cache._being_made(paths[0]) and not cache._being_made(paths[2])
+    submitted = []
+
+    class Workers:
+        def submit(self, *args):
+            submitted.append(args)
+            return type("Done", (), {"add_done_callback": lambda self, f: None})()
+
+    monkeypatch.setattr(cache, "_workers", Workers())
+    cache.warm(str(second))
+    assert submitted == []  # being made by another process
+    os.utime(partial, (0, 0))  # that process died long ago
+    cache.warm(str(second))
+    assert [a[1:] for a in submitted] == [(str(second), str(paths[1]))]
+    server_module._brotli_file(str(other), str(paths[2]))
+    assert paths[2].exists() and not Path(f"{paths[2]}.{os.getpid()}.part").exists()
+    cache.warm(str(other))
+    assert len(submitted) == 1  # already on disk
