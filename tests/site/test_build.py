@@ -250,3 +250,63 @@ def test_a_fresh_clone_takes_the_site_built_before_from_the_same_inputs(tmp_path
         run()
     assert builds == ["a" * 64, "b" * 64, "c" * 64]
     assert sorted(p.name for p in build.BUILT.iterdir()) == ["b" * 64 + ".tar", "c" * 64 + ".tar"]
+
+
+def test_a_module_no_page_imports_waits_on_the_site_and_is_fetched_when_imported(tmp_path):
+    """Deferral (build.to_bytecode with defer, build.add_deferred_finder): the modules the pages
+    do not import as they open leave their wheel for deferred/<name>.zip, indexed; in the site's
+    Pyodide, started with that standard library, ``sitecustomize`` has put the finder first, and
+    importing a deferred module (a plain one, a package, a package's module) fetches the zip once
+    and imports it; a name that is nowhere stays missing."""
+    build.WORK.mkdir(exist_ok=True)
+    notebook = tmp_path / "page.ipynb"
+    notebook.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["import demo"]}]}))
+    wheel = _wheel(tmp_path / "demo-1-py3-none-any.whl",
+                   {"demo/__init__.py": "ANSWER = 42\n", "demo/later.py": "LATER = 'later'\n",
+                    "demo/sub/__init__.py": "from . import deep\n", "demo/sub/deep.py": "DEEP = 'deep'\n",
+                    "demo/data.json": "{}"})
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    with tarfile.open(_pyodide_tarball()) as tar:
+        for name in [*build.PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
+            (runtime / name).write_bytes(tar.extractfile(f"package/{name}").read())
+    index = build.to_bytecode(_pyodide_tarball(), tmp_path, [wheel], [notebook], imports=(), defer=True)
+    assert index == {"demo.later": ["demo.zip", "demo/later.py", False],
+                     "demo.sub": ["demo.zip", "demo/sub/__init__.py", True],
+                     "demo.sub.deep": ["demo.zip", "demo/sub/deep.py", False]}
+    with zipfile.ZipFile(wheel) as archive:
+        assert sorted(archive.namelist()) == ["demo-1.dist-info/RECORD", "demo/__init__.pyc", "demo/data.json"]
+    with zipfile.ZipFile(tmp_path / "deferred" / "demo.zip") as archive:
+        assert sorted(archive.namelist()) == ["demo/later.py", "demo/sub/__init__.py", "demo/sub/deep.py"]
+    build.add_deferred_finder(runtime / "python_stdlib.zip", index)
+    with pytest.raises(SystemExit, match="already has"):
+        build.add_deferred_finder(runtime / "python_stdlib.zip", index)
+
+    script = f"""
+const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});
+const py = await loadPyodide({{ indexURL: {json.dumps(str(runtime) + "/")},
+                                stdLibURL: {json.dumps(str(runtime / "python_stdlib.zip"))} }});
+py.FS.mkdirTree("/work");
+py.FS.mount(py.FS.filesystems.NODEFS, {{ root: {json.dumps(str(tmp_path))} }}, "/work");
+const {{ readFileSync }} = await import("node:fs");
+py.unpackArchive(new Uint8Array(readFileSync({json.dumps(str(wheel))})), "wheel");
+console.log(py.runPython(`
+import sys, json
+finder = sys.meta_path[0]
+asked = []
+finder.base_url = lambda: "/work/"
+finder.fetch = lambda url: asked.append(url) or open(url, "rb").read()
+import demo
+from demo.later import LATER
+from demo.sub import deep
+try:
+    import demo.nowhere
+except ModuleNotFoundError:
+    missing = True
+json.dumps([type(finder).__name__, demo.ANSWER, LATER, deep.DEEP, asked, missing])
+`));
+"""
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [
+        "DeferredFinder", 42, "later", "deep", ["/work/deferred/demo.zip"], True]

@@ -8,7 +8,10 @@ run in this process (:func:`built`) and the page's numbers are checked against `
 
 from __future__ import annotations
 
+import io
 import json
+import urllib.request
+import zipfile
 from fractions import Fraction
 
 import pytest
@@ -61,6 +64,7 @@ def test_each_game_shows_and_follows_the_cores_numbers(open_static, notebook):
     slider, field, value = GAMES[notebook]
     page = built(notebook)
     dash = open_static(notebook)
+    assert not fetched(dash)  # what a page runs as it opens came in the first download
     assert dash.headline() == dict(evaluate(page.scenario).headline)
     assert dash.table() == dict(evaluate(page.scenario).outcome_rows())
     dash.set_slider(slider, value)
@@ -69,6 +73,11 @@ def test_each_game_shows_and_follows_the_cores_numbers(open_static, notebook):
     dash.wait_for_table(dict(moved.outcome_rows()))
     offline(dash)
     print(f"static site: {notebook} drawn in {dash.load_seconds:.1f} s")
+
+
+def fetched(dash) -> list[str]:
+    """The deferred modules' archives the page fetched (tools/site/deferred_imports.py)."""
+    return [text for kind, text in dash.console if "[site] fetched deferred/" in text]
 
 
 def test_the_seeds_number_and_a_shared_link(open_static):
@@ -129,3 +138,38 @@ def test_the_page_of_games_shows_the_cores_worth(open_static):
 def test_a_lesson_is_drawn(open_static):
     dash = open_static(LESSON, ready="() => Boolean(document.querySelector('.js-plotly-plot'))")
     offline(dash)
+
+
+def test_a_deferred_module_is_fetched_in_the_readers_browser(browser, static_site):
+    """The finder's own request, in Chromium: the site's Pyodide, started in a web worker as the
+    kernel starts it, imports a module of the standard library that the first download left
+    out; the finder fetches its archive from the site once and the module comes from there."""
+    with urllib.request.urlopen(static_site + "pyodide/python_stdlib.zip") as served:
+        with zipfile.ZipFile(io.BytesIO(served.read())) as stdlib:  # as the site serves it
+            index = json.loads(stdlib.read("_dodge_deferred/index.json"))
+    module = "calendar" if index.get("calendar", [""])[0] == "python_stdlib.zip" else next(
+        name for name, (archive, _, package) in index.items() if archive == "python_stdlib.zip" and not package)
+    context = browser.new_context()
+    try:
+        context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(static_site) else r.abort())
+        page = context.new_page()
+        asked: list[str] = []
+        page.on("request", lambda r: asked.append(r.url))
+        page.goto(static_site)
+        worker = f"""
+importScripts({json.dumps(static_site + "pyodide/pyodide.js")});
+loadPyodide({{ indexURL: {json.dumps(static_site + "pyodide/")} }}).then((py) => {{
+  try {{
+    postMessage(py.runPython(`import sys, json, {module}
+json.dumps([type(sys.meta_path[0]).__name__, {module}.__file__])`));
+  }} catch (err) {{ postMessage("error: " + err.message); }}
+}});"""
+        said = page.evaluate("""(code) => new Promise((resolve) => {
+            const worker = new Worker(URL.createObjectURL(new Blob([code], {type: 'text/javascript'})));
+            worker.onmessage = (event) => resolve(event.data);
+            worker.onerror = (event) => resolve('error: ' + event.message);
+        })""", worker)
+    finally:
+        context.close()
+    assert json.loads(said) == ["DeferredFinder", f"/lib/python3.14/site-packages/{index[module][1]}"], said
+    assert asked.count(static_site + "pyodide/deferred/python_stdlib.zip") == 1

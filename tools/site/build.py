@@ -399,22 +399,29 @@ class PageFails(SystemExit):
 
 
 def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], notebooks: list[Path],
-                imports: tuple[str, ...] = KERNEL_IMPORTS) -> None:
+                imports: tuple[str, ...] = KERNEL_IMPORTS, defer: bool = False) -> dict[str, list]:
     """The modules of ``archives`` (in ``folder``) that the pages import as they open replaced by
     their bytecode, compiled by the site's own Pyodide run in Node (``bytecode.mjs``,
     ``bytecode.py``): a reader's browser then imports them without compiling. Measured in Node on
     this machine: the runtime's start 2.6 → 0.8 s, importing IPython 3.1 → 0.5 s and the
-    workbook 1.7 → 0.4 s; in Chromium, a dashboard's first interactive 14.8 → 7.6 s."""
+    workbook 1.7 → 0.4 s; in Chromium, a dashboard's first interactive 14.8 → 7.6 s.
+
+    With ``defer``, the modules that run did not import leave their archives for
+    ``folder/deferred/<archive>.zip``; returns their index (module → archive, file, package),
+    for ``add_deferred_finder``."""
     with tempfile.TemporaryDirectory(dir=WORK) as tool:
         with tarfile.open(pyodide_tarball) as tar:  # the runtime as published, for Node
             for name in [*PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
                 Path(tool, name).write_bytes(tar.extractfile(f"package/{name}").read())
         compiled = folder / "bytecode"
         compiled.mkdir()
+        if defer:
+            (folder / "deferred").mkdir()
         jobs = folder / "bytecode" / "jobs.json"
         jobs.write_text(json.dumps({
             "site_packages": SITE_PACKAGES, "start": start_code(notebooks, imports),
-            "archives": [[a.name, f"bytecode/{a.name}", INSTALLED_AT.get(a.name, SITE_PACKAGES)] for a in archives]}))
+            "archives": [[a.name, f"bytecode/{a.name}", INSTALLED_AT.get(a.name, SITE_PACKAGES),
+                          f"deferred/{deferred_name(a)}" if defer else None] for a in archives]}))
         done = run("node", HERE / "bytecode.mjs", tool, folder, "bytecode/jobs.json",
                    check=False, stderr=subprocess.PIPE, text=True)
         if done.returncode:
@@ -424,6 +431,48 @@ def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], noteb
         for archive in archives:
             (compiled / archive.name).replace(archive)
         compiled.rmdir()
+    return deferred_index(folder / "deferred") if defer else {}
+
+
+def deferred_name(archive: Path) -> str:
+    """The name of the zip holding ``archive``'s deferred modules."""
+    return archive.name.split("-")[0].removesuffix(".zip").removesuffix(".whl") + ".zip"
+
+
+def deferred_index(folder: Path) -> dict[str, list]:
+    """Each deferred module (``folder``'s zips) → [its zip, its file, whether a package]; an
+    archive with nothing deferred leaves no zip."""
+    index: dict[str, list] = {}
+    for rest in sorted(folder.glob("*.zip")):
+        with zipfile.ZipFile(rest) as archive:
+            members = [n for n in archive.namelist() if n.endswith(".py")]
+        if not members:
+            rest.unlink()
+            continue
+        for member in members:
+            parts = member.removesuffix(".py").split("/")
+            package = parts[-1] == "__init__"
+            name = parts[:-1] if package else parts
+            if name and all(p.isidentifier() for p in name):
+                index[".".join(name)] = [rest.name, member, package]
+    return index
+
+
+#: The standard library's zip is on the path before any package: the finder goes there.
+DEFERRED_FINDER = "_dodge_deferred"
+
+
+def add_deferred_finder(stdlib: Path, index: dict[str, list]) -> None:
+    """The finder of ``tools/site/deferred_imports.py`` and ``index`` added to the standard
+    library's zip, with a ``sitecustomize`` that installs it as Python starts."""
+    files = {f"{DEFERRED_FINDER}/__init__.py": (HERE / "deferred_imports.py").read_bytes(),
+             f"{DEFERRED_FINDER}/index.json": json.dumps(index, sort_keys=True, separators=(",", ":")).encode(),
+             "sitecustomize.py": f"import {DEFERRED_FINDER}\n".encode()}
+    with zipfile.ZipFile(stdlib, "a", zipfile.ZIP_DEFLATED) as archive:
+        if set(files) & set(archive.namelist()):
+            raise SystemExit(f"{stdlib.name} already has {sorted(set(files) & set(archive.namelist()))}")
+        for name, data in files.items():
+            archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED)
 
 
 def wheel_imports(path: Path) -> list[str]:
@@ -503,7 +552,8 @@ def inputs_digest(extra_wheels: list[Path] = ()) -> str:
     """A digest of everything the site is built from: this script, the lock, the project's
     packages and notebooks as they are in the work tree, and any extra wheel."""
     digest = hashlib.sha256()
-    files = [Path(__file__).resolve(), HERE / "bytecode.py", HERE / "bytecode.mjs", LOCK, ROOT / "pyproject.toml",
+    files = [Path(__file__).resolve(), HERE / "bytecode.py", HERE / "bytecode.mjs", HERE / "deferred_imports.py",
+             LOCK, ROOT / "pyproject.toml",
              *map(Path, extra_wheels)]
     files += sorted(p for d in ("rules_core", "workbook") for p in (ROOT / d).rglob("*")
                     if p.is_file() and "__pycache__" not in p.parts)
@@ -539,8 +589,9 @@ def build(offline: bool, extra_wheels: list[Path] = ()) -> None:
         wheels += kernel_wheels(lock, offline, runtime) + [project_wheel(runtime)]
         wheels += [marker_wheel(runtime, name, "0+marker", why) for name, why in KERNEL_START_MARKERS.items()]
         wheels += [Path(shutil.copy2(w, runtime / Path(w).name)) for w in extra_wheels]
-        to_bytecode(fetch("npm", npm, offline), runtime, [*wheels, runtime / "python_stdlib.zip"],
-                    [ROOT / "notebooks" / n for n in NOTEBOOKS])
+        deferred = to_bytecode(fetch("npm", npm, offline), runtime, [*wheels, runtime / "python_stdlib.zip"],
+                               [ROOT / "notebooks" / n for n in NOTEBOOKS], defer=True)
+        add_deferred_finder(runtime / "python_stdlib.zip", deferred)
         index = pyodide_lock(runtime_lock, wheels)
         (runtime / "pyodide-lock.json").write_text(json.dumps(index, indent=1) + "\n")
 

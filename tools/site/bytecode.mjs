@@ -2,7 +2,7 @@
 //   node bytecode.mjs RUNTIME_DIR WORK_DIR JOBS
 // RUNTIME_DIR holds the npm pyodide package's files; WORK_DIR is mounted at /work; JOBS, a JSON
 // file in WORK_DIR, has "site_packages", "start" (the code a page runs as it opens) and
-// "archives": [source, target, installed_at], source and target relative to WORK_DIR.
+// "archives": [source, target, installed_at, deferred or null], paths relative to WORK_DIR.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -22,7 +22,9 @@ try {
   process.exit(3);
 }
 const compile = pyodide.globals.get("compile_archive");
-for (const [source, target, installedAt] of todo.archives) {
-  const [compiled, kept] = compile(`/work/${source}`, `/work/${target}`, installedAt, only).toJs();
-  console.log(`${path.basename(target)}: ${compiled} modules as bytecode` + (kept ? `, ${kept} kept as source` : ""));
+for (const [source, target, installedAt, deferred] of todo.archives) {
+  const [compiled, kept] = compile(`/work/${source}`, `/work/${target}`, installedAt, only,
+                                   deferred ? `/work/${deferred}` : null).toJs();
+  console.log(`${path.basename(target)}: ${compiled} modules as bytecode`
+              + (kept ? `, ${kept} ${deferred ? "deferred" : "kept as source"}` : ""));
 }
