@@ -79,14 +79,16 @@ class Server:
                 self.process.wait(timeout=10)
 
 
-def start_server(log: Path, *args: str, port: int | None = None, timeout: float = 90.0) -> Server:
-    """Start the workbook's server on 127.0.0.1 (extra ``args`` as for ``server/voila_app.py``) and
-    wait until a static file answers (a page request would take a kernel)."""
+def start_server(log: Path, *args: str, port: int | None = None, timeout: float = 90.0,
+                 notebooks: Path = NOTEBOOKS) -> Server:
+    """Start the workbook's server on 127.0.0.1 (extra ``args`` as for ``server/voila_app.py``),
+    serving ``notebooks``, and wait until a static file answers (a page request would take a
+    kernel)."""
     port = port or free_port()
     log.parent.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, str(SERVER), str(NOTEBOOKS), f"--port={port}", *args]
+    command = [sys.executable, str(SERVER), str(notebooks), f"--port={port}", *args]
     with open(log, "wb") as sink:
-        process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=sink, stderr=subprocess.STDOUT,
+        process = subprocess.Popen(command, cwd=notebooks, stdout=sink, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
     server = Server(f"http://127.0.0.1:{port}/", process, log)
     deadline = time.monotonic() + timeout

@@ -7,6 +7,7 @@ Sizes are checked (they do not depend on the machine's speed); timings are only 
 from __future__ import annotations
 
 import http.client
+import json
 import sys
 import time
 import urllib.parse
@@ -224,14 +225,19 @@ def test_a_tab_gone_without_a_word_releases_its_kernel_too(browser, voila_server
 
 
 def test_a_page_that_could_not_be_built_says_so_with_a_retry(browser, tmp_path):
-    """A cell whose output does not arrive in time (here: no time at all, as on a machine far too
-    busy) stops Voilà's page short; the page then says so with a Retry button, never a page
-    with only its text."""
-    server = start_server(tmp_path / "slow.log", "--pool=0", "--iopub-timeout=0")
+    """A cell that does not finish in time (here: one that sleeps past a 1 s cell limit, as a
+    cell would on a machine far too busy) stops Voilà's page short; the page then says so with a
+    Retry button, never a page with only its text."""
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": source}
+             for source in ("import time\ntime.sleep(10)", "'never shown'")]
+    (folder / "slow.ipynb").write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    server = start_server(tmp_path / "slow.log", "--pool=0", "--VoilaExecutor.timeout=1", notebooks=folder)
     try:
         page = browser.new_page()
         try:
-            page.goto(server.url + "voila/render/d100-homebrew.ipynb", timeout=RENDER_TIMEOUT_MS)
+            page.goto(server.url + "voila/render/slow.ipynb", timeout=RENDER_TIMEOUT_MS)
             banner = page.locator("#wb-banner.wb-banner-error")
             banner.wait_for(state="visible", timeout=UPDATE_TIMEOUT_MS)
             assert "could not be built" in banner.inner_text()
@@ -239,7 +245,7 @@ def test_a_page_that_could_not_be_built_says_so_with_a_retry(browser, tmp_path):
             assert page.locator(".wb-dashboard").count() == 0
         finally:
             page.close()
-        assert "Timeout waiting for IOPub output" in server.log.read_text()
+        assert "A cell timed out while it was being executed, after 1 seconds" in server.log.read_text()
     finally:
         server.stop()
 
