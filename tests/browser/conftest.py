@@ -156,7 +156,7 @@ _READ_TABLE = """([css, col]) => Object.fromEntries(Array.from(
     document.querySelectorAll(`.${css} [data-key]`)).map(
         row => [row.dataset.key, (""" + _CELL + """)(row, col) || ""]))"""
 
-# Exact comparison of "n/d" texts as numbers: n1 * d2 == n2 * d1 in BigInt.
+# Whether the share link's query holds every "name=value" of pairs.
 _LINK_HAS = """(pairs) => {
     const a = document.querySelector('.wb-share-link a');
     if (!a) return false;
@@ -164,6 +164,7 @@ _LINK_HAS = """(pairs) => {
     return pairs.every((pair) => query.includes(pair));
 }"""
 
+# Exact comparison of "n/d" texts as numbers: n1 * d2 == n2 * d1 in BigInt.
 _TABLE_EQUALS = """([css, col, expected]) => {
     const same = (a, b) => {
         if (!a || !b) return !a && !b;  // an empty cell is a null value (a headline with a note)

@@ -68,9 +68,6 @@ class DeferredFinder:
         importlib.invalidate_caches()
         print(f"[site] fetched deferred/{archive} for {name}", file=sys.__stderr__)
 
-    def invalidate_caches(self) -> None:
-        pass
-
 
 def install() -> DeferredFinder | None:
     """The finder, first on ``sys.meta_path``, with this package's index (None: no index)."""
