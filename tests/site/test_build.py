@@ -45,6 +45,49 @@ def test_the_patch_fits_the_locked_runtime():
     assert len(text) - len(patched) == len(build.CLASSIC_WORKER_CHECK)
 
 
+def test_the_kernel_patch_sends_content_and_metadata_through_json_nulls():
+    text = "        get_ipython().send_comm(\n            msg_type,\n" + build.KERNEL_COMM_SEND + "        )\n"
+    patched = build.patch_kernel_comm(text)
+    assert "_json_nulls(content),\n            _json_nulls(metadata),\n" in patched
+    assert patched.endswith(build.KERNEL_COMM_NULLS)
+
+
+@pytest.mark.parametrize("text", ["no call here", build.KERNEL_COMM_SEND * 2])
+def test_the_kernel_patch_fails_loudly_when_the_kernel_changed(text):
+    with pytest.raises(SystemExit, match="send_comm call"):
+        build.patch_kernel_comm(text)
+
+
+def test_the_locked_kernel_sends_none_as_null(tmp_path):
+    """The kernel's wheel as the site ships it has the patched comm; run in the site's Pyodide,
+    what it sends for None reaches JSON as null, where the kernel as released drops the key
+    (``layout.display = None`` did not open a panel on the static site)."""
+    lock = json.loads(build.LOCK.read_text())
+    (kernel,) = [p for p in build.kernel_wheels(lock, offline=False, out=tmp_path)
+                 if p.name.startswith("pyodide_kernel-")]
+    with zipfile.ZipFile(kernel) as wheel:
+        comm = wheel.read(build.KERNEL_COMM).decode()
+    assert "_json_nulls(content)" in comm
+    nulls = comm[comm.index("def _json_nulls"):]
+    with tarfile.open(_pyodide_tarball()) as tar:
+        for name in [*build.PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
+            (tmp_path / name).write_bytes(tar.extractfile(f"package/{name}").read())
+    state = "{'state': {'display': None, 'width': '1em'}, 'buffer_paths': [None]}"
+    script = f"""
+const {{ loadPyodide }} = await import({json.dumps(str(tmp_path / "pyodide.mjs"))});
+const py = await loadPyodide({{ indexURL: {json.dumps(str(tmp_path) + "/")} }});
+py.runPython({json.dumps(nulls)});
+for (const code of [{json.dumps(state)}, {json.dumps(f"_json_nulls({state})")}]) {{
+  console.log(JSON.stringify(py.runPython(code).toJs({{ dict_converter: Object.fromEntries }})));
+}}
+"""
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    released, patched = map(json.loads, done.stdout.split())
+    assert released == {"state": {"width": "1em"}, "buffer_paths": [None]}  # the key is lost
+    assert patched == {"state": {"display": None, "width": "1em"}, "buffer_paths": [None]}
+
+
 def test_the_lock_pins_every_file_with_its_sha256():
     lock = json.loads(build.LOCK.read_text())
     names = {kind: {e["name"] for e in lock[kind]} for kind in ("build", "browser", "npm")}
@@ -148,6 +191,18 @@ def test_files_added_to_a_wheel_are_in_it_and_in_its_record(tmp_path):
         digest = base64.urlsafe_b64encode(hashlib.sha256(text).digest()).rstrip(b"=").decode()
         assert archive.read("demo-1.dist-info/RECORD").decode().endswith(
             f"notebooks/demo.ru.md,sha256={digest},{len(text)}\n")
+
+
+def test_a_file_put_in_a_wheel_takes_the_place_of_its_namesake_and_its_record_line(tmp_path):
+    source = _wheel(tmp_path / "demo-1-py3-none-any.whl", {"demo/__init__.py": "x = 1\n", "demo/b.py": ""})
+    (tmp_path / "out").mkdir()
+    changed = build.add_to_wheel(source, tmp_path / "out" / source.name, {"demo/__init__.py": b"x = 2\n"})
+    with zipfile.ZipFile(changed) as archive:
+        assert sorted(archive.namelist()) == ["demo-1.dist-info/RECORD", "demo/__init__.py", "demo/b.py"]
+        assert archive.read("demo/__init__.py") == b"x = 2\n"
+        record = archive.read("demo-1.dist-info/RECORD").decode().splitlines()
+    assert [line.split(",")[0] for line in record] == ["demo/b.py", "demo-1.dist-info/RECORD", "demo/__init__.py"]
+    assert record[-1].endswith(",6") and "sha256=x" not in record[-1]
 
 
 def test_a_module_compiled_to_bytecode_by_the_sites_pyodide_runs_there(tmp_path):

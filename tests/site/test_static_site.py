@@ -1,6 +1,6 @@
 """The static site in Chromium with no network but 127.0.0.1 (issue 27, item 5): each dashboard
-of the index runs in the page, shows the core's exact numbers and follows a control; a shared
-link opens the same scenario; a link in Russian opens the page in Russian; the page of games
+of the index runs in the page, shows the core's exact numbers and follows a control; every
+panel opens there with the core's numbers; a shared link opens the same scenario; a link in Russian opens the page in Russian; the page of games
 and a lesson run there too.
 
 What each page should show is what its notebook builds when run here: the notebook's code is
@@ -17,8 +17,9 @@ from fractions import Fraction
 import pytest
 
 from browser.conftest import _DRAWN_PLOT, ROOT
-from rules_core import evaluate
+from rules_core import evaluate, play_once
 from rules_core.compare import without_reaction
+from rules_core.simulate import simulate
 from workbook.page.share import encode_query
 from workbook.pages.four_games import FourGames
 
@@ -98,6 +99,69 @@ def test_the_seeds_number_and_a_shared_link(open_static):
     assert again.headline() == dict(evaluate(changed).headline)
     assert again.page.evaluate("location.search") == "?" + query  # kept as the link gave it
     offline(dash), offline(again)
+
+
+_CARD = """([panel, key]) => Object.fromEntries(Array.from(document.querySelectorAll(
+    `.${panel} .wb-ab-card[data-key="${key}"] [data-side]`)).map(e => [e.dataset.side, e.dataset.exact]))"""
+
+
+def _cards(dash, panel: str, key: str) -> dict[str, Fraction]:
+    return {side: Fraction(v) for side, v in dash.page.evaluate(_CARD, [panel, key]).items()}
+
+
+def _wait_text(dash, css: str, text: str) -> None:
+    dash.page.wait_for_function("([css, text]) => (document.querySelector('.' + css) || {}).innerText?.includes(text)",
+                                arg=[css, text], timeout=60_000, polling=200)
+
+
+def test_every_panel_opens_with_the_cores_numbers(open_static):
+    """Each panel a toggle opens, in the reader's browser: Design (a house rule against the
+    official one), "Compare, sweep, export" (A pinned, B moved, a sweep drawn), Roll and
+    Simulate (the core's play and simulation of the same seed) and the rulings."""
+    dash = open_static("infinity-n4-dodge.ipynb")
+    page = built("infinity-n4-dodge.ipynb")
+    system, scenario = page.system, page.scenario
+    p = dash.page
+    dash.click("wb-design-toggle")
+    _wait_text(dash, "wb-design-status", "official")
+    dash.set_slider("wb-variant-mod_cap", 2)
+    house = scenario.set("variant.mod_cap", 2)
+    p.wait_for_function(f"() => ({_CARD})(['wb-design', 'p_dodge_succeeds']).b === '17659/160000'", timeout=60_000)
+    assert _cards(dash, "wb-design", "p_dodge_succeeds") == {
+        "a": Fraction(47, 500), "b": Fraction(17659, 160000), "difference": Fraction(17659, 160000) - Fraction(47, 500)}
+    dash.set_slider("wb-variant-mod_cap", 12)  # the official rule again
+    dash.wait_for_headline(dict(evaluate(scenario).headline))
+
+    dash.click("wb-analysis-toggle")
+    dash.wait_drawn(".wb-modes-chart", 60_000)
+    p.click(".wb-analysis .wb-ab-pin")
+    dash.set_slider("wb-dodger-ph", 12)
+    moved = scenario.set("dodger.ph", 12)
+    want = {"a": evaluate(scenario).headline["p_dodge_succeeds"], "b": evaluate(moved).headline["p_dodge_succeeds"]}
+    p.wait_for_function(f"(b) => ({_CARD})(['wb-analysis', 'p_dodge_succeeds']).b === b",
+                        arg=f"{want['b'].numerator}/{want['b'].denominator}", timeout=60_000)
+    assert _cards(dash, "wb-analysis", "p_dodge_succeeds") == {**want, "difference": want["b"] - want["a"]}
+    p.click(".wb-analysis .wb-sweep-open")
+    dash.wait_drawn(".wb-analysis .wb-sweep-chart", 60_000)
+
+    dash.click("wb-roll-toggle")
+    dash.click("wb-roll-button")
+    _wait_text(dash, "wb-roll-steps", "seed 1")
+    assert p.locator(".wb-roll-outcome").inner_text().strip() == play_once(system, moved, seed=1).outcome
+    dash.click("wb-sim-toggle")
+    n = p.locator(".wb-sim-n input")
+    n.fill("2000")
+    n.press("Enter")
+    dash.click("wb-sim-run")
+    _wait_text(dash, "wb-sim-status", "2,000 rolls")
+    counts = simulate(system, moved, 2000, seed=1).outcomes()
+    shown = p.evaluate("""() => Object.fromEntries(Array.from(document.querySelectorAll('.wb-sim-table tr[data-key]'))
+        .map(r => [r.dataset.key, r.querySelector('td[data-col=count]').innerText.trim()]))""")
+    assert shown == {label: f"{counts[label]:,}" for label, _ in evaluate(moved).outcome_rows()}
+
+    dash.click("wb-rulings-toggle")
+    dash.wait_drawn(".wb-rulings .wb-ab-chart", 60_000)
+    offline(dash)
 
 
 def test_a_link_in_russian_opens_the_page_in_russian(open_static):

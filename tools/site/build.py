@@ -13,8 +13,9 @@ sha256 in ``tools/site/lock.json`` and kept in a download cache, so a rebuild ne
    which is where this kernel starts it; :func:`patch_pyodide_js` removes that one check (see
    docs/deploy.md, *The static site*).
 3. **The browser's packages**: pure-Python wheels and the WebAssembly wheel of pydantic-core
-   (``pyemscripten_2026_0_wasm32``, Python 3.14) from PyPI, the kernel's own wheels, and the
-   project's ``rules_core`` + ``workbook`` as a wheel built here. They are listed in a
+   (``pyemscripten_2026_0_wasm32``, Python 3.14) from PyPI, the kernel's own wheels (its comm
+   patched to send None as null: :func:`patch_kernel_comm`), and the project's ``rules_core``
+   + ``workbook`` as a wheel built here. They are listed in a
    ``pyodide-lock.json`` written here, so Pyodide loads them all at start, in parallel, each
    checked against its sha256, with no package resolver and no other host.
 4. ``voici build`` renders the notebooks into ``site/``; the kernel's settings
@@ -160,6 +161,41 @@ def patch_pyodide_js(text: str) -> str:
     return text.replace(CLASSIC_WORKER_CHECK, "")
 
 
+#: The kernel 0.7.0 hands each comm message to JavaScript with ``toJs()``, which turns a dict's
+#: None into ``undefined``; the message's JSON then drops that key. A widget's trait set to None
+#: never reached the page: ``layout.display = None``, which shows a folded panel, did nothing,
+#: so no panel of a dashboard opened. :func:`patch_kernel_comm` has the kernel's comm send None
+#: as JavaScript's ``null`` (``pyodide.ffi.jsnull``), which is what JSON has for it.
+KERNEL_COMM = "pyodide_kernel/comm.py"
+KERNEL_COMM_SEND = "            content,\n            metadata,\n"
+KERNEL_COMM_NULLS = '''
+
+def _json_nulls(value):
+    """``value`` with each None as JavaScript's null: ``toJs()`` makes None undefined, which the
+    message's JSON drops (patched in by the Dodge Workbook's site build)."""
+    if value is None:
+        from pyodide.ffi import jsnull
+
+        return jsnull
+    if isinstance(value, dict):
+        return {key: _json_nulls(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_nulls(item) for item in value]
+    return value
+'''
+
+
+def patch_kernel_comm(text: str) -> str:
+    """The kernel's ``comm.py`` sending its messages' content and metadata through
+    ``_json_nulls``; fails loudly unless the call it changes is there exactly once."""
+    count = text.count(KERNEL_COMM_SEND)
+    if count != 1:
+        raise SystemExit(f"{KERNEL_COMM}: expected its send_comm call once, found it {count} times "
+                         "(a new kernel? see patch_kernel_comm in tools/site/build.py)")
+    return text.replace(KERNEL_COMM_SEND, "            _json_nulls(content),\n            _json_nulls(metadata),\n") \
+        + KERNEL_COMM_NULLS
+
+
 # -- the lock and the cache ----------------------------------------------------------------------
 
 def pip_download(args: list[str], dest: Path, python: str = sys.executable) -> None:
@@ -264,8 +300,9 @@ def project_wheel(out: Path) -> Path:
 
 
 def add_to_wheel(source: Path, target: Path, files: dict[str, bytes]) -> Path:
-    """``source`` written at ``target`` with ``files`` (name in the wheel → content) added, each
-    listed in RECORD with its sha256, as an installer expects."""
+    """``source`` written at ``target`` with ``files`` (name in the wheel → content) added, or in
+    the place of the wheel's file of that name, each listed in RECORD with its sha256, as an
+    installer expects."""
     import base64
 
     def record_line(name: str, data: bytes) -> str:
@@ -274,9 +311,13 @@ def add_to_wheel(source: Path, target: Path, files: dict[str, bytes]) -> Path:
 
     with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as new:
         for info in old.infolist():
+            if info.filename in files:
+                continue
             data = old.read(info)
             if info.filename.endswith(".dist-info/RECORD"):
-                data += "".join(record_line(n, d) for n, d in files.items()).encode()
+                kept = [line for line in data.decode().splitlines(keepends=True)
+                        if line.rsplit(",", 2)[0] not in files]
+                data = "".join(kept + [record_line(n, d) for n, d in files.items()]).encode()
             new.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED)
         for name, data in files.items():
             new.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED)
@@ -301,6 +342,11 @@ def kernel_wheels(lock: dict, offline: bool, out: Path) -> list[Path]:
             if "/static/pypi/" in member and name.endswith(".whl") and name.startswith(KERNEL_WHEELS):
                 (out / name).write_bytes(archive.read(member))
                 found.append(out / name)
+    (kernel,) = [p for p in found if p.name.startswith("pyodide_kernel-")]
+    with zipfile.ZipFile(kernel) as wheel:
+        comm = patch_kernel_comm(wheel.read(KERNEL_COMM).decode()).encode()
+    with tempfile.TemporaryDirectory() as tmp:
+        add_to_wheel(shutil.move(kernel, Path(tmp) / kernel.name), kernel, {KERNEL_COMM: comm})
     if len(found) != 4:
         raise SystemExit(f"expected 4 wheels in the kernel's wheel, found {[p.name for p in found]}")
     return found
