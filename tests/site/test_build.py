@@ -3,6 +3,8 @@ its lock and the wheels it writes itself."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import importlib.util
 import json
 import re
@@ -33,7 +35,7 @@ def test_the_patch_removes_exactly_the_classic_worker_check():
 
 @pytest.mark.parametrize("text", ["no check here", build.CLASSIC_WORKER_CHECK * 2])
 def test_the_patch_fails_loudly_when_the_runtime_changed(text):
-    with pytest.raises(SystemExit, match="classic-worker check"):
+    with pytest.raises(SystemExit, match=r"pyodide\.js: expected .* once, found it [02] times"):
         build.patch_pyodide_js(text)
 
 
@@ -54,8 +56,40 @@ def test_the_kernel_patch_sends_content_and_metadata_through_json_nulls():
 
 @pytest.mark.parametrize("text", ["no call here", build.KERNEL_COMM_SEND * 2])
 def test_the_kernel_patch_fails_loudly_when_the_kernel_changed(text):
-    with pytest.raises(SystemExit, match="send_comm call"):
+    with pytest.raises(SystemExit, match="pyodide_kernel/comm.py: expected"):
         build.patch_kernel_comm(text)
+
+
+def test_the_ipython_patch_makes_embed_a_lazy_attribute():
+    text = "from .core.application import Application\n" + build.IPYTHON_EMBED + "\nfrom .core import release\n"
+    patched = build.patch_ipython_init(text)
+    assert "from .terminal" not in patched.split("def __getattr__")[0]
+    space: dict = {"__name__": "IPython"}
+    exec(patched.replace("from .core.application import Application\n", "").replace("from .core import release\n", ""),
+         space)
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        space["__getattr__"]("nothing")
+    with pytest.raises(SystemExit, match="IPython/__init__.py: expected"):
+        build.patch_ipython_init("import nothing\n")
+
+
+def test_the_patches_fit_the_locked_wheels(tmp_path):
+    """Each patch finds its text once in the wheel the lock pins, and the wheel then holds it
+    patched and listed in RECORD with its new hash."""
+    lock = json.loads(build.LOCK.read_text())
+    wheels = build.kernel_wheels(lock, offline=False, out=tmp_path)
+    wheels += [build.browser_wheel(e, offline=False, out=tmp_path) for e in lock["browser"] if e["name"] == "ipython"]
+    patched = {build.wheel_name_version(w.name)[0]: build.patch_wheel(w) for w in wheels}
+    assert set(build.WHEEL_PATCHES) <= set(patched)
+    for name, files in build.WHEEL_PATCHES.items():
+        with zipfile.ZipFile(patched[name]) as archive:
+            record = archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/RECORD"))).decode()
+            for member in files:
+                data = archive.read(member)
+                assert b"Dodge Workbook" in data  # the patch's own words
+                digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+                assert f"{member},sha256={digest},{len(data)}\n" in record
+                assert record.count(f"{member},") == 1
 
 
 def test_the_locked_kernel_sends_none_as_null(tmp_path):
@@ -63,7 +97,7 @@ def test_the_locked_kernel_sends_none_as_null(tmp_path):
     what it sends for None reaches JSON as null, where the kernel as released drops the key
     (``layout.display = None`` did not open a panel on the static site)."""
     lock = json.loads(build.LOCK.read_text())
-    (kernel,) = [p for p in build.kernel_wheels(lock, offline=False, out=tmp_path)
+    (kernel,) = [build.patch_wheel(p) for p in build.kernel_wheels(lock, offline=False, out=tmp_path)
                  if p.name.startswith("pyodide_kernel-")]
     with zipfile.ZipFile(kernel) as wheel:
         comm = wheel.read(build.KERNEL_COMM).decode()
@@ -179,9 +213,6 @@ def test_every_trace_type_the_workbook_names_is_kept_in_the_slimmed_plotly():
 
 
 def test_files_added_to_a_wheel_are_in_it_and_in_its_record(tmp_path):
-    import base64
-    import hashlib
-
     source = _wheel(tmp_path / "demo-1-py3-none-any.whl", {"demo/__init__.py": ""})
     (tmp_path / "out").mkdir()
     text = "Заголовок\n".encode()
@@ -245,6 +276,59 @@ console.log(py.runPython("import demo; print(demo.__file__); demo.ANSWER"));
     assert done.returncode == 0, done.stderr[-2000:]
     where, answer = done.stdout.split()
     assert where.endswith("/demo/__init__.pyc") and answer == "42"  # imported from the bytecode
+
+
+def test_a_packed_wheel_is_smaller_the_same_each_time_and_installed_by_pyodides_loader(tmp_path):
+    """``pack`` (build.packed): a wheel shipped as a tar compressed by zstd as one stream, named
+    ``.tar``, the same bytes every time, smaller than the wheel; Pyodide's own package loader
+    installs it as the runtime does (listing its shared libraries too) and its module imports."""
+    build.WORK.mkdir(exist_ok=True)
+    notebook = tmp_path / "page.ipynb"
+    notebook.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["import demo\n", "demo.ANSWER"]}]}))
+    members = {f"demo/part{i}.py": f"TEXT = {'the same words ' * 40!r}\n" for i in range(30)}
+    members |= {"demo/__init__.py": "ANSWER = 6 * 7\n", "demo-1.dist-info/METADATA": "Name: demo\nVersion: 1\n"}
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        wheel = _wheel(tmp_path / folder / "demo-1-py3-none-any.whl", members)
+        build.to_bytecode(_pyodide_tarball(), tmp_path / folder, [wheel], [notebook], imports=(), pack=True)
+        assert not wheel.exists()
+    packed = tmp_path / "a" / "demo-1-py3-none-any.tar"
+    assert build.packed(wheel).name == packed.name
+    assert packed.read_bytes() == (tmp_path / "b" / packed.name).read_bytes()
+    with zipfile.ZipFile(tmp_path / "deflated.whl", "w", zipfile.ZIP_DEFLATED) as deflated:  # as wheels are
+        for name, text in members.items():
+            deflated.writestr(name, text)
+    assert packed.stat().st_size < (tmp_path / "deflated.whl").stat().st_size / 2  # one stream, not file by file
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    with tarfile.open(_pyodide_tarball()) as tar:
+        for name in [*build.PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
+            (runtime / name).write_bytes(tar.extractfile(f"package/{name}").read())
+    python = f"""
+import json, tarfile
+from pyodide._package_loader import unpack_buffer
+from pyodide.ffi import to_js
+data = open({str(packed)!r}, "rb").read()
+assert data[:4] == bytes.fromhex("28b52ffd")  # zstd's magic number
+unpack_buffer(to_js(data), filename={packed.name!r}, extract_dir="/lib/python3.14/site-packages", calculate_dynlibs=True)
+import demo
+with tarfile.open({str(packed)!r}) as tar:
+    names = sorted(tar.getnames())
+json.dumps([demo.__file__, demo.ANSWER, names])
+"""
+    script = f"""
+const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});
+const py = await loadPyodide({{ indexURL: {json.dumps(str(runtime) + "/")} }});
+py.FS.mkdirTree({json.dumps(str(tmp_path))});
+py.FS.mount(py.FS.filesystems.NODEFS, {{ root: {json.dumps(str(tmp_path))} }}, {json.dumps(str(tmp_path))});
+console.log(py.runPython({json.dumps(python)}));
+"""
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    where, answer, names = json.loads(done.stdout.strip().splitlines()[-1])
+    assert where.endswith("/demo/__init__.pyc") and answer == 42
+    assert names == sorted(["demo-1.dist-info/METADATA", "demo-1.dist-info/RECORD", "demo/__init__.pyc",
+                            *(m for m in members if m.startswith("demo/part"))])
 
 
 def test_a_page_whose_code_fails_in_the_sites_pyodide_stops_the_build(tmp_path):

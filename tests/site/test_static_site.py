@@ -204,6 +204,48 @@ def test_a_lesson_is_drawn(open_static):
     offline(dash)
 
 
+def _in_a_worker(browser, static_site: str, python: str, packages: bool = False) -> tuple[str, list[str]]:
+    """What ``python`` evaluates to in the site's Pyodide, started in a web worker from the
+    site as the kernel starts it (with every package of the site's lock if ``packages``), and
+    every address the worker asked for. Every other host is blocked."""
+    context = browser.new_context()
+    try:
+        context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(static_site) else r.abort())
+        page = context.new_page()
+        asked: list[str] = []
+        page.on("request", lambda r: asked.append(r.url))
+        page.goto(static_site)
+        options = {"indexURL": static_site + "pyodide/"}
+        start = (f"fetch({json.dumps(static_site + 'pyodide/pyodide-lock.json')}).then((r) => r.json()).then((lock) => "
+                 f"loadPyodide({{ ...{json.dumps(options)}, packages: Object.keys(lock.packages) }}))"
+                 if packages else f"loadPyodide({json.dumps(options)})")
+        worker = f"""
+importScripts({json.dumps(static_site + "pyodide/pyodide.js")});
+{start}.then((py) => {{
+  try {{ postMessage(py.runPython({json.dumps(python)})); }} catch (err) {{ postMessage("error: " + err.message); }}
+}}, (err) => postMessage("error: " + err.message));"""
+        said = page.evaluate("""(code) => new Promise((resolve) => {
+            const worker = new Worker(URL.createObjectURL(new Blob([code], {type: 'text/javascript'})));
+            worker.onmessage = (event) => resolve(event.data);
+            worker.onerror = (event) => resolve('error: ' + event.message);
+        })""", worker)
+    finally:
+        context.close()
+    return said, asked
+
+
+def test_ipython_starts_without_its_terminal_and_embed_is_still_there(browser, static_site):
+    """IPython's start without its terminal shell (tools/site/build.py, ``patch_ipython_init``):
+    importing IPython, as the kernel does, leaves prompt_toolkit out; ``IPython.embed`` is still
+    there, its modules fetched from the site when first asked for."""
+    said, asked = _in_a_worker(browser, static_site, """import sys, json, IPython
+started = "prompt_toolkit" in sys.modules
+embed = IPython.embed
+json.dumps([started, embed.__module__, "prompt_toolkit" in sys.modules])""", packages=True)
+    assert json.loads(said) == [False, "IPython.terminal.embed", True], said
+    assert asked.count(static_site + "pyodide/deferred/prompt_toolkit.zip") == 1
+
+
 def test_a_deferred_module_is_fetched_in_the_readers_browser(browser, static_site):
     """The finder's own request, in Chromium: the site's Pyodide, started in a web worker as the
     kernel starts it, imports a module of the standard library that the first download left
@@ -213,27 +255,7 @@ def test_a_deferred_module_is_fetched_in_the_readers_browser(browser, static_sit
             index = json.loads(stdlib.read("_dodge_deferred/index.json"))
     module = "calendar" if index.get("calendar", [""])[0] == "python_stdlib.zip" else next(
         name for name, (archive, _, package) in index.items() if archive == "python_stdlib.zip" and not package)
-    context = browser.new_context()
-    try:
-        context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(static_site) else r.abort())
-        page = context.new_page()
-        asked: list[str] = []
-        page.on("request", lambda r: asked.append(r.url))
-        page.goto(static_site)
-        worker = f"""
-importScripts({json.dumps(static_site + "pyodide/pyodide.js")});
-loadPyodide({{ indexURL: {json.dumps(static_site + "pyodide/")} }}).then((py) => {{
-  try {{
-    postMessage(py.runPython(`import sys, json, {module}
-json.dumps([type(sys.meta_path[0]).__name__, {module}.__file__])`));
-  }} catch (err) {{ postMessage("error: " + err.message); }}
-}});"""
-        said = page.evaluate("""(code) => new Promise((resolve) => {
-            const worker = new Worker(URL.createObjectURL(new Blob([code], {type: 'text/javascript'})));
-            worker.onmessage = (event) => resolve(event.data);
-            worker.onerror = (event) => resolve('error: ' + event.message);
-        })""", worker)
-    finally:
-        context.close()
+    said, asked = _in_a_worker(browser, static_site, f"""import sys, json, {module}
+json.dumps([type(sys.meta_path[0]).__name__, {module}.__file__])""")
     assert json.loads(said) == ["DeferredFinder", f"/lib/python3.14/site-packages/{index[module][1]}"], said
     assert asked.count(static_site + "pyodide/deferred/python_stdlib.zip") == 1

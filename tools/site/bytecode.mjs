@@ -1,7 +1,7 @@
 // Compile archives to bytecode with Pyodide's own CPython (see bytecode.py):
 //   node bytecode.mjs RUNTIME_DIR WORK_DIR JOBS
 // RUNTIME_DIR holds the npm pyodide package's files; WORK_DIR is mounted at /work; JOBS, a JSON
-// file in WORK_DIR, has "site_packages", "start" (the code a page runs as it opens) and
+// file in WORK_DIR, has "site_packages", "start" (the code a page runs as it opens), "pack" and
 // "archives": [source, target, installed_at, deferred or null], paths relative to WORK_DIR.
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -16,7 +16,7 @@ const todo = JSON.parse(readFileSync(path.join(work, jobs), "utf8"));
 const wheels = todo.archives.map(([source]) => `/work/${source}`).filter((name) => name.endsWith(".whl"));
 let only;
 try {
-  only = pyodide.globals.get("imported_at_start")(wheels, todo.site_packages, todo.start);
+  only = pyodide.globals.get("imported_at_start")(wheels, todo.site_packages, todo.start, todo.pack);
 } catch (err) {  // the start code printed which part failed (left to Node, the error would print its JS source)
   console.error(`${err.type ?? ""}: ${err.message}`);
   process.exit(3);
