@@ -115,13 +115,21 @@ def _wait_text(dash, css: str, text: str) -> None:
 
 
 def test_every_panel_opens_with_the_cores_numbers(open_static):
-    """Each panel a toggle opens, in the reader's browser: Design (a house rule against the
-    official one), "Compare, sweep, export" (A pinned, B moved, a sweep drawn), Roll and
-    Simulate (the core's play and simulation of the same seed) and the rulings."""
+    """A preset with its trace's citation, then each panel a toggle opens, in the reader's
+    browser: Design (a house rule against the official one), "Compare, sweep, export" (A
+    pinned, B moved, a sweep drawn), Roll and Simulate (the core's play and simulation of the
+    same seed) and the rulings."""
     dash = open_static("infinity-n4-dodge.ipynb")
     page = built("infinity-n4-dodge.ipynb")
     system, scenario = page.system, page.scenario
     p = dash.page
+    # a preset, and its trace's citation
+    mine = system.presets[1]
+    dash.select("wb-preset", mine.title.replace(" ", "\xa0"))
+    dash.wait_for_headline(dict(evaluate(mine.scenario).headline))
+    assert evaluate(mine.scenario).trace[0].citation in p.locator(".wb-trace").inner_text()
+    dash.select("wb-preset", system.presets[0].title.replace(" ", "\xa0"))
+    dash.wait_for_headline(dict(evaluate(scenario).headline))
     dash.click("wb-design-toggle")
     _wait_text(dash, "wb-design-status", "official")
     dash.set_slider("wb-variant-mod_cap", 2)
