@@ -20,6 +20,7 @@ from browser.conftest import _DRAWN_PLOT, ROOT
 from rules_core import evaluate, play_once
 from rules_core.compare import without_reaction
 from rules_core.simulate import simulate
+from rules_core.systems.d100_homebrew.text import translate
 from workbook.page.share import encode_query
 from workbook.pages.four_games import FourGames
 
@@ -185,6 +186,11 @@ def test_a_link_in_russian_opens_the_page_in_russian(open_static):
     dash.wait_for_table(dict(evaluate(moved).outcome_rows()))
     dash.page.wait_for_function("(q) => location.search === '?' + q", arg=encode_query(page.system, moved, "ru"),
                                 timeout=20_000)
+    dash.click("wb-roll-toggle")  # a panel in Russian: one roll, step by step
+    dash.click("wb-roll-button")
+    _wait_text(dash, "wb-roll-steps", "Исход: ")
+    assert dash.page.locator(".wb-roll-outcome").inner_text().strip() == translate(
+        play_once(page.system, moved, seed=1).outcome, "ru")
     dash.select("wb-lang", "English")  # and back, keeping the scenario
     dash.page.wait_for_function("() => !location.search.includes('lang=ru')", timeout=20_000)
     assert "Language" in dash.page.locator(".wb-lang").inner_text()
