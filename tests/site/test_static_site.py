@@ -1,7 +1,7 @@
 """The static site in Chromium with no network but 127.0.0.1 (issue 27, item 5): each dashboard
 of the index runs in the page, shows the core's exact numbers and follows a control; every
-panel opens there with the core's numbers; a shared link opens the same scenario; a link in Russian opens the page in Russian; the page of games
-and a lesson run there too.
+panel opens there with the core's numbers; a shared link opens the same scenario; a link in
+Russian opens the page in Russian, its panels too; the page of games and a lesson run there.
 
 What each page should show is what its notebook builds when run here: the notebook's code is
 run in this process (:func:`built`) and the page's numbers are checked against ``evaluate``."""
