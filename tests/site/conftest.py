@@ -21,6 +21,7 @@ Fixtures (the Chromium is the browser tests' one, ``browser`` in tests/conftest.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -41,14 +42,16 @@ RENDER_TIMEOUT_MS = 240_000  # the Python runtime starts in the page: ~10-25 s, 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """When the site's browser tests are to run, start building the site at once, in the
     background: a first build (downloads, its own virtualenv) takes minutes, which then pass
-    while the rest of the suite runs. The fixture's own build waits for it (the build's lock)
-    and finds the site up to date; its log is ``.site-build/background.log``."""
+    while the rest of the suite runs, at a lower priority than the tests (``nice``), which need
+    the machine's cores more. The fixture's own build waits for it (the build's lock) and finds
+    the site up to date; its log is ``.site-build/background.log``."""
     if os.environ.get("DODGE_SITE_DIR") or session.config.option.collectonly:
         return
     if any(Path(str(item.fspath)).name == "test_static_site.py" for item in session.items):
         (ROOT / ".site-build").mkdir(exist_ok=True)
         with open(ROOT / ".site-build" / "background.log", "a") as log:
-            subprocess.Popen([sys.executable, str(BUILD), "--if-stale"], cwd=ROOT, stdout=log,
+            nice = ["nice", "-n", "10"] if shutil.which("nice") else []
+            subprocess.Popen([*nice, sys.executable, str(BUILD), "--if-stale"], cwd=ROOT, stdout=log,
                              stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
 
 
