@@ -28,6 +28,16 @@ def _pyodide_tarball() -> Path:
     return build.fetch("npm", entry, offline=False)
 
 
+def _runtime(folder: Path) -> Path:
+    """The locked Pyodide as published (for Node), in ``folder/runtime``."""
+    runtime = folder / "runtime"
+    runtime.mkdir()
+    with tarfile.open(_pyodide_tarball()) as tar:
+        for name in [*build.PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
+            (runtime / name).write_bytes(tar.extractfile(f"package/{name}").read())
+    return runtime
+
+
 def test_the_patch_removes_exactly_the_classic_worker_check():
     text = 'let s={...e};if(r&&ge())throw new Error("Classic web workers are not supported");let o=1;'
     assert build.patch_pyodide_js(text) == "let s={...e};let o=1;"
@@ -103,13 +113,11 @@ def test_the_locked_kernel_sends_none_as_null(tmp_path):
         comm = wheel.read(build.KERNEL_COMM).decode()
     assert "_json_nulls(content)" in comm
     nulls = comm[comm.index("def _json_nulls"):]
-    with tarfile.open(_pyodide_tarball()) as tar:
-        for name in [*build.PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
-            (tmp_path / name).write_bytes(tar.extractfile(f"package/{name}").read())
+    runtime = _runtime(tmp_path)
     state = "{'state': {'display': None, 'width': '1em'}, 'buffer_paths': [None]}"
     script = f"""
-const {{ loadPyodide }} = await import({json.dumps(str(tmp_path / "pyodide.mjs"))});
-const py = await loadPyodide({{ indexURL: {json.dumps(str(tmp_path) + "/")} }});
+const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});
+const py = await loadPyodide({{ indexURL: {json.dumps(str(runtime) + "/")} }});
 py.runPython({json.dumps(nulls)});
 for (const code of [{json.dumps(state)}, {json.dumps(f"_json_nulls({state})")}]) {{
   console.log(JSON.stringify(py.runPython(code).toJs({{ dict_converter: Object.fromEntries }})));
@@ -259,11 +267,7 @@ def test_a_module_compiled_to_bytecode_by_the_sites_pyodide_runs_there(tmp_path)
         record = archive.read("demo-1.dist-info/RECORD").decode()
         assert record.startswith("demo/__init__.pyc,sha256=") and "__init__.py," not in record
         assert "demo/later.py,sha256=" in record
-    runtime = tmp_path / "runtime"
-    runtime.mkdir()
-    with tarfile.open(_pyodide_tarball()) as tar:
-        for name in [*build.PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
-            (runtime / name).write_bytes(tar.extractfile(f"package/{name}").read())
+    runtime = _runtime(tmp_path)
     script = f"""
 const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});
 const py = await loadPyodide({{ indexURL: {json.dumps(str(runtime) + "/")} }});
@@ -299,11 +303,7 @@ def test_a_packed_wheel_is_smaller_the_same_each_time_and_installed_by_pyodides_
         for name, text in members.items():
             deflated.writestr(name, text)
     assert packed.stat().st_size < (tmp_path / "deflated.whl").stat().st_size / 2  # one stream, not file by file
-    runtime = tmp_path / "runtime"
-    runtime.mkdir()
-    with tarfile.open(_pyodide_tarball()) as tar:
-        for name in [*build.PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
-            (runtime / name).write_bytes(tar.extractfile(f"package/{name}").read())
+    runtime = _runtime(tmp_path)
     python = f"""
 import json, tarfile
 from pyodide._package_loader import unpack_buffer
@@ -404,11 +404,7 @@ def test_a_module_no_page_imports_waits_on_the_site_and_is_fetched_when_imported
                    {"demo/__init__.py": "ANSWER = 42\n", "demo/later.py": "LATER = 'later'\n",
                     "demo/sub/__init__.py": "from . import deep\n", "demo/sub/deep.py": "DEEP = 'deep'\n",
                     "demo/data.json": "{}"})
-    runtime = tmp_path / "runtime"
-    runtime.mkdir()
-    with tarfile.open(_pyodide_tarball()) as tar:
-        for name in [*build.PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
-            (runtime / name).write_bytes(tar.extractfile(f"package/{name}").read())
+    runtime = _runtime(tmp_path)
     index = build.to_bytecode(_pyodide_tarball(), tmp_path, [wheel], [notebook], imports=(), defer=True)
     assert index == {"demo.later": ["demo.zip", "demo/later.py", False],
                      "demo.sub": ["demo.zip", "demo/sub/__init__.py", True],
