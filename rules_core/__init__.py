@@ -8,15 +8,15 @@ Fraction(47, 500)
 from .design import RuleError, rule
 from .dist import Dist
 from .play import Headline, Play, TooManyPlays, enumerate_play, expectation, play_once, probability, sample
-from .registry import (Evasion, Preset, Source, System, all_systems, evaluate, find_preset, get_system,
-                       load_scenario, register, unregister)
+from .registry import (Evasion, Preset, Source, System, all_systems, evaluate, find_preset, find_system,
+                       get_system, load_scenario, register, unregister)
 from .roller import Dice, DiceError, FacesRoller, RandomRoller, Roller
 from .result import COMMON_HEADLINES, Result, TraceStep
 from .scenario import Part, Scenario, ScenarioError, choice, flag, number, part, parts, ruling
 from .sweeps import Sweep, SweepPoint, sweep, sweep_grid
 from .variants import Variant
 
-__all__ = ["Dist", "Preset", "Source", "System", "evaluate", "find_preset", "get_system",
+__all__ = ["Dist", "Preset", "Source", "System", "evaluate", "find_preset", "find_system", "get_system",
            "load_scenario", "all_systems", "Play", "Headline", "enumerate_play", "sample", "play_once",
            "Dice", "DiceError", "Roller", "RandomRoller", "FacesRoller", "COMMON_HEADLINES", "Result", "TraceStep", "ScenarioError",
            "sweep", "sweep_grid", "Sweep", "SweepPoint",

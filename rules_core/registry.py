@@ -244,12 +244,42 @@ def built_in_systems() -> Mapping[str, System]:
     return MappingProxyType(found)
 
 
+def find_system(system_id: object) -> System | None:
+    """The system with this id (a built-in game's or a registered rule's), or None. A built-in
+    game is found by importing its own package only (``infinity-n4``:
+    ``rules_core.systems.infinity_n4``), so a page of one game does not import the other three;
+    an id that names no package is looked for among them all."""
+    if not isinstance(system_id, str):
+        return None
+    if system_id in _REGISTERED:
+        return _REGISTERED[system_id]
+    system = _package_system(system_id)
+    return system if system is not None else built_in_systems().get(system_id)
+
+
+def _package_system(system_id: str) -> System | None:
+    """The ``SYSTEM`` of the package of ``rules_core.systems`` named after ``system_id`` (its
+    dashes as underscores), if that package exists and its system has this id."""
+    name = system_id.replace("-", "_")
+    if not name.isidentifier() or name.startswith("_"):
+        return None
+    module_name = f"{__package__}.systems.{name}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:  # the package is there but needs what is missing
+            raise
+        return None
+    system = getattr(module, "SYSTEM", None)
+    return system if isinstance(system, System) and system.id == system_id else None
+
+
 def get_system(system_id: str) -> System:
     """The system with this id; ``ScenarioError`` naming the known ids otherwise."""
-    known = all_systems()
-    if system_id not in known:
+    system = find_system(system_id)
+    if system is None:
         raise ScenarioError("scenario", [Problem("system", system_id, _known_ids())])
-    return known[system_id]
+    return system
 
 
 def _known_ids() -> str:

@@ -236,6 +236,7 @@ class DashboardPage:
     console: list[tuple[str, str]] = field(default_factory=list)
     aborted: list[str] = field(default_factory=list)
     hosts: set[str] = field(default_factory=set)  # every host a request of the page asked for
+    requested: list[str] = field(default_factory=list)  # every address, in order (the static site's pages)
 
     # -- acting ----------------------------------------------------------------------------
     def resize(self, width: int, height: int) -> None:

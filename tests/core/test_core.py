@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 import rules_core
-from rules_core import COMMON_HEADLINES, ScenarioError, evaluate, load_scenario, all_systems
+from rules_core import COMMON_HEADLINES, ScenarioError, all_systems, evaluate, find_system, get_system, load_scenario
 from rules_core.result import one_in
 from rules_core.scenario import fields_of
 from rules_core.systems.infinity_n4.scenario import InfinityScenario
@@ -97,6 +97,37 @@ def test_registry_ids_are_the_stable_ones():
     for system in all_systems().values():
         assert system.sources and system.presets, system.id
         assert system.default_scenario().system == system.id
+
+
+def test_a_system_is_found_by_its_id_and_nothing_else():
+    for system_id, system in all_systems().items():
+        assert find_system(system_id) is system and get_system(system_id) is system
+    # a package's name is not its id, and what no package or rule has is nothing
+    for wrong in ("infinity_n4", "Infinity-N4", "systems", "_private", "no-such-game", "", "..", None, 3):
+        assert find_system(wrong) is None, wrong
+    with pytest.raises(ScenarioError) as raised:
+        get_system("infinity_n4")
+    assert all(repr(known) in str(raised.value) for known in all_systems())
+
+
+@pytest.mark.parametrize("system_id", sorted(STABLE_IDS))
+def test_a_page_of_one_game_imports_that_game_only(system_id):
+    code = ("import sys, rules_core\n"
+            f"system = rules_core.get_system({system_id!r})\n"
+            "rules_core.evaluate(system.default_scenario())\n"
+            "print(sorted({m.split('.')[2] for m in sys.modules if m.startswith('rules_core.systems.')}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == repr([system_id.replace("-", "_")])
+
+
+def test_a_game_package_that_cannot_import_says_why_instead_of_being_unknown(monkeypatch, tmp_path):
+    broken = tmp_path / "broken_game"
+    broken.mkdir()
+    (broken / "__init__.py").write_text("import a_library_that_is_not_installed\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(rules_core.systems, "__path__", [*rules_core.systems.__path__, str(tmp_path)])
+    with pytest.raises(ModuleNotFoundError, match="a_library_that_is_not_installed"):
+        find_system("broken-game")
 
 
 def test_every_preset_evaluates_with_common_headlines_and_a_cited_trace():

@@ -110,6 +110,7 @@ def open_static(browser, static_site):
 
         def route(r):
             dash.hosts.add(urlsplit(r.request.url).hostname or "")
+            dash.requested.append(r.request.url)
             if r.request.url.startswith(static_site):
                 r.continue_()
             else:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import importlib.util
 import json
 import re
 import shutil
@@ -17,10 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from site_build import build
+
 ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("site_build", ROOT / "tools" / "site" / "build.py")
-build = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(build)
 
 
 def _pyodide_tarball() -> Path:

@@ -21,6 +21,7 @@ from rules_core import evaluate, play_once
 from rules_core.compare import without_reaction
 from rules_core.simulate import simulate
 from rules_core.systems.d100_homebrew.text import translate
+from site_build import build as site_build
 from workbook.page.share import encode_query
 from workbook.pages.four_games import FourGames
 
@@ -273,3 +274,42 @@ def test_a_deferred_module_is_fetched_in_the_readers_browser(browser, static_sit
 json.dumps([type(sys.meta_path[0]).__name__, {module}.__file__])""")
     assert json.loads(said) == ["DeferredFinder", f"/lib/python3.14/site-packages/{index[module][1]}"], said
     assert asked.count(static_site + "pyodide/deferred/python_stdlib.zip") == 1
+
+
+def test_a_dashboard_there_imports_its_own_game_only(browser, static_site):
+    """The workbook ships there as bytecode, without its sources: a dashboard still finds its
+    own game and that game's panels without importing the other games (``find_system``, and
+    ``workbook.page.views`` reading each panel module's ``SYSTEM_ID`` from its code)."""
+    said, _ = _in_a_worker(browser, static_site, """import sys, json
+from workbook import dashboard
+dashboard("eldfall")
+json.dumps(sorted(m for m in sys.modules if m.count(".") == 2 and m.startswith(("rules_core.systems.", "workbook.systems."))))""",
+                           packages=True)
+    assert json.loads(said) == ["rules_core.systems.eldfall", "workbook.systems.eldfall"], said
+
+
+def test_python_starts_with_the_page_and_once(open_static, static_site):
+    """The early start (tools/site/build.py): the page starts the kernel's worker, and Python in
+    it, before the kernel's own code has even loaded, and the kernel takes that worker with the
+    runtime it started: the interpreter is asked for once."""
+    dash = open_static("eldfall.ipynb")
+    runtime = [i for i, url in enumerate(dash.requested) if url.endswith("pyodide/pyodide.asm.wasm")]
+    kernel_code = next(i for i, url in enumerate(dash.requested)
+                       if "pyodide-kernel-extension/static/remoteEntry." in url)
+    assert len(runtime) == 1 and runtime[0] < kernel_code, dash.requested
+    assert not [text for kind, text in dash.console if "[site]" in text], dash.console  # no fallback
+    offline(dash)
+
+
+def test_piplite_has_its_settings_without_being_imported(browser, static_site):
+    """piplite, set up lazily as the kernel's worker now does (``piplite_settings``): nothing of
+    it or of micropip is imported until a notebook uses it; then it has the kernel's settings."""
+    said, asked = _in_a_worker(browser, static_site, site_build.piplite_settings("True", '["here/all.json"]') + """
+import json
+started = sorted(m for m in sys.modules if m.split(".")[0] in ("micropip", "unittest"))
+import piplite.cli  # as %pip does
+from piplite import install
+json.dumps([started, piplite.piplite._PIPLITE_URLS, piplite.piplite._PIPLITE_DISABLE_PYPI,
+            "micropip" in sys.modules, install.__module__])""", packages=True)
+    assert json.loads(said) == [[], ["here/all.json"], True, True, "piplite.piplite"], said
+    assert asked.count(static_site + "pyodide/deferred/micropip.zip") == 1  # fetched when used

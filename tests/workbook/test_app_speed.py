@@ -5,6 +5,8 @@ the browser are coalesced, and a preheated page applies its URL query after bein
 from __future__ import annotations
 
 import asyncio
+import py_compile
+import sys
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
@@ -173,6 +175,26 @@ def test_views_are_found_without_importing_other_systems_panels():
     assert views._declared_system_id("gurps") == "gurps-4e"
     assert views._declared_system_id("views") is None
     assert [v.title for v in views.system_views("gurps-4e")][:1] == ["Dodge roll (3d6)"]
+
+
+@pytest.mark.parametrize("source", [True, False], ids=["source", "bytecode only"])
+def test_a_declared_id_is_read_without_running_the_module(tmp_path, monkeypatch, source):
+    """As on the static site, where the workbook ships as bytecode without its sources."""
+    package = tmp_path / "declaring"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    code = 'SYSTEM_ID = "my-game"\nOTHER: str = "x"\nNUMBER = 3\nraise RuntimeError("the module ran")\n'
+    (package / "game.py").write_text(code)
+    if not source:
+        py_compile.compile(str(package / "game.py"), cfile=str(package / "game.pyc"), doraise=True)
+        (package / "game.py").unlink()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert views._declared_constant("declaring.game", "SYSTEM_ID") == "my-game"
+    assert views._declared_constant("declaring.game", "OTHER") == "x"
+    assert views._declared_constant("declaring.game", "NUMBER") is None  # not a string
+    assert views._declared_constant("declaring.game", "MISSING") is None
+    assert views._declared_constant("declaring.absent", "SYSTEM_ID") is None
+    assert "declaring.game" not in sys.modules
 
 
 def test_view_open_defaults_to_true():

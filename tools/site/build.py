@@ -81,6 +81,15 @@ NPM_PINS = ["pyodide@314.0.8", "plotly.js-cartesian-dist-min@4.1.1"]
 #: relative to the pages: ``workbook.page.chart.plotly_url``).
 PLOTLY_BUNDLE = ("plotly.js-cartesian-dist-min", "package/plotly-cartesian.min.js",
                  PAGES + "workbook/static/plotly.min.js")
+
+
+def plotly_path(lock: dict) -> str:
+    """The charts' plotly.js as the site's charts ask for it, relative to the pages: with the
+    browser's plotly version (``workbook.page.static_address.plotly_path`` in the browser)."""
+    (plotly,) = [e for e in lock["browser"] if e["name"] == "plotly"]
+    return PLOTLY_BUNDLE[2].removeprefix(PAGES) + f"?v={plotly['version']}"
+
+
 PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
 PYODIDE_PYTHON = "3.14"
 
@@ -230,6 +239,163 @@ def patch_ipython_init(text: str) -> str:
 #: The browser wheels' patches: wheel's name → {file in the wheel: patch}.
 WHEEL_PATCHES = {"pyodide-kernel": {KERNEL_COMM: patch_kernel_comm},
                  "ipython": {IPYTHON_INIT: patch_ipython_init}}
+
+
+#: **The early start.** The kernel creates its web worker, which starts Python, only once the
+#: page's own scripts (JupyterLite and Voici, ~3 MB) have loaded and run: 1.5–2 s into every
+#: visit, a warm one too, with Python's start (3.5–4 s) still to come. Each page gets a small
+#: script (:func:`add_early_start`), right after its settings, that creates the kernel's worker
+#: at once and asks it to start the runtime (``loadPyodide`` with every package of the lock) with
+#: the options the kernel will give it; the kernel then takes that worker instead of creating one
+#: (:func:`patch_kernel_worker_taken`), and the worker's ``initialize`` uses the runtime already
+#: starting when the kernel's options are the same, else starts its own as before
+#: (:func:`patch_kernel_worker_early`). Pages of a cross-origin isolated host (the kernel's other
+#: worker) start as before.
+KERNEL_STATIC = "extensions/@jupyterlite/pyodide-kernel-extension/static/"
+#: The kernel's (0.7.0) choice of worker: chunk 620 when cross-origin isolated, else chunk 352.
+KERNEL_NEW_WORKER = ("initWorker(e){return crossOriginIsolated?new Worker(new URL(n.p+n.u(620),n.b),{type:void 0})"
+                     ":new Worker(new URL(n.p+n.u(352),n.b),{type:void 0})}")
+WORKER_CHUNK = "352"
+WORKER_INIT_RUNTIME = "await this.initRuntime(e),await this.initFilesystem(e)"
+WORKER_EXPOSED = "Mu=new nr;Nt(Mu)"  # the worker's kernel object, offered to the page (comlink)
+WORKER_EARLY_START = """;
+/* The early start (the Dodge Workbook's site build): the page asks for the runtime at once. */
+self.addEventListener("message", (event) => {
+  const early = event.data && event.data.dodgeEarlyStart;
+  if (!early || self.dodgeEarly) return;
+  const key = (o) => JSON.stringify([o.pyodideUrl, o.indexUrl, o.loadPyodideOptions]);
+  const started = Mu.initRuntime(early);
+  started.catch(() => {});
+  self.dodgeEarly = (options) => {
+    if (key(options) === key(early)) return started;
+    console.warn("[site] the kernel's options are not the early start's: Python starts again");
+    return Mu.initRuntime(options);
+  };
+})"""
+
+
+def patch_kernel_worker_taken(text: str) -> str:
+    """The kernel's page code taking the worker the page started early (``self.dodgeKernelWorker``),
+    once, instead of creating one."""
+    taken = ("initWorker(e){const w=self.dodgeKernelWorker;if(w&&!crossOriginIsolated)"
+             "return self.dodgeKernelWorker=null,w;" + KERNEL_NEW_WORKER.removeprefix("initWorker(e){"))
+    return replace_once(text, KERNEL_NEW_WORKER, taken, "the kernel's page code")
+
+
+def patch_kernel_worker_early(text: str) -> str:
+    """The kernel's worker starting the runtime when the page asks (a ``dodgeEarlyStart``
+    message), and its ``initialize`` using that runtime."""
+    text = replace_once(text, WORKER_INIT_RUNTIME, "await(self.dodgeEarly?self.dodgeEarly(e):this.initRuntime(e))"
+                        ",await this.initFilesystem(e)", "the kernel's worker")
+    return replace_once(text, WORKER_EXPOSED, WORKER_EXPOSED + WORKER_EARLY_START, "the kernel's worker")
+
+
+#: **piplite, set up lazily.** The kernel's worker gives piplite (``%pip`` in a notebook) its
+#: settings by importing it, and with it micropip and ``unittest.mock``: 55 modules, 0.1–0.3 s of
+#: every start, that no dashboard uses. The patch gives the same settings to the modules made
+#: lazy (``importlib.util.LazyLoader``): they are imported when first used, and the settings,
+#: set before, are kept (the lazy loader applies them after the module's code has run).
+WORKER_PIPLITE = ("await this._pyodide.runPythonAsync(`\\n      import piplite.piplite\\n"
+                  "      piplite.piplite._PIPLITE_DISABLE_PYPI = ${n?\"True\":\"False\"}\\n"
+                  "      piplite.piplite._PIPLITE_URLS = ${JSON.stringify(s)}\\n    `)")
+
+
+def piplite_settings(disable_pypi: str, urls: str) -> str:
+    """Python giving piplite its settings without importing it: ``piplite`` and
+    ``piplite.piplite`` in ``sys.modules`` as lazy modules, the name ``piplite`` bound as the
+    kernel's own code binds it."""
+    return ("import importlib.machinery, importlib.util, sys\n"
+            "def _lazy(name, path=None):\n"
+            "    spec = importlib.machinery.PathFinder.find_spec(name, path)\n"
+            "    spec.loader = importlib.util.LazyLoader(spec.loader)\n"
+            "    module = importlib.util.module_from_spec(spec)\n"
+            "    sys.modules[name] = module\n"
+            "    spec.loader.exec_module(module)\n"
+            "    return module, spec\n"
+            "piplite, _spec = _lazy('piplite')\n"
+            "_settings, _ = _lazy('piplite.piplite', _spec.submodule_search_locations)\n"
+            "piplite.piplite = _settings\n"
+            f"_settings._PIPLITE_DISABLE_PYPI = {disable_pypi}\n"
+            f"_settings._PIPLITE_URLS = {urls}\n"
+            "del _lazy, _spec, _settings\n")
+
+
+def patch_kernel_worker_piplite(text: str) -> str:
+    """The kernel's worker giving piplite its settings with :func:`piplite_settings`; it must
+    look for the packages ``KERNEL_PACKAGES`` names (else piplite is imported after all)."""
+    if text.count(KERNEL_PACKAGES) != 1:
+        raise SystemExit(f"the kernel's worker: expected it to look for {KERNEL_PACKAGES} (a new kernel?)")
+    code = piplite_settings('${n?"True":"False"}', "${JSON.stringify(s)}").replace("\n", "\\n")
+    return replace_once(text, WORKER_PIPLITE, f"await this._pyodide.runPythonAsync(`{code}`)", "the kernel's worker")
+
+
+EARLY_START_PAGE = """
+<script>
+/* The early start (tools/site/build.py): the kernel's worker starts Python while the page loads,
+   and the charts' plotly.js loads once the page has (the charts take it: workbook/page/chart.py). */
+(() => {
+  self.__workbookPlotlyEarly = new Promise((resolve, reject) => addEventListener("load", () => {
+    const script = Object.assign(document.createElement("script"), { src: PLOTLY_PATH, async: true });
+    script.onload = () => self.Plotly ? resolve(self.Plotly) : reject(new Error("no Plotly"));
+    script.onerror = () => reject(new Error("plotly.js is not served"));
+    document.head.appendChild(script);
+  }, { once: true }));
+  self.__workbookPlotlyEarly.catch(() => {});
+  try {
+    if (self.crossOriginIsolated || !self.Worker) return;
+    const config = PAGE_CONFIG;  // the page's own settings, as the kernel will read them
+    const here = (path, base = document.baseURI) => new URL(path, base).href;
+    const pyodideUrl = here(config.kernel.pyodideUrl);
+    const loadPyodideOptions = { ...config.kernel.loadPyodideOptions };
+    for (const [key, value] of Object.entries(loadPyodideOptions))
+      if (key.endsWith("URL") && typeof value == "string") loadPyodideOptions[key] = here(value, here(config.baseUrl));
+    const worker = new Worker(here(WORKER_PATH, here(config.fullLabextensionsUrl + "/")));
+    worker.postMessage({ dodgeEarlyStart: {
+      pyodideUrl, indexUrl: pyodideUrl.slice(0, pyodideUrl.lastIndexOf("/") + 1), loadPyodideOptions } });
+    self.dodgeKernelWorker = worker;
+  } catch (error) {
+    console.warn("[site] no early start:", error);
+  }
+})();
+</script>"""
+PAGE_CHARSET = '<meta charset="utf-8" />'
+PAGE_SETTINGS = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', re.S)
+
+
+def _script_literal(value) -> str:
+    """``value`` as a JavaScript literal that can stand inside a page's ``<script>``."""
+    return json.dumps(value).replace("<", "\\u003c")
+
+
+def add_early_start(page: str, worker: str, plotly: str) -> str:
+    """A page of the site with the early start's script first in its head (right after its
+    charset), the page's own kernel settings written into it; ``worker`` is the kernel's worker
+    script as the kernel asks for it, relative to the extensions' folder, ``plotly`` the charts'
+    plotly.js as they ask for it, relative to the page."""
+    found = PAGE_SETTINGS.findall(page)
+    if len(found) != 1:
+        raise SystemExit(f"a page of the site: expected its settings once, found {len(found)} (a new Voici?)")
+    settings = json.loads(found[0])
+    config = {"baseUrl": settings["baseUrl"], "fullLabextensionsUrl": settings["fullLabextensionsUrl"],
+              "kernel": settings["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]}
+    script = (EARLY_START_PAGE.replace("PAGE_CONFIG", _script_literal(config))
+              .replace("WORKER_PATH", _script_literal(worker)).replace("PLOTLY_PATH", _script_literal(plotly)))
+    return replace_once(page, PAGE_CHARSET, PAGE_CHARSET + script, "a page of the site")
+
+
+def add_early_start_to_site(site: Path, plotly: str) -> None:
+    """The early start in the kernel's code and every rendered page of ``site``."""
+    static = site / KERNEL_STATIC
+    (worker,) = static.glob(f"{WORKER_CHUNK}.*.js")
+    (page_code,) = [p for p in static.glob("*.js") if KERNEL_NEW_WORKER in p.read_text(encoding="utf-8")]
+    page_code.write_text(patch_kernel_worker_taken(page_code.read_text(encoding="utf-8")), encoding="utf-8")
+    worker.write_text(patch_kernel_worker_piplite(patch_kernel_worker_early(worker.read_text(encoding="utf-8"))),
+                      encoding="utf-8")
+    # the worker's address as the kernel makes it: "352.<hash>.js?v=<hash>" (webpack's chunk name)
+    chunk_hash = worker.name.split(".")[1]
+    path = KERNEL_STATIC.removeprefix("extensions/") + f"{worker.name}?v={chunk_hash}"
+    for page in sorted((site / PAGES).glob("*.html")):
+        page.write_text(add_early_start(page.read_text(encoding="utf-8"), path, plotly), encoding="utf-8")
 
 
 def patch_wheel(wheel: Path) -> Path:
@@ -453,17 +619,19 @@ INSTALLED_AT = {"python_stdlib.zip": "/lib/python314.zip"}
 SITE_PACKAGES = f"/lib/python{PYODIDE_PYTHON}/site-packages"
 
 
-#: What a page runs as it opens, for ``to_bytecode``: the kernel's imports (the kernel itself
-#: cannot start outside a browser), then each notebook's code.
-KERNEL_IMPORTS = ("piplite.piplite", "pyodide_kernel", "ipykernel", "IPython", "comm", "ipywidgets", "anywidget")
+#: What a page runs as it opens, for ``to_bytecode``: piplite's settings and the kernel's imports
+#: (the kernel itself cannot start outside a browser), then each notebook's code.
+KERNEL_IMPORTS = ("pyodide_kernel", "ipykernel", "IPython", "comm", "ipywidgets", "anywidget")
 
 
 def start_code(notebooks: list[Path], imports: tuple[str, ...] = KERNEL_IMPORTS) -> str:
     """The code the site's pages run as they open (``KERNEL_IMPORTS``, then each notebook's code
     cells), each part on its own. A part that raises stops the build, named: its page would fail
     in a reader's browser the same way (``PageFails``)."""
-    parts = [(f"import {name}", f"import {name}") for name in imports]
-    if "pyodide_kernel" in imports:  # the page's side of the widgets' comms, which Node has not
+    kernel = "pyodide_kernel" in imports
+    parts = [("piplite's settings", piplite_settings("True", "[]"))] if kernel else []  # as the kernel gives them
+    parts += [(f"import {name}", f"import {name}") for name in imports]
+    if kernel:  # the page's side of the widgets' comms, which Node has not
         parts.append(("the page's comms", PAGE_COMMS))
     for notebook in notebooks:
         cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
@@ -609,8 +777,22 @@ def stage_notebooks(stage: Path) -> None:
         shutil.copy2(ROOT / "notebooks" / name, stage / name)
 
 
+#: The packages the kernel's worker (0.7.0) looks for by these names among the settings' packages
+#: as it starts, installing with piplite each one it does not find there. It spells its own
+#: package ``pyodide_kernel``, which the lock names ``pyodide-kernel``: with that spelling
+#: missing, every start imported piplite and micropip to install the kernel already there.
+#: Pyodide reads both spellings as the one package.
+KERNEL_PACKAGES = '["sqlite3","ipykernel","comm","pyodide_kernel","jedi","ipython"]'
+
+
 def kernel_settings(packages: list[str]) -> dict:
-    """The Pyodide kernel's settings: the site's runtime and lock, every package loaded at start."""
+    """The Pyodide kernel's settings: the site's runtime and lock, every package loaded at start
+    (and each one the kernel looks for, by the name it looks for)."""
+    canonical = {normalize(name) for name in packages}
+    missing = [name for name in json.loads(KERNEL_PACKAGES) if normalize(name) not in canonical]
+    if missing:
+        raise SystemExit(f"the kernel looks for packages the site lacks: {missing}")
+    packages = sorted({*packages, *json.loads(KERNEL_PACKAGES)})
     return {"pyodideUrl": "./pyodide/pyodide.js",
             "disablePyPIFallback": True,
             "loadPyodideOptions": {"lockFileURL": "pyodide/pyodide-lock.json", "packages": packages}}
@@ -713,6 +895,7 @@ def build(offline: bool, extra_wheels: list[Path] = ()) -> None:
         run(VENV / "bin" / "voici", "build", "--contents", lite / "notebooks", "--output-dir", SITE,
             "--no-sourcemaps", "--source-date-epoch", env["SOURCE_DATE_EPOCH"], cwd=lite, env=env,
             stdout=subprocess.DEVNULL)
+        add_early_start_to_site(SITE, plotly_path(lock))
         shutil.copytree(runtime, SITE / "pyodide")
         (SITE / "index.html").write_text(index_page(), encoding="utf-8")
         name, member, target = PLOTLY_BUNDLE

@@ -52,6 +52,7 @@ PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 
 _ESM = r"""
 const SHARED = "__workbookPlotly";
+const EARLY = "__workbookPlotlyEarly";
 
 function run(code) {
   // plotly.min.js sets window.Plotly itself; shadowing module/define keeps it off any loader.
@@ -88,11 +89,13 @@ function fromKernel(model) {
   });
 }
 
-// One plotly.js per page, shared by every chart.
+// One plotly.js per page, shared by every chart. A page may have begun loading it before any
+// chart asked (the static site's pages do, while Python starts): that promise is window[EARLY].
 function plotlyFor(model) {
   if (window.Plotly && window.Plotly.react) return Promise.resolve(window.Plotly);
   if (!window[SHARED]) {
-    window[SHARED] = fromServer(model.get("plotly_url")).catch(() => fromKernel(model));
+    const early = window[EARLY] || Promise.reject(new Error("not loaded early"));
+    window[SHARED] = early.catch(() => fromServer(model.get("plotly_url"))).catch(() => fromKernel(model));
     window[SHARED].catch(() => { delete window[SHARED]; });
   }
   return window[SHARED];

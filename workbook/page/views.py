@@ -18,9 +18,10 @@ shows them with :class:`workbook.page.chart.Chart`, a few kilobytes each, update
 
 from __future__ import annotations
 
-import ast
+import dis
 import html
 import importlib
+import importlib.util
 import math
 import pkgutil
 import re
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import plotly.graph_objects as go
 
-from rules_core import Dist, Result, System, all_systems
+from rules_core import Dist, Result, System, find_system
 from rules_core.compare import Comparison
 from rules_core.play import COMMON_HEADLINE_DEFINITIONS
 
@@ -113,7 +114,7 @@ class RuleKey:
 def rule_key(scenario: Any) -> RuleKey:
     """The system registered now for ``scenario``'s id (what ``rules_core`` evaluates it with),
     as a :class:`RuleKey`."""
-    return RuleKey(all_systems().get(getattr(scenario, "system", None)))
+    return RuleKey(find_system(getattr(scenario, "system", None)))
 
 
 #: A view's panel with its own controls (a sweep, a comparison) is a panel like every other of
@@ -213,7 +214,7 @@ def is_probability(key: str) -> bool:
 
 
 def _system(result: Result, system: System | None) -> System | None:
-    return system if system is not None else all_systems().get(result.system)
+    return system if system is not None else find_system(result.system)
 
 
 def _prob_row(p: Fraction, lang: str) -> dict[str, Any]:
@@ -491,17 +492,28 @@ def _panel_modules() -> list[str]:
 
 
 def _declared_system_id(name: str) -> str | None:
-    """The ``SYSTEM_ID = "<id>"`` a module of ``workbook/systems/`` declares, read from its
-    source without importing it (a dashboard then imports only its own system's panels)."""
+    """The ``SYSTEM_ID = "<id>"`` a module of ``workbook/systems/`` declares, read from its code
+    without running it (a dashboard then imports only its own system's panels); from its source,
+    or from its bytecode alone where it ships without source (the static site)."""
+    return _declared_constant(f"{SYSTEMS_PACKAGE}.{name}", "SYSTEM_ID")
+
+
+def _declared_constant(module: str, constant: str) -> str | None:
+    """The string ``module`` assigns to ``constant`` at its top level (``NAME = "text"``), read
+    from its compiled code without running it; None if it assigns none or cannot be found."""
     try:
-        tree = ast.parse((SYSTEMS_DIR / f"{name}.py").read_text(encoding="utf-8"))
-    except (OSError, SyntaxError):
+        spec = importlib.util.find_spec(module)
+        code = spec.loader.get_code(module) if spec is not None and spec.loader is not None else None
+    except (ImportError, ValueError, SyntaxError, OSError, AttributeError):
         return None
-    for node in tree.body:
-        if (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Constant)
-                and any(isinstance(t, ast.Name) and t.id == "SYSTEM_ID"
-                        for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))):
-            return node.value.value
+    if code is None:
+        return None
+    loaded = None
+    for instruction in dis.get_instructions(code):
+        if (instruction.opname == "STORE_NAME" and instruction.argval == constant and loaded is not None
+                and loaded.opname == "LOAD_CONST" and isinstance(loaded.argval, str)):
+            return loaded.argval
+        loaded = instruction
     return None
 
 
