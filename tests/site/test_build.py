@@ -100,6 +100,81 @@ def test_the_patches_fit_the_locked_wheels(tmp_path):
                 assert record.count(f"{member},") == 1
 
 
+def _kernel_static_files() -> dict[str, str]:
+    """The kernel extension's scripts as the locked kernel's wheel holds them, by file name."""
+    lock = json.loads(build.LOCK.read_text())
+    (entry,) = [e for e in lock["build"] if e["name"] == "jupyterlite-pyodide-kernel"]
+    with zipfile.ZipFile(build.fetch("build", entry, offline=False)) as archive:
+        return {m.rsplit("/", 1)[-1]: archive.read(m).decode() for m in archive.namelist()
+                if "/pyodide-kernel-extension/static/" in m and m.endswith(".js")}
+
+
+def test_the_early_start_patches_fit_the_locked_kernel():
+    """The kernel's page code takes the page's worker; its worker (chunk WORKER_CHUNK) starts
+    the runtime when the page asks, uses it in ``initialize``, and gives piplite its settings
+    lazily; a kernel that changed any of these texts stops the build."""
+    files = _kernel_static_files()
+    (page_code,) = [text for text in files.values() if build.KERNEL_NEW_WORKER in text]
+    taken = build.patch_kernel_worker_taken(page_code)
+    assert "self.dodgeKernelWorker=null,w;" in taken and build.KERNEL_NEW_WORKER not in taken
+    (worker,) = [text for name, text in files.items() if name.startswith(build.WORKER_CHUNK + ".")]
+    patched = build.patch_kernel_worker_piplite(build.patch_kernel_worker_early(worker))
+    assert "self.dodgeEarly?self.dodgeEarly(e):this.initRuntime(e)" in patched
+    assert build.WORKER_EXPOSED + build.WORKER_EARLY_START in patched
+    assert "import piplite.piplite" not in patched and "LazyLoader" in patched
+    for patch in (build.patch_kernel_worker_taken, build.patch_kernel_worker_early, build.patch_kernel_worker_piplite):
+        with pytest.raises(SystemExit, match="the kernel's"):
+            patch("a kernel that changed")
+
+
+def test_the_worker_gives_piplite_the_kernels_own_settings():
+    """The Python the patched worker runs is :func:`piplite_settings` with the kernel's own
+    values written in by JavaScript (its template literal, ``${...}``)."""
+    (worker,) = [text for name, text in _kernel_static_files().items() if name.startswith(build.WORKER_CHUNK + ".")]
+    patched = build.patch_kernel_worker_piplite(worker)
+    code = build.piplite_settings('${n?"True":"False"}', "${JSON.stringify(s)}").replace("\n", "\\n")
+    assert f"runPythonAsync(`{code}`)" in patched
+    compile(build.piplite_settings("True", '["a/all.json"]'), "piplite", "exec")  # valid Python
+
+
+def test_the_kernel_finds_every_package_it_looks_for_by_its_own_name():
+    """The kernel's worker installs with piplite each package it does not find by name among the
+    settings' packages; it spells its own ``pyodide_kernel``, the lock ``pyodide-kernel``."""
+    locked = ["comm", "ipykernel", "ipython", "jedi", "pyodide-kernel", "sqlite3", "traitlets"]
+    packages = build.kernel_settings(locked)["loadPyodideOptions"]["packages"]
+    assert set(json.loads(build.KERNEL_PACKAGES)) <= set(packages) and set(locked) <= set(packages)
+    with pytest.raises(SystemExit, match="lacks.*'comm'"):
+        build.kernel_settings([p for p in locked if p != "comm"])
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8" />
+<title>A page</title></head><body>
+<script id="jupyter-config-data" type="application/json">
+  {"baseUrl": "../../", "fullLabextensionsUrl": "../../extensions", "litePluginSettings":
+   {"@jupyterlite/pyodide-kernel-extension:kernel": {"pyodideUrl": "../../pyodide/pyodide.js",
+    "loadPyodideOptions": {"lockFileURL": "pyodide/pyodide-lock.json", "packages": ["a</script>"]}}}}
+</script>
+</body></html>"""
+
+
+def test_a_page_gets_the_early_start_first_in_its_head_with_its_own_settings():
+    page = PAGE.replace('"a</script>"', '"a<\\/script>"')  # as JSON in a page holds it
+    started = build.add_early_start(page, "kernel/352.x.js?v=x", "workbook/static/plotly.min.js?v=1")
+    head = started[:started.index("<title>")]
+    assert head.startswith('<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8" />\n<script>')
+    config = json.loads(re.search(r"const config = (\{.*?\});", head).group(1))
+    assert config == {"baseUrl": "../../", "fullLabextensionsUrl": "../../extensions",
+                      "kernel": {"pyodideUrl": "../../pyodide/pyodide.js", "loadPyodideOptions": {
+                          "lockFileURL": "pyodide/pyodide-lock.json", "packages": ["a</script>"]}}}
+    assert "</script>" not in head.split("<script>", 1)[1].rsplit("</script>", 1)[0]  # escaped
+    assert '"kernel/352.x.js?v=x"' in head and '"workbook/static/plotly.min.js?v=1"' in head
+    assert started.replace(head, "", 1) == page.replace(head[:head.index("<script>")], "", 1)
+    with pytest.raises(SystemExit, match="expected its settings once"):
+        build.add_early_start(page.replace("jupyter-config-data", "other"), "w.js", "p.js")
+
+
 def test_the_locked_kernel_sends_none_as_null(tmp_path):
     """The kernel's wheel as the site ships it has the patched comm; run in the site's Pyodide,
     what it sends for None reaches JSON as null, where the kernel as released drops the key
