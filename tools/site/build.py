@@ -113,6 +113,10 @@ SLIM = {
         or member.startswith(("plotly/package_data/datasets/", "plotly/labextension/", "plotly-7.1.0.data/"))
         or (member.startswith("plotly/graph_objs/") and member.count("/") > 2
             and member.split("/")[2] not in ("layout", *PLOTLY_TRACES_DRAWN))),
+    # anywidget: its front end for JupyterLab and the classic notebook (1.3 MB), which the page
+    # has from the site's extensions; the kernel's Python never reads it
+    "anywidget": lambda member: (member.startswith(("anywidget/labextension/", "anywidget/nbextension/"))
+                                 or member.split("/")[0].endswith(".data")),
 }
 
 #: The kernel's own wheels, shipped inside the jupyterlite-pyodide-kernel wheel (hashed above).
