@@ -147,6 +147,45 @@ def test_the_kernel_finds_every_package_it_looks_for_by_its_own_name():
         build.kernel_settings([p for p in locked if p != "comm"])
 
 
+def test_the_service_worker_answers_only_the_drive_and_stdin_while_its_cache_is_off():
+    """The locked Voici's service worker, patched and run in Node with the browser's parts
+    stubbed: a request for the runtime is left to the browser (no ``respondWith``), one for the
+    drive is still answered by the worker, and with its cache on it answers every request."""
+    lock = json.loads(build.LOCK.read_text())
+    (entry,) = [e for e in lock["build"] if e["name"] == "voici-core"]
+    with zipfile.ZipFile(build.fetch("build", entry, offline=False)) as archive:
+        worker = archive.read("voici_core/static/build/" + build.SERVICE_WORKER).decode()
+    patched = build.patch_service_worker(worker)
+    script = """
+const code = require("node:fs").readFileSync(0, "utf8");
+class BroadcastChannel { postMessage() {} addEventListener() {} }
+const run = (cache) => {
+  const listeners = {};
+  const self = { addEventListener: (type, f) => { listeners[type] = f; }, skipWaiting() {},
+                 clients: { claim: async () => {} }, location: { origin: "http://127.0.0.1" } };
+  const location = { href: "http://127.0.0.1/service-worker.js?enableCache=" + cache, origin: "http://127.0.0.1" };
+  new Function("self", "location", "BroadcastChannel", "fetch", "caches", code)(
+    self, location, BroadcastChannel, async () => new Response("x"),
+    { open: async () => ({ match: async () => null, put: async () => {} }) });
+  listeners.activate({ waitUntil() {} });
+  return (path, method = "GET") => {
+    let answered = false;
+    listeners.fetch({ request: { url: "http://127.0.0.1" + path, method, json: async () => ({}) },
+                      respondWith() { answered = true; }, waitUntil() {} });
+    return answered;
+  };
+};
+const off = run("false"), on = run("true");
+console.log(JSON.stringify([off("/pyodide/pyodide.asm.wasm"), off("/api/drive/x"), on("/pyodide/pyodide.asm.wasm")]));
+"""
+    for text, expected in ((patched, [False, True, True]), (worker, [True, True, True])):
+        done = subprocess.run(["node", "-e", script], input=text, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert json.loads(done.stdout) == expected
+    with pytest.raises(SystemExit, match="service-worker.js: expected"):
+        build.patch_service_worker("a worker that changed")
+
+
 PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8" />

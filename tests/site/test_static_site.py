@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import pytest
 
-from browser.conftest import _DRAWN_PLOT, ROOT
+from browser.conftest import _DASHBOARD_READY, _DRAWN_PLOT, ROOT
 from rules_core import evaluate, play_once
 from rules_core.compare import without_reaction
 from rules_core.simulate import simulate
@@ -313,3 +313,29 @@ json.dumps([started, piplite.piplite._PIPLITE_URLS, piplite.piplite._PIPLITE_DIS
             "micropip" in sys.modules, install.__module__])""", packages=True)
     assert json.loads(said) == [[], ["here/all.json"], True, True, "piplite.piplite"], said
     assert asked.count(static_site + "pyodide/deferred/micropip.zip") == 1  # fetched when used
+
+
+def test_a_second_visit_gets_the_runtime_from_the_browser_not_through_the_service_worker(browser, static_site):
+    """JupyterLite's service worker, which controls a page from its second visit, answers only
+    the drive's and stdin's requests (tools/site/build.py, ``patch_service_worker``): the
+    runtime's files and the packages come as they would with no service worker. The dashboard
+    still opens: the kernel reaches its files through the drive, which the worker answers."""
+    context = browser.new_context()
+    try:
+        context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(static_site) else r.abort())
+        url = f"{static_site}voici/render/eldfall.html"
+        for _ in range(2):  # the service worker controls the page from its second visit
+            page = context.new_page()
+            through_worker: dict[str, bool] = {}
+            page.on("response", lambda r: through_worker.__setitem__(r.url, r.from_service_worker))
+            page.goto(url, timeout=240_000)
+            page.wait_for_function(f"() => ({_DASHBOARD_READY})()", timeout=240_000, polling=200)
+            controlled = page.evaluate("Boolean(navigator.serviceWorker.controller)")
+            page.close()
+        assert controlled
+        runtime = [u for u in through_worker if "/pyodide/" in u]
+        assert static_site + "pyodide/pyodide.asm.wasm" in runtime and len(runtime) > 20
+        assert not [u for u in runtime if through_worker[u]], runtime
+        assert {u for u, answered in through_worker.items() if answered} == {static_site + "api/drive"}
+    finally:
+        context.close()

@@ -333,6 +333,23 @@ def patch_kernel_worker_piplite(text: str) -> str:
     return replace_once(text, WORKER_PIPLITE, f"await this._pyodide.runPythonAsync(`{code}`)", "the kernel's worker")
 
 
+#: **The service worker's pass-through.** JupyterLite's service worker (Voici's
+#: ``service-worker.js``) answers every request of a page and of its workers: the drive's and
+#: stdin's itself (the kernel's files and ``input()``), and every other one by fetching it again
+#: (``maybeFromCache``), which with its cache off (the default, and the site's) is the same
+#: request once more, through the worker's script: ~250 requests a visit, the runtime's among
+#: them. The patch leaves those to the browser (the handler does not answer them, as when no
+#: service worker is there); the drive's and stdin's requests go through it as before.
+SERVICE_WORKER = "service-worker.js"
+SERVICE_WORKER_ANSWERS = "shouldDrop(t,a)||(n=maybeFromCache(e))"
+
+
+def patch_service_worker(text: str) -> str:
+    """JupyterLite's service worker answering only what it must while its cache is off."""
+    return replace_once(text, SERVICE_WORKER_ANSWERS, "shouldDrop(t,a)||!enableCache||(n=maybeFromCache(e))",
+                        SERVICE_WORKER)
+
+
 EARLY_START_PAGE = """
 <script>
 /* The early start (tools/site/build.py): the kernel's worker starts Python while the page loads,
@@ -900,6 +917,8 @@ def build(offline: bool, extra_wheels: list[Path] = ()) -> None:
             "--no-sourcemaps", "--source-date-epoch", env["SOURCE_DATE_EPOCH"], cwd=lite, env=env,
             stdout=subprocess.DEVNULL)
         add_early_start_to_site(SITE, plotly_path(lock))
+        (SITE / SERVICE_WORKER).write_text(patch_service_worker((SITE / SERVICE_WORKER).read_text(encoding="utf-8")),
+                                           encoding="utf-8")
         shutil.copytree(runtime, SITE / "pyodide")
         (SITE / "index.html").write_text(index_page(), encoding="utf-8")
         name, member, target = PLOTLY_BUNDLE
