@@ -6,9 +6,10 @@ no other host name resolves (Chromium's ``--host-resolver-rules``). *First inter
 request → the dashboard's chart and table drawn. The browser has a profile on disk, as a
 reader's browser has: *cold* is the first visit (empty caches), *warm* the same page opened
 again (``--warm`` times, the median reported), then a further dashboard; for those, the bytes
-that came over the network. A private window (Playwright's ``new_context``), or requests routed
-through Playwright, would keep neither the HTTP cache nor V8's compiled code between visits, and
-every visit would then be a cold one. *Transfer*: every
+that came over the network. Playwright's own contexts would not do: requests routed through
+Playwright bypass the HTTP cache, and a fresh context (like a private window) kept the files but
+not the code the browser compiled from them (a second visit there took as long as the first).
+*Transfer*: every
 file the page asked for, as sent uncompressed and as a host that compresses would send it
 (brotli, quality 11; wheels and other zip files barely compress). Prints a Markdown report.
 

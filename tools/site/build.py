@@ -20,6 +20,9 @@ sha256 in ``tools/site/lock.json`` and kept in a download cache, so a rebuild ne
    checked against its sha256, with no package resolver and no other host.
 4. ``voici build`` renders the notebooks into ``site/``; the kernel's settings
    (``jupyter-lite.json``) point it at the runtime and the lock above.
+5. The pages' start made shorter: each page starts Python with the page (the early start,
+   patching the kernel's scripts), piplite is set up lazily, and JupyterLite's service worker
+   answers only what it must (see the patches below and docs/deploy.md).
 
 Usage::
 
@@ -81,14 +84,6 @@ NPM_PINS = ["pyodide@314.0.8", "plotly.js-cartesian-dist-min@4.1.1"]
 #: relative to the pages: ``workbook.page.chart.plotly_url``).
 PLOTLY_BUNDLE = ("plotly.js-cartesian-dist-min", "package/plotly-cartesian.min.js",
                  PAGES + "workbook/static/plotly.min.js")
-
-
-def plotly_path(lock: dict) -> str:
-    """The charts' plotly.js as the site's charts ask for it, relative to the pages: with the
-    browser's plotly version (``workbook.page.static_address.plotly_path`` in the browser)."""
-    (plotly,) = [e for e in lock["browser"] if e["name"] == "plotly"]
-    return PLOTLY_BUNDLE[2].removeprefix(PAGES) + f"?v={plotly['version']}"
-
 
 PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
 PYODIDE_PYTHON = "3.14"
@@ -247,9 +242,9 @@ WHEEL_PATCHES = {"pyodide-kernel": {KERNEL_COMM: patch_kernel_comm},
 
 #: **The early start.** The kernel creates its web worker, which starts Python, only once the
 #: page's own scripts (JupyterLite and Voici, ~3 MB) have loaded and run: 1.5–2 s into every
-#: visit, a warm one too, with Python's start (3.5–4 s) still to come. Each page gets a small
-#: script (:func:`add_early_start`), right after its settings, that creates the kernel's worker
-#: at once and asks it to start the runtime (``loadPyodide`` with every package of the lock) with
+#: visit, a warm one too, with all of Python's start still to come. Each page gets a small
+#: script (:func:`add_early_start`), first in its head, that creates the kernel's worker at once
+#: and asks it to start the runtime (``loadPyodide`` with every package of the lock) with
 #: the options the kernel will give it; the kernel then takes that worker instead of creating one
 #: (:func:`patch_kernel_worker_taken`), and the worker's ``initialize`` uses the runtime already
 #: starting when the kernel's options are the same, else starts its own as before
@@ -402,6 +397,13 @@ def add_early_start(page: str, worker: str, plotly: str) -> str:
     script = (EARLY_START_PAGE.replace("PAGE_CONFIG", _script_literal(config))
               .replace("WORKER_PATH", _script_literal(worker)).replace("PLOTLY_PATH", _script_literal(plotly)))
     return replace_once(page, PAGE_CHARSET, PAGE_CHARSET + script, "a page of the site")
+
+
+def plotly_path(lock: dict) -> str:
+    """The charts' plotly.js as the site's charts ask for it, relative to the pages: with the
+    browser's plotly version (``workbook.page.static_address.plotly_path`` in the browser)."""
+    (plotly,) = [e for e in lock["browser"] if e["name"] == "plotly"]
+    return PLOTLY_BUNDLE[2].removeprefix(PAGES) + f"?v={plotly['version']}"
 
 
 def add_early_start_to_site(site: Path, plotly: str) -> None:
