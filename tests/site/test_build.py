@@ -127,16 +127,6 @@ def test_the_early_start_patches_fit_the_locked_kernel():
             patch("a kernel that changed")
 
 
-def test_the_worker_gives_piplite_the_kernels_own_settings():
-    """The Python the patched worker runs is :func:`piplite_settings` with the kernel's own
-    values written in by JavaScript (its template literal, ``${...}``)."""
-    (worker,) = [text for name, text in _kernel_static_files().items() if name.startswith(build.WORKER_CHUNK + ".")]
-    patched = build.patch_kernel_worker_piplite(worker)
-    code = build.piplite_settings('${n?"True":"False"}', "${JSON.stringify(s)}").replace("\n", "\\n")
-    assert f"runPythonAsync(`{code}`)" in patched
-    compile(build.piplite_settings("True", '["a/all.json"]'), "piplite", "exec")  # valid Python
-
-
 def test_the_kernel_finds_every_package_it_looks_for_by_its_own_name():
     """The kernel's worker installs with piplite each package it does not find by name among the
     settings' packages; it spells its own ``pyodide_kernel``, the lock ``pyodide-kernel``."""
