@@ -75,11 +75,12 @@ os.environ["JUPYTER_PATH"] = os.pathsep.join(
     [str(HERE / "jupyter"), *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))])
 
 import jinja2  # noqa: E402
+import tornado.httputil  # noqa: E402
 import tornado.web  # noqa: E402
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager  # noqa: E402
 from jupyter_server._tz import utcnow  # noqa: E402
 from jupyter_server.utils import url_path_join  # noqa: E402
-from traitlets import Bool, Integer, TraitError, Unicode, default  # noqa: E402
+from traitlets import Bool, Float, Integer, TraitError, Unicode, default  # noqa: E402
 import voila.app  # noqa: E402
 from voila.app import Voila  # noqa: E402
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler  # noqa: E402
@@ -183,8 +184,11 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         "Seconds a page's kernel may wait, idle, for a browser that has begun to load the page "
         "(its first script says so) to connect: a browser on a busy machine may take minutes."))
     max_per_address = Integer(0, config=True, help=(
-        "Most page kernels one client address may hold at once (pages open or being sent); "
-        "0: no limit."))
+        "Most pages one client address may have counted at once (being sent, waiting for their "
+        "browser, or with a browser connected); 0: no limit."))
+    place_wait = Float(2.0, config=True, help=(
+        "Seconds a page request of an address at its limit waits for a place before it is "
+        "refused (a reload's request may arrive just before the old page's shutdown beacon)."))
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -197,6 +201,7 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         self._visits: set[Visit] = set()    # page requests admitted that have no kernel yet
         self._sending: set[str] = set()     # kernels whose page is still being sent
         self._owners: dict[str, str] = {}   # kernel id -> the address whose page it serves
+        self._stopping: set[str] = set()    # kernels being shut down
 
     def kernel_count(self) -> int:
         """Every kernel counted by the cap: running ones, preheated ones on their way (waiting
@@ -205,20 +210,50 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         self._peak = max(self._peak, count)
         return count
 
-    def open_pages(self, address: str | None = None) -> int:
-        """Pages open or being sent (of ``address``, or of everyone): kernels serving a page, and
-        admitted page requests that have no kernel yet."""
-        return (sum(1 for v in self._visits if address in (None, v.address))
-                + sum(1 for a in self._owners.values() if address in (None, a)))
+    def counts(self, kernel_id: str) -> bool:
+        """Whether the page of ``kernel_id`` counts against its address: it is being sent, it
+        waits for its browser's first connection, or a browser is connected to it. A page whose
+        browser went away (the tab closed, crashed or was swiped away, the connection dropped)
+        does not, even while its kernel waits ``disconnected_timeout`` for it to come back."""
+        return (kernel_id in self._sending or kernel_id in self._born
+                or self._kernel_connections.get(kernel_id, 0) > 0)
 
-    def admit(self, address: str, notebook: str) -> Visit | None:
+    def open_pages(self, address: str | None = None) -> int:
+        """Pages counted against ``address`` (or everyone's): admitted page requests that have
+        no kernel yet, and page kernels whose page :meth:`counts`."""
+        return (sum(1 for v in self._visits if address in (None, v.address))
+                + sum(1 for k, a in self._owners.items() if address in (None, a) and self.counts(k)))
+
+    def pages_held(self) -> int:
+        """Kernels serving pages, connected or not, and admitted page requests that have none yet."""
+        return len(self._visits) + len(self._owners)
+
+    async def admit(self, address: str, notebook: str, wait: float | None = None) -> Visit | None:
         """A page request from ``address`` admitted under the per-address limit, or None (that
-        address already holds its share)."""
-        if self.max_per_address and self.open_pages(address) >= self.max_per_address:
-            return None
+        address's share is taken). At the limit the request waits up to ``wait`` seconds
+        (``place_wait``) for a place: a reload's page request may arrive just before the old
+        page's shutdown beacon. The address's kernels whose page went away make room first, the
+        longest gone first, so one address never holds more than its share of kernels."""
+        if self.max_per_address:
+            deadline = time.monotonic() + (self.place_wait if wait is None else wait)
+            while self.open_pages(address) >= self.max_per_address:
+                if time.monotonic() >= deadline:
+                    return None
+                await asyncio.sleep(0.1)
+            await self._make_room(address)
         visit = Visit(address, notebook)
         self._visits.add(visit)
         return visit
+
+    async def _make_room(self, address: str) -> None:
+        """Shut down the kernels of ``address`` whose browser went away, the longest gone first,
+        until the address holds fewer kernels than its share (so a new one fits)."""
+        held = [k for k, a in self._owners.items() if a == address]
+        gone = sorted((k for k in held if not self.counts(k)), key=lambda k: self._left.get(k, 0.0))
+        for kernel_id in gone[:max(len(held) - self.max_per_address + 1, 0)]:
+            self.log.info("Releasing kernel %s: its browser went away and %s opens another page.",
+                          kernel_id, address)
+            await self.shutdown_kernel(kernel_id)
 
     def assign(self, kernel_id: str) -> None:
         """The kernel ``kernel_id`` now serves the page request being handled (if any)."""
@@ -336,7 +371,20 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         last = _last_activity(self._kernels.get(kernel_id))
         return (utcnow() - last).total_seconds() if last is not None else 0.0
 
+    def gone(self, kernel_id: str) -> bool:
+        """Whether ``kernel_id`` is shut down or on its way out."""
+        return kernel_id not in self or kernel_id in self._stopping
+
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
+        if kernel_id in self._stopping:  # (a page's two beacons, or its beacon and a release)
+            return None
+        self._stopping.add(kernel_id)
+        try:
+            return await self._shutdown(kernel_id, *args, **kwargs)
+        finally:
+            self._stopping.discard(kernel_id)
+
+    async def _shutdown(self, kernel_id: str, *args, **kwargs):
         self._left.pop(kernel_id, None)
         self._born.pop(kernel_id, None)
         self._seen.discard(kernel_id)
@@ -565,6 +613,11 @@ def dashboards_open(count: int) -> str:
     return f"{count} dashboard is open" if count == 1 else f"{count} dashboards are open"
 
 
+def dashboards_counted(count: int) -> str:
+    """``"1 dashboard is counted"``, ``"10 dashboards are counted"``."""
+    return f"{count} dashboard is counted" if count == 1 else f"{count} dashboards are counted"
+
+
 #: Voilà's query parameters that would choose the page's template or theme: not taken from a link.
 OVERRIDES = ("template", "theme")
 
@@ -588,22 +641,25 @@ class DashboardHandler(TornadoVoilaHandler):
         manager = self.kernel_manager
         if not (path and path.endswith(".ipynb")):
             return await super().get(path)
-        visit = manager.admit(self.request.remote_ip, path)
+        address = self.request.remote_ip
+        visit = await manager.admit(address, path)
         if visit is None:
-            self.log.warning("Refused %s: %s already holds %d page kernels (at most %d per address)",
-                             self.request.path, self.request.remote_ip,
-                             manager.open_pages(self.request.remote_ip), manager.max_per_address)
+            counted = manager.open_pages(address)
+            self.log.warning("Refused %s: %s has %d pages counted (at most %d per address)",
+                             self.request.path, address, counted, manager.max_per_address)
             return self._refuse(429, refusal_page(
                 "wb-too-many", "Too many dashboards open",
-                f"{dashboards_open(manager.open_pages(self.request.remote_ip))} on this server from your "
-                f"computer, the most one computer may have at once ({manager.max_per_address}). "
-                "Close a dashboard's tab, then try again.", retry_after=30), retry_after=30)
+                f"{dashboards_counted(counted)} from your computer, the most one computer may "
+                f"have at once ({manager.max_per_address}). A dashboard counts while it is being "
+                "sent to you and while its tab is open and connected.",
+                "Close the tab of a dashboard you no longer need: its place frees at once.",
+                retry_after=30), retry_after=30)
         claim = None
         if not self._preheated_kernel_for(path):
             claim = await manager.claim_page_kernel(path)
             if claim is None:
                 manager.leave(visit)
-                serving = manager.open_pages()
+                serving = manager.pages_held()
                 self.log.warning("Server full: %d kernels (cap %d, %d serving pages); refused %s",
                                  manager.kernel_count(), manager.max_kernels, serving, self.request.path)
                 return self._refuse(503, refusal_page(
@@ -639,7 +695,16 @@ class DashboardHandler(TornadoVoilaHandler):
 
 
 class ShutdownHandler(VoilaShutdownKernelHandler):
-    """The page's shutdown beacon, accepted only from this server's own pages."""
+    """The page's shutdown beacon, accepted only from this server's own pages. A page sends it on
+    ``beforeunload`` (Voilà's) and on ``pagehide`` (the workbook's): a kernel already gone or on
+    its way out is answered as done."""
+
+    @tornado.web.authenticated
+    async def post(self, kernel_id):
+        if self.kernel_manager.gone(kernel_id):
+            self.set_status(204)
+            return self.finish()
+        return await super().post(kernel_id)
 
     def check_xsrf_cookie(self):
         origin = self.request.headers.get("Origin")
@@ -834,8 +899,82 @@ class Refused(tornado.web.RequestHandler):
         self.finish(f"Host {self.request.host!r} is not served here (allowed: {', '.join(self.hosts)}).\n")
 
 
+#: The longest request target (path and query) read, in characters: a dashboard's share link
+#: needs a few hundred, and a dashboard reads a query of at most 4,000 (workbook.page.share).
+MAX_TARGET = 8192
+#: The most fields (``name=value`` pairs) a query may have: tornado's own limit, past which it
+#: would answer a bare 400 with no page and no log line.
+MAX_FIELDS = 1000
+#: The most bytes of request line and headers read (tornado's default is 64 KiB, past which it
+#: closes the connection unanswered): up to here a too-long request gets its 414 page.
+MAX_HEADER_BYTES = 1 << 20
+
+
+def oversized(target: str) -> tuple[int, str, str] | None:
+    """(status, title, text) refusing a request target that is too long (414) or whose query
+    has too many fields (400), else None.
+
+    >>> oversized("/voila/render/eldfall.ipynb?dodger.ag=3") is None
+    True
+    >>> oversized("/?" + "a=1&" * 1500)[:2]
+    (400, 'This link has too many fields')
+    """
+    query = target.partition("?")[2]
+    fields = query.count("&") + 1  # as tornado counts them
+    if query and fields > MAX_FIELDS:
+        return 400, "This link has too many fields", (
+            f"The link's query has {fields:,} fields (name=value pairs); this server reads at most "
+            f"{MAX_FIELDS:,} (a dashboard's share link has a few).")
+    if len(target) > MAX_TARGET:
+        return 414, "This link is too long", (
+            f"The address asked for is {len(target):,} characters long; this server reads addresses "
+            f"of at most {MAX_TARGET:,} characters (a dashboard's share link needs a few hundred).")
+    return None
+
+
+class _Oversized(tornado.httputil.HTTPMessageDelegate):
+    """Answers a request :func:`oversized` refuses with its page, before tornado parses its query;
+    any other request goes on to ``inner`` (the application's own routing)."""
+
+    def __init__(self, app: "GuardedApplication", inner, connection):
+        self.app, self.inner, self.connection = app, inner, connection
+        self.refused = False
+
+    def headers_received(self, start_line, headers):
+        refusal = oversized(start_line.path)
+        if refusal is None:
+            return self.inner.headers_received(start_line, headers)
+        self.refused = True
+        status, title, text = refusal
+        address = getattr(self.connection.context, "remote_ip", "?")  # (a proxy's, if trusted)
+        self.app.settings["voila_log"].warning("Refused a request from %s (%d): %s", address, status,
+                                               text.split(";")[0])
+        body = refusal_page("wb-refused", title, text, home="/").encode()
+        self.connection.write_headers(
+            tornado.httputil.ResponseStartLine("HTTP/1.1", status, tornado.httputil.responses[status]),
+            tornado.httputil.HTTPHeaders({"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                                          "Content-Length": str(len(body)), "Connection": "close"}), body)
+        self.connection.finish()
+        return None
+
+    def data_received(self, chunk):
+        return None if self.refused else self.inner.data_received(chunk)
+
+    def finish(self):
+        if not self.refused:
+            self.inner.finish()
+
+    def on_connection_close(self):
+        if not self.refused:
+            self.inner.on_connection_close()
+
+
 class GuardedApplication(tornado.web.Application):
-    """A tornado application that answers only to its allowed host names and never follows ``..``."""
+    """A tornado application that answers only to its allowed host names, never follows ``..``,
+    and answers a too-long link with a page of its own."""
+
+    def start_request(self, server_conn, request_conn):
+        return _Oversized(self, super().start_request(server_conn, request_conn), request_conn)
 
     def find_handler(self, request, **kwargs):
         hosts = self.settings["workbook_hosts"]
@@ -853,7 +992,8 @@ class GuardedApplication(tornado.web.Application):
 
     def listen(self, port: int, address: str = "", **kwargs):
         """Listen, reading the client's address from a proxy's headers if told to trust them."""
-        return super().listen(port, address, xheaders=self.settings.get("workbook_xheaders", False), **kwargs)
+        return super().listen(port, address, xheaders=self.settings.get("workbook_xheaders", False),
+                              max_header_size=MAX_HEADER_BYTES, **kwargs)
 
 
 class WorkbookVoila(Voila):

@@ -170,29 +170,146 @@ def test_the_page_template_escapes_what_it_writes(server_module, block, hostile)
     assert "<i>trusted</i>" in written  # the template's own helpers' markup is kept
 
 
-def test_a_client_address_holds_at_most_its_share_of_page_kernels(server_module):
-    """Admission per address: pages being sent and kernels serving pages both count; a kernel
-    shut down frees its place; the count of open pages is of pages, not of preheated kernels."""
-    manager = server_module.WorkbookKernelManager(max_per_address=2)
-    first = manager.admit("10.0.0.5", "a.ipynb")
-    second = manager.admit("10.0.0.5", "b.ipynb")
-    assert first is not None and second is not None
-    assert manager.admit("10.0.0.5", "c.ipynb") is None       # its share is taken
-    assert manager.admit("10.0.0.6", "a.ipynb") is not None   # another address is not touched
-    token = server_module._VISIT.set(first)
+def _page_kernel(manager, server_module, visit, kernel_id: str) -> None:
+    """``kernel_id`` started for the page request of ``visit``, as start_kernel records it."""
+    import time as clock
+
+    manager._kernels[kernel_id] = object()
+    manager._kernel_connections[kernel_id] = 0
+    manager._born.setdefault(kernel_id, clock.monotonic())
+    token = server_module._VISIT.set(visit)
     try:
-        manager.assign("kernel-1")                             # the page got its kernel
-        manager.assign("kernel-2")                             # (a visit is given one kernel only)
+        manager.assign(kernel_id)
     finally:
         server_module._VISIT.reset(token)
-    manager.leave(first)                                       # its page is sent: the kernel still counts
-    assert manager.open_pages("10.0.0.5") == 2 and manager.open_pages() == 3
-    manager.leave(second)                                      # a page that failed before its kernel
-    assert manager.open_pages("10.0.0.5") == 1
-    assert manager.admit("10.0.0.5", "c.ipynb") is not None
-    manager._owners.pop("kernel-1")                            # as shutdown_kernel does
-    assert manager.open_pages("10.0.0.5") == 1
-    assert server_module.WorkbookKernelManager().admit("x", "a.ipynb") is not None  # 0: no limit
+
+
+def test_a_page_counts_against_its_address_while_sent_waiting_or_connected(server_module):
+    """Admission per address: a page counts while it is being sent, while its kernel waits for
+    the browser's first connection and while a browser is connected; once its browser went away
+    (its websocket closed, for any reason) it no longer counts, though its kernel is still held;
+    a page that failed before its kernel frees its place at once; another address is untouched."""
+
+    async def run():
+        manager = server_module.WorkbookKernelManager(max_per_address=2)
+        first = await manager.admit("10.0.0.5", "a.ipynb")
+        second = await manager.admit("10.0.0.5", "b.ipynb")
+        assert first is not None and second is not None
+        assert await manager.admit("10.0.0.5", "c.ipynb", wait=0) is None   # its share is taken
+        assert await manager.admit("10.0.0.6", "a.ipynb") is not None       # another address
+        _page_kernel(manager, server_module, first, "kernel-1")
+        token = server_module._VISIT.set(first)
+        try:
+            manager.assign("kernel-2")                   # (a visit is given one kernel only)
+        finally:
+            server_module._VISIT.reset(token)
+        assert "kernel-2" not in manager._owners
+        manager.leave(first)                             # sent: it waits for its browser
+        assert manager.open_pages("10.0.0.5") == 2 and manager.open_pages() == 3
+        manager.notify_connect("kernel-1")               # its browser connected
+        assert manager.open_pages("10.0.0.5") == 2
+        manager.leave(second)                            # a page that failed before its kernel
+        assert manager.open_pages("10.0.0.5") == 1
+        manager.notify_disconnect("kernel-1")            # its tab closed, no beacon
+        assert manager.open_pages("10.0.0.5") == 0
+        assert manager.pages_held() == 2                 # its kernel, and 10.0.0.6's request
+        manager.notify_connect("kernel-1")               # it came back (a dropped connection)
+        assert manager.open_pages("10.0.0.5") == 1
+        manager._kernels.clear()
+        assert await server_module.WorkbookKernelManager().admit("x", "a.ipynb", wait=0) is not None  # 0: no limit
+
+    asyncio.run(run())
+
+
+def test_an_address_at_its_share_waits_a_moment_for_a_place(server_module):
+    """A reload's page request may come just before the old page's shutdown beacon: at the
+    limit a request waits up to ``place_wait`` for a place, and is refused only after it."""
+
+    async def run():
+        manager = server_module.WorkbookKernelManager(max_per_address=1)
+        assert manager.place_wait == 2.0
+        held = await manager.admit("10.0.0.5", "a.ipynb")
+        asyncio.get_running_loop().call_later(0.3, manager.leave, held)
+        started = asyncio.get_running_loop().time()
+        assert await manager.admit("10.0.0.5", "a.ipynb", wait=5) is not None
+        assert asyncio.get_running_loop().time() - started < 2
+        started = asyncio.get_running_loop().time()
+        assert await manager.admit("10.0.0.5", "b.ipynb", wait=0.5) is None
+        assert asyncio.get_running_loop().time() - started >= 0.5
+
+    asyncio.run(run())
+
+
+def test_an_address_never_holds_more_kernels_than_its_share(server_module, monkeypatch):
+    """Pages whose browser went away no longer count, but their kernels wait a while for them to
+    come back: a new page of the same address takes the place of the one gone longest, so one
+    address holds at most its share of kernels however fast it opens and closes pages."""
+
+    async def run():
+        manager = server_module.WorkbookKernelManager(max_per_address=2)
+        released = []
+
+        async def shutdown(kernel_id, *args, **kwargs):
+            released.append(kernel_id)
+            manager._owners.pop(kernel_id, None)
+
+        monkeypatch.setattr(manager, "_shutdown", shutdown)
+        for kernel in ("gone-first", "gone-second"):
+            visit = await manager.admit("10.0.0.5", "a.ipynb")
+            _page_kernel(manager, server_module, visit, kernel)
+            manager.leave(visit)
+            manager.notify_connect(kernel)
+            manager.notify_disconnect(kernel)
+        assert manager.open_pages("10.0.0.5") == 0 and len(manager._owners) == 2
+        assert await manager.admit("10.0.0.5", "a.ipynb", wait=0) is not None
+        assert released == ["gone-first"]
+        manager._kernels.clear()
+
+    asyncio.run(run())
+
+
+def test_a_kernel_is_shut_down_once_when_two_beacons_ask(server_module, monkeypatch):
+    """A page sends its shutdown beacon on beforeunload (Voilà's) and on pagehide (the
+    workbook's): the second finds the kernel on its way out and shuts nothing down again."""
+
+    async def run():
+        manager = server_module.WorkbookKernelManager()
+        manager._kernels["k"] = object()
+        calls = []
+
+        async def shutdown(kernel_id, *args, **kwargs):
+            calls.append(kernel_id)
+            await asyncio.sleep(0.1)
+            manager._kernels.pop(kernel_id, None)
+
+        monkeypatch.setattr(manager, "_shutdown", shutdown)
+        assert not manager.gone("k")
+        first = asyncio.ensure_future(manager.shutdown_kernel("k"))
+        await asyncio.sleep(0)
+        assert manager.gone("k")
+        await manager.shutdown_kernel("k")
+        await first
+        assert calls == ["k"] and manager.gone("k")
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("target, status", [
+    ("/voila/render/eldfall.ipynb?dodger.ag=3", None),
+    ("/voila/render/eldfall.ipynb?" + "a=1&" * 999 + "a=1", None),       # 1,000 fields
+    ("/voila/render/eldfall.ipynb?" + "a=1&" * 1000 + "a=1", 400),       # 1,001 fields
+    ("/voila/render/eldfall.ipynb?" + "&".join(f"k{i}=1" for i in range(5000)), 400),
+    ("/" + "a" * 8191, None),
+    ("/" + "a" * 8192, 414),
+    ("/voila/render/eldfall.ipynb?q=" + "x" * 100_000, 414),
+])
+def test_an_oversized_link_is_refused_with_its_status(server_module, target, status):
+    refusal = server_module.oversized(target)
+    assert (refusal and refusal[0]) == status
+    if status == 414:
+        assert f"{len(target):,} characters long" in refusal[2] and "at most 8,192" in refusal[2]
+    elif status == 400:
+        assert "fields" in refusal[2] and "at most 1,000" in refusal[2]
 
 
 def test_a_kernel_whose_page_never_connects_is_released_after_30_s_by_default(server_module):
@@ -289,7 +406,7 @@ def test_a_page_still_being_sent_keeps_its_kernel_and_its_wait_starts_when_it_is
     monkeypatch.setattr(manager, "_idle", lambda kernel_id: 600.0)
     manager._kernels["k"] = object()
     manager._born["k"] = clock.monotonic() - 600  # a preheated kernel, started long ago
-    visit = manager.admit("10.0.0.7", "a.ipynb")
+    visit = asyncio.run(manager.admit("10.0.0.7", "a.ipynb"))
     token = server_module._VISIT.set(visit)
     try:
         manager.assign("k")

@@ -1,0 +1,157 @@
+"""A reader who closes pages is never refused (``server/voila_app.py``, the per-address count).
+
+One client address may have at most ``--max-per-address`` pages (10) counted at once: a page
+counts while it is being sent, while its kernel waits for the browser's first connection, and
+while a browser is connected to it. Closing a tab frees its place at once, whether the browser
+sends the shutdown beacon (``beforeunload``, or ``pagehide`` as phones do) or not at all (a
+crashed tab, a phone's browser swiped away, a dropped connection: the websocket closes). Here
+one Chromium plays a reader at 127.0.0.1 against a server with the default limit of 10.
+docs/deploy.md, "Kernels are released", says what is counted."""
+
+from __future__ import annotations
+
+import sys
+import time
+from fractions import Fraction
+
+import pytest
+
+from .conftest import RENDER_TIMEOUT_MS, ROOT
+from rules_core import evaluate, get_system
+
+sys.path.insert(0, str(ROOT / "tools"))
+from browser_session import DASHBOARD_READY, start_server  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+#: The two dashboards a reader flips between (each with a pool, so most opens are quick).
+PAGES = ("eldfall.ipynb", "d100-homebrew.ipynb")
+SYSTEMS = {"eldfall.ipynb": "eldfall", "d100-homebrew.ipynb": "d100-homebrew"}
+#: A browser that sends no beacon at all (its tab crashed, or a phone's browser fired neither
+#: beforeunload nor pagehide): only the websocket's close tells the server.
+NO_BEACON = "navigator.sendBeacon = () => true;"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The server with its default per-address limit (10) and release times."""
+    started = start_server(tmp_path_factory.mktemp("places") / "places.log", "--pool=0",
+                           "--pools=eldfall.ipynb=2,d100-homebrew.ipynb=2", "--max-kernels=30",
+                           "--max-per-address=10")
+    yield started
+    started.stop()
+
+
+def _open(context, server, notebook: str):
+    """A new tab of ``context`` opening ``notebook``: (page, response); drawn when the status is 200."""
+    page = context.new_page()
+    response = page.goto(f"{server.url}voila/render/{notebook}", timeout=RENDER_TIMEOUT_MS)
+    if response.status == 200:
+        page.wait_for_function(DASHBOARD_READY, timeout=RENDER_TIMEOUT_MS, polling=100)
+    return page, response
+
+
+def _kernel(page) -> str:
+    return page.evaluate("() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+
+
+def _table(page) -> dict[str, Fraction]:
+    shown = page.evaluate("""() => Object.fromEntries(Array.from(document.querySelectorAll(
+        '.wb-table tr[data-key]')).map(r => [r.dataset.key, r.querySelector('td[data-col=exact]').textContent]))""")
+    return {key: Fraction(value) for key, value in shown.items()}
+
+
+def _core_table(notebook: str) -> dict[str, Fraction]:
+    return dict(evaluate(get_system(SYSTEMS[notebook]).default_scenario()).outcome_rows())
+
+
+def _wait_for(server, text: str, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while text not in server.log.read_text():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+@pytest.mark.parametrize("closing", ["beforeunload", "no beacon"])
+def test_fifteen_pages_opened_and_closed_one_after_another_all_render(browser, server, closing):
+    """The outside tester's case: fifteen dashboards opened one after another from one address,
+    each closed once drawn. Every one renders the core's numbers, with the tab closed the way a
+    desktop browser does (beforeunload, Voilà's beacon) and with no beacon at all (only the
+    websocket's close): the 11th was refused with 429 when closed pages kept counting."""
+    offset = server.log.stat().st_size
+    context = browser.new_context()
+    if closing == "no beacon":
+        context.add_init_script(NO_BEACON)
+    try:
+        for i in range(15):
+            notebook = PAGES[i % 2]
+            page, response = _open(context, server, notebook)
+            assert response.status == 200, (i + 1, page.locator("body").inner_text()[:300])
+            assert _table(page) == _core_table(notebook), i + 1
+            kernel = _kernel(page)
+            if closing == "beforeunload":
+                page.close(run_before_unload=True)
+                page.wait_for_event("close")
+                # (the beacon shut the kernel down: nothing waits for a timeout)
+                assert _wait_for(server, f"Kernel shutdown: {kernel}", 20), kernel
+            else:
+                page.close()
+    finally:
+        context.close()
+    log = server.log.read_bytes()[offset:].decode(errors="replace")
+    assert "Refused" not in log and " 429 " not in log
+
+
+def test_eleven_pages_held_open_are_refused_at_the_eleventh_and_a_reload_counts_once(browser, server):
+    """Ten tabs open and connected take the address's share: the 11th page gets 429, its words
+    saying what is counted and that closing a tab frees a place. A reload of an open tab still
+    opens (it is the same page, not an 11th), and the address still counts ten; once a tab
+    closes (here with no beacon: its websocket's close is enough), the 11th opens."""
+    context = browser.new_context()
+    context.add_init_script(NO_BEACON)
+    try:
+        pages = []
+        for i in range(10):
+            page, response = _open(context, server, PAGES[i % 2])
+            assert response.status == 200, (i + 1, page.locator("body").inner_text()[:300])
+            pages.append(page)
+        eleventh, response = _open(context, server, PAGES[0])
+        assert response.status == 429 and response.headers.get("retry-after") == "30"
+        said = eleventh.locator("body").inner_text()
+        assert "10 dashboards are counted from your computer" in said, said
+        assert "while its tab is open and connected" in said and "its place frees at once" in said
+
+        reloaded = pages[3]
+        response = reloaded.reload(timeout=RENDER_TIMEOUT_MS)
+        assert response.status == 200, reloaded.locator("body").inner_text()[:300]
+        reloaded.wait_for_function(DASHBOARD_READY, timeout=RENDER_TIMEOUT_MS, polling=100)
+        assert _table(reloaded) == _core_table(PAGES[1])
+        response = eleventh.goto(f"{server.url}voila/render/{PAGES[0]}", timeout=RENDER_TIMEOUT_MS)
+        assert response.status == 429 and "10 dashboards are counted" in eleventh.locator("body").inner_text()
+
+        pages.pop(0).close()
+        response = eleventh.goto(f"{server.url}voila/render/{PAGES[0]}", timeout=RENDER_TIMEOUT_MS)
+        assert response.status == 200
+        eleventh.wait_for_function(DASHBOARD_READY, timeout=RENDER_TIMEOUT_MS, polling=100)
+        assert _table(eleventh) == _core_table(PAGES[0])
+    finally:
+        context.close()
+
+
+def test_a_page_hidden_without_beforeunload_releases_its_kernel_at_once(browser, server):
+    """A phone's browser fires pagehide, not beforeunload, when a tab is swiped away: the page
+    then sends the shutdown beacon itself, and the kernel goes at once instead of after the
+    server's disconnected timeout (30 s) and the culler's round."""
+    context = browser.new_context()
+    try:
+        page, response = _open(context, server, PAGES[1])
+        assert response.status == 200
+        kernel = _kernel(page)
+        closed = time.monotonic()
+        page.close()  # Playwright runs no beforeunload handler here; pagehide fires
+        assert _wait_for(server, f"Kernel shutdown: {kernel}", 20), kernel
+        assert time.monotonic() - closed < 20
+    finally:
+        context.close()
