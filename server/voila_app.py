@@ -795,6 +795,14 @@ class Precompressed:
         cls._pending[key] = cls._workers.submit(_brotli_file, path, str(target))
         cls._pending[key].add_done_callback(lambda _f: cls._pending.pop(key, None))
 
+    @classmethod
+    def wait(cls) -> int:
+        """Wait until every Brotli form asked for is made; how many there were."""
+        pending = list(cls._pending.values())
+        for future in pending:
+            future.result()
+        return len(pending)
+
     def _encoded(self) -> tuple[str, bytes] | None:
         """(encoding, body) for this request, decided once (size and body must agree)."""
         if not hasattr(self, "_wb_encoded"):
@@ -1015,6 +1023,10 @@ class WorkbookVoila(Voila):
     max_per_address = Integer(10, config=True, help=(
         "Most dashboards (page kernels) one client address may have open at once; beyond it the "
         "page says so (HTTP 429). 0: no limit. Behind one NAT address a class shares it: raise it."))
+    precompress = Bool(False, config=True, help=(
+        "Make the Brotli forms of the pages' static files (kept on disk, see Precompressed) and "
+        "exit, serving nothing: what a first server would do in the background, done beforehand "
+        "(make test runs it while the rest is being installed)."))
     trust_xheaders = Bool(False, config=True, help=(
         "Take the client's address from X-Real-Ip / X-Forwarded-For (only behind a reverse proxy "
         "that sets them: anyone else could claim any address)."))
@@ -1029,6 +1041,8 @@ class WorkbookVoila(Voila):
                "disconnected-timeout": "WorkbookKernelManager.disconnected_timeout",
                "never-connected-timeout": "WorkbookKernelManager.never_connected_timeout",
                "loading-timeout": "WorkbookKernelManager.loading_timeout",
+               "place-wait": "WorkbookKernelManager.place_wait",
+               "precompress": "WorkbookVoila.precompress",
                "startup-timeout": "VoilaExecutor.startup_timeout",
                "iopub-timeout": "VoilaExecutor.iopub_timeout"}
 
@@ -1139,6 +1153,11 @@ class WorkbookVoila(Voila):
                 (root + "/voila/api/contents(/.*)?", NotFound), *handlers]
 
     def start(self):
+        if self.precompress:
+            self._warm_static()
+            made = Precompressed.wait()
+            self.log.info("Brotli forms made: %d (kept in %s)", made, Precompressed.cache_dir)
+            return
         self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
         settings = self.init_settings()
         settings.update(self.tornado_settings)

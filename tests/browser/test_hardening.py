@@ -218,14 +218,15 @@ def _shutdown(server, kernel_id: str, cookie: str) -> int:
 
 def test_one_address_flooding_the_server_cannot_keep_a_class_out(browser, tmp_path):
     """A cap of 3 kernels, at most 2 per address. A flood of page requests from one address
-    (127.0.0.3; requests that never open their websocket) gets its 2 pages and then a quick 429
-    saying why; a student at another address (127.0.0.4) still gets the third place; the next
-    visitor (a browser, 127.0.0.1) finds the server full, counted right, with a retry button;
+    (127.0.0.3; requests that never open their websocket) gets its 2 pages and then a 429 saying
+    why (at once here: ``--place-wait=0``); a student at another address (127.0.0.4) still gets
+    the third place; the next visitor (a browser, 127.0.0.1) finds the server full, counted
+    right, with a retry button;
     once a place frees (the student's tab closes), the browser's retry opens a dashboard showing
     the core's numbers, having said it was loading the page. (Releases are held off here, so
     the counts cannot race them: the next test releases.)"""
     server = start_server(tmp_path / "flood.log", "--pool=0", "--max-kernels=3", "--max-per-address=2",
-                          "--never-connected-timeout=600")
+                          "--never-connected-timeout=600", "--place-wait=0")
     try:
         flood = [_request(f"{server.url}voila/render/d100-homebrew.ipynb", source="127.0.0.3")
                  for _ in range(6)]
