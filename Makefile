@@ -77,7 +77,7 @@ test:
 	@mkdir -p .site-build && nohup nice -n 10 $(BIN)/python tools/site/build.py --if-stale \
 	  >> .site-build/background.log 2>&1 < /dev/null &
 	@$(MAKE) --no-print-directory $(TSTAMP) plotly-js $(LAB_OVERRIDES)
-	@$(BIN)/python server/voila_app.py notebooks --precompress=True --log-level=WARN
+	@$(BIN)/python server/voila_app.py notebooks --precompress=True
 	@$(BIN)/python tools/ensure_chromium.py --wait
 	$(BIN)/python -m pytest
 

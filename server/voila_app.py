@@ -17,15 +17,23 @@ handlers, kernels and pages) with these changes, each a setting (``--help-all`` 
   try again in a minute" page (HTTP 503) with a retry button instead of a page that never
   renders.
 - **Kernels released**: a page's kernel is shut down when the tab closes (the page's shutdown
-  beacon now carries the token it needs), and ``--disconnected-timeout`` seconds after its last
+  beacon, sent on ``beforeunload`` by Voilà and on ``pagehide`` by the workbook's page, carries
+  the token it needs), and ``--disconnected-timeout`` seconds after its last
   browser connection went away in any case; a page no browser ever loads (a script reading it)
   releases its kernel ``--never-connected-timeout`` seconds (30) after it was sent, one a browser
   has begun to load (its first script says so) after ``--loading-timeout`` (300); an open but
   idle page's kernel is culled after ``--idle-timeout`` seconds and the page says so and offers
   to reconnect.
-- **A fair share per address**: one client address holds at most ``--max-per-address`` page
-  kernels (10); beyond it, a short "Too many dashboards open" page (HTTP 429). Behind a reverse
-  proxy, ``--trust-xheaders=True`` counts each device by the ``X-Real-IP`` the proxy sets.
+- **A fair share per address**: one client address has at most ``--max-per-address`` pages (10)
+  counted at once — a page counts while it is sent, while its kernel waits for the browser's first
+  connection and while a browser is connected, so a closed tab frees its place at once, beacon or
+  not — and holds at most that many kernels; beyond it (after ``--place-wait`` seconds, 2, for a
+  reload's own place), a short "Too many dashboards open" page (HTTP 429) saying what is counted.
+  Behind a reverse proxy, ``--trust-xheaders=True`` counts each device by the ``X-Real-IP`` the
+  proxy sets.
+- **Oversized links**: a request target over 8,192 characters gets a 414 page and a query of over
+  1,000 fields a 400 page, each saying what is allowed, with one line in the log (headers are
+  read up to 1 MiB to answer so).
 - **No template or theme from a link**: Voilà's overrides are off, and a link naming
   ``template=`` or ``theme=`` is refused (400, saying why) before any kernel starts; the page
   template escapes everything it writes.
