@@ -267,8 +267,9 @@ def test_one_address_flooding_the_server_cannot_keep_a_class_out(browser, tmp_pa
 def test_a_page_no_browser_loads_releases_its_kernel(tmp_path):
     """A page request read by a script that never runs the page: its kernel is released once
     the never-connected timeout (5 s here; 30 s by default) has passed since the page was sent,
-    at the culler's next round (every 10 s), and the log says why."""
-    server = start_server(tmp_path / "never.log", "--pool=0", "--never-connected-timeout=5")
+    at the culler's next round (every 2 s here, 10 s by default), and the log says why."""
+    server = start_server(tmp_path / "never.log", "--pool=0", "--never-connected-timeout=5",
+                          "--MappingKernelManager.cull_interval=2")
     try:
         status, body, _ = _request(f"{server.url}voila/render/d100-homebrew.ipynb", source="127.0.0.3")
         assert status == 200
