@@ -261,7 +261,10 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
         for kernel_id in gone[:max(len(held) - self.max_per_address + 1, 0)]:
             self.log.info("Releasing kernel %s: its browser went away and %s opens another page.",
                           kernel_id, address)
-            await self.shutdown_kernel(kernel_id)
+            try:
+                await self.shutdown_kernel(kernel_id)
+            except Exception as err:  # (gone meanwhile) the new page is served all the same
+                self.log.warning("Kernel %s could not be shut down: %s", kernel_id, err)
 
     def assign(self, kernel_id: str) -> None:
         """The kernel ``kernel_id`` now serves the page request being handled (if any)."""
@@ -348,7 +351,7 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
 
     def notify_disconnect(self, kernel_id: str) -> None:
         super().notify_disconnect(kernel_id)
-        if self._kernel_connections.get(kernel_id, 0) <= 0 and kernel_id in self:
+        if self._kernel_connections.get(kernel_id, 0) <= 0 and not self.gone(kernel_id):
             self._left[kernel_id] = time.monotonic()
             self.log.info("Kernel %s has no browser connected; released in %d s unless one connects",
                           kernel_id, self.disconnected_timeout)
