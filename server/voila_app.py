@@ -968,7 +968,7 @@ class _Oversized(tornado.httputil.HTTPMessageDelegate):
         address = getattr(self.connection.context, "remote_ip", "?")  # (a proxy's, if trusted)
         self.app.settings["voila_log"].warning("Refused a request from %s (%d): %s", address, status,
                                                text.split(";")[0])
-        body = refusal_page("wb-refused", title, text, home="/").encode()
+        body = refusal_page("wb-refused", title, text, home=self.app.settings.get("base_url", "/")).encode()
         self.connection.write_headers(
             tornado.httputil.ResponseStartLine("HTTP/1.1", status, tornado.httputil.responses[status]),
             tornado.httputil.HTTPHeaders({"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
