@@ -547,3 +547,30 @@ json.dumps([type(finder).__name__, demo.ANSWER, LATER, deep.DEEP, asked, missing
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == [
         "DeferredFinder", 42, "later", "deep", ["/work/deferred/demo.zip"], True]
+
+
+def test_a_first_build_downloads_each_kind_of_file_in_one_run(monkeypatch, tmp_path):
+    """The files missing from the cache are asked for in one pip run per kind (one run per file
+    cost a fresh machine minutes of starting pip); those already cached are not asked for again,
+    a file the run did not bring is left to ``fetch`` (which checks every file's sha256), and an
+    offline build asks for nothing."""
+    entries = [{"name": f"pkg{i}", "version": "1.0", "file": f"pkg{i}-1.0-py3-none-any.whl"} for i in range(4)]
+    monkeypatch.setattr(build, "CACHE", tmp_path)
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / entries[0]["file"]).write_bytes(b"cached")
+    runs = []
+
+    def download(args, dest, python=None):
+        runs.append(args)
+        for entry in entries[1:3]:  # the registry brings two of the three asked for
+            (dest / entry["file"]).write_bytes(entry["name"].encode())
+
+    monkeypatch.setattr(build, "pip_download", download)
+    build.prefetch("build", entries, offline=False)
+    assert len(runs) == 1
+    assert [a for a in runs[0] if a.startswith("pkg")] == ["pkg1==1.0", "pkg2==1.0", "pkg3==1.0"]
+    assert "--no-deps" in runs[0] and "--only-binary=:all:" in runs[0]
+    assert sorted(p.name for p in (tmp_path / "build").iterdir()) == sorted(e["file"] for e in entries[:3])
+    assert (tmp_path / "build" / entries[0]["file"]).read_bytes() == b"cached"
+    build.prefetch("build", entries, offline=True)
+    assert len(runs) == 1
