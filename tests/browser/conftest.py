@@ -5,8 +5,8 @@ Fixtures (use them from any test module in this folder; every test here is marke
 ``voila_server`` (session)
     The workbook's server (``server/voila_app.py``, as ``make run`` starts it: Voilà with one
     preheated kernel per notebook but the lessons, which no test here opens, the Host allowlist
-    and the kernel cap, but no per-address limit: every page here comes from one browser) serving ``notebooks/``
-    on a free 127.0.0.1 port; ``.url`` is its root, ``.log`` its log file. Started once per
+    and the kernel cap, but no per-address limit: every page here comes from one browser)
+    serving ``notebooks/`` on a free 127.0.0.1 port; ``.url`` is its root, ``.log`` its log file. Started once per
     session with subprocess, ready when a static file answers, stopped by its PID at the end.
 ``browser`` (session)
     Playwright's Chromium API driving Debian's ``/usr/bin/chromium`` (never a downloaded build).
@@ -127,8 +127,9 @@ def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServ
     # No test here opens a lesson (the static site's tests do): their kernels are not preheated,
     # which saves two workers' servers some 25 s of CPU while they start.
     lessons = ",".join(f"{p.name}=0" for p in sorted(NOTEBOOKS.glob("lesson-*.ipynb")))
-    command = [sys.executable, str(SERVER), str(NOTEBOOKS), f"--port={port}", "--pool=1", f"--pools={lessons}",
-               "--show_tracebacks=True", "--max-per-address=0", "--disconnected-timeout=10"]
+    command = [sys.executable, str(SERVER), str(NOTEBOOKS), f"--port={port}", "--pool=1",
+               f"--pools={lessons}", "--show_tracebacks=True", "--max-per-address=0",
+               "--disconnected-timeout=10"]
     with open(log, "wb") as sink:
         process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=sink, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
