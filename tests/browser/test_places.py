@@ -5,8 +5,10 @@ counts while it is being sent, while its kernel waits for the browser's first co
 while a browser is connected to it. Closing a tab frees its place at once, whether the browser
 sends the shutdown beacon (``beforeunload``, or ``pagehide`` as phones do) or not at all (a
 crashed tab, a phone's browser swiped away, a dropped connection: the websocket closes). Here
-one Chromium plays a reader at 127.0.0.1 against a server with the default limit of 10.
-docs/deploy.md, "Kernels are released", says what is counted."""
+one Chromium plays a reader at 127.0.0.1 against a server with the default limit of 10: the
+outside tester's case on the index and two dashboards, the others on a page of one widget (the
+server counts every page alike, and that page opens quickly). docs/deploy.md, "What a page
+counts", says what is counted."""
 
 from __future__ import annotations
 
@@ -58,9 +60,10 @@ def light_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("light")
     cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
             "source": "import ipywidgets\nipywidgets.Button(description='a page')"}
-    (folder / LIGHT).write_text(json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
-    started = start_server(folder / "light.log", "--pool=0", f"--pools={LIGHT}=3", "--max-kernels=30",
-                           "--max-per-address=10", notebooks=folder)
+    notebook = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (folder / LIGHT).write_text(json.dumps(notebook))
+    started = start_server(folder / "light.log", "--pool=0", f"--pools={LIGHT}=3",
+                           "--max-kernels=30", "--max-per-address=10", notebooks=folder)
     yield started
     started.stop()
 
