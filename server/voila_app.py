@@ -619,14 +619,9 @@ def clipped(text: str, most: int = 80) -> str:
     return text if len(text) <= most else text[:most] + "…"
 
 
-def dashboards_open(count: int) -> str:
-    """``"1 dashboard is open"``, ``"3 dashboards are open"``."""
-    return f"{count} dashboard is open" if count == 1 else f"{count} dashboards are open"
-
-
-def dashboards_counted(count: int) -> str:
-    """``"1 dashboard is counted"``, ``"10 dashboards are counted"``."""
-    return f"{count} dashboard is counted" if count == 1 else f"{count} dashboards are counted"
+def dashboards(count: int, state: str) -> str:
+    """``"1 dashboard is open"``, ``"10 dashboards are counted"``."""
+    return f"{count} dashboard is {state}" if count == 1 else f"{count} dashboards are {state}"
 
 
 #: Voilà's query parameters that would choose the page's template or theme: not taken from a link.
@@ -660,7 +655,7 @@ class DashboardHandler(TornadoVoilaHandler):
                              self.request.path, address, counted, manager.max_per_address)
             return self._refuse(429, refusal_page(
                 "wb-too-many", "Too many dashboards open",
-                f"{dashboards_counted(counted)} from your computer, the most one computer may "
+                f"{dashboards(counted, 'counted')} from your computer, the most one computer may "
                 f"have at once ({manager.max_per_address}). A dashboard counts while it is being "
                 "sent to you and while its tab is open and connected.",
                 "Close the tab of a dashboard you no longer need: its place frees at once.",
@@ -675,7 +670,7 @@ class DashboardHandler(TornadoVoilaHandler):
                                  manager.kernel_count(), manager.max_kernels, serving, self.request.path)
                 return self._refuse(503, refusal_page(
                     "wb-server-full", "The server is full",
-                    f"{dashboards_open(serving)}, the most this server runs at once. Try again in a "
+                    f"{dashboards(serving, 'open')}, the most this server runs at once. Try again in a "
                     "minute: a place frees up as soon as someone closes a dashboard.", retry_after=60),
                     retry_after=60)
         started = time.monotonic()

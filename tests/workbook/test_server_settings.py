@@ -317,10 +317,13 @@ def test_a_kernel_whose_page_never_connects_is_released_after_30_s_by_default(se
     assert manager.never_connected_timeout == 30
 
 
-@pytest.mark.parametrize("count, said", [(0, "0 dashboards are open"), (1, "1 dashboard is open"),
-                                         (2, "2 dashboards are open")])
-def test_the_refusal_pages_count_in_words(server_module, count, said):
-    assert server_module.dashboards_open(count) == said
+@pytest.mark.parametrize("count, state, said", [(0, "open", "0 dashboards are open"),
+                                                (1, "open", "1 dashboard is open"),
+                                                (2, "open", "2 dashboards are open"),
+                                                (1, "counted", "1 dashboard is counted"),
+                                                (10, "counted", "10 dashboards are counted")])
+def test_the_refusal_pages_count_in_words(server_module, count, state, said):
+    assert server_module.dashboards(count, state) == said
 
 
 def test_a_refusal_page_escapes_its_text(server_module):
