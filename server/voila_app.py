@@ -47,7 +47,9 @@ handlers, kernels and pages) with these changes, each a setting (``--help-all`` 
   JupyterLab extensions a dashboard needs are loaded; the charts' plotly.js is served here
   (``workbook/static/plotly.min.js``: plotly's cartesian bundle when ``tools/fetch_plotly.py``
   installed it, compressed, cached by the browser, preloaded by the page's head) instead of
-  plotly's JupyterLab renderer, which only notebooks that use plotly themselves load.
+  plotly's JupyterLab renderer, which only notebooks that use plotly themselves load. The ~90
+  chunks of Voilà's front end and its extensions that every page loads as it starts come in one
+  script (``server/startup_script.py``; ``--startup-script=False``: one request each).
 - **Quiet on a closed tab**: a message still being written to a tab that has just closed is
   dropped without a traceback in the log (:func:`quiet_closed_connections`); every other
   error is logged as before.
@@ -101,6 +103,9 @@ from voila.voila_kernel_manager import voila_kernel_manager_factory as _voila_ke
 # (workbook.page.chart) ask for it: one definition, in a module that imports neither plotly nor the
 # rest of the workbook.
 from workbook.page.static_address import STATIC_PREFIX, plotly_path  # noqa: E402
+
+sys.path.insert(0, str(HERE))
+import startup_script as startup_js  # noqa: E402
 
 #: The JupyterLab extensions a dashboard uses (widgets, and anywidget: the charts and the address
 #: bar); others are not loaded. plotly's own renderer only for a notebook that shows plotly
@@ -862,6 +867,10 @@ class Precompressed:
         return encoded[1][start:end]
 
 
+#: Where the startup script is written (:mod:`startup_script`; named by its content).
+STARTUP_DIR = Precompressed.cache_dir.parent / "startup"
+
+
 def brotli_available() -> bool:
     """Whether the optional ``brotli`` package is installed."""
     try:
@@ -1033,6 +1042,9 @@ class WorkbookVoila(Voila):
         "Make the Brotli forms of the pages' static files (kept on disk, see Precompressed) and "
         "exit, serving nothing: what a first server would do in the background, done beforehand "
         "(make test runs it while the rest is being installed)."))
+    startup_script = Bool(True, config=True, help=(
+        "Send the JavaScript chunks every page loads as it starts in one script (see "
+        "server/startup_script.py) instead of one request each."))
     trust_xheaders = Bool(False, config=True, help=(
         "Take the client's address from X-Real-Ip / X-Forwarded-For (only behind a reverse proxy "
         "that sets them: anyone else could claim any address)."))
@@ -1049,6 +1061,7 @@ class WorkbookVoila(Voila):
                "loading-timeout": "WorkbookKernelManager.loading_timeout",
                "place-wait": "WorkbookKernelManager.place_wait",
                "precompress": "WorkbookVoila.precompress",
+               "startup-script": "WorkbookVoila.startup_script",
                "startup-timeout": "VoilaExecutor.startup_timeout",
                "iopub-timeout": "VoilaExecutor.iopub_timeout"}
 
@@ -1097,10 +1110,14 @@ class WorkbookVoila(Voila):
             self.setup_template_dirs()
         if not conf.extension_allowlist:
             conf.extension_allowlist = list(EXTENSIONS)
+        self.startup_file = self._startup_script() if self.startup_script else None
         if conf.page_config_hook is None:
             root = self.root_dir
+            startup = self.startup_file and startup_js.address(self.startup_file)
 
             def hook(page_config, *args, notebook_path=None, **kwargs):
+                if startup:
+                    page_config["workbookStartupJs"] = startup
                 return extensions_for(page_config, root, notebook_path)
 
             conf.page_config_hook = hook
@@ -1125,12 +1142,29 @@ class WorkbookVoila(Voila):
         # A preheated kernel asks this server for its page request: on the address it listens on.
         os.environ.setdefault("VOILA_APP_IP", self.ip if self.ip not in ("", "0.0.0.0", "::") else "127.0.0.1")
 
+    def _startup_script(self) -> Path | None:
+        """The script of the chunks every page loads as it starts (:mod:`startup_script`), written
+        now if it is not on disk; None if this server has none of them."""
+        try:
+            made, missing = startup_js.build(STARTUP_DIR, self.static_paths, self.labextensions_path,
+                                             self.voila_configuration.extension_allowlist)
+        except OSError as err:
+            self.log.warning("No startup script (pages fetch its chunks one by one): %s", err)
+            return None
+        if missing:
+            self.log.warning("The startup script lacks %d of its %d listed chunks, which pages fetch "
+                             "one by one instead (after an upgrade of Voilà or an extension, run "
+                             "tools/startup_chunks.py): %s", len(missing),
+                             len(startup_js.listed()), ", ".join(missing[:3]))
+        return made
+
     def _warm_static(self) -> None:
         """Have the Brotli forms of the page's big static files made (once; kept on disk)."""
         folders = [*self.static_paths]
         for base in self.labextensions_path:
             folders += [os.path.join(base, name) for name in self.voila_configuration.extension_allowlist]
-        for path in [*_static_files(f for f in folders if os.path.isdir(f)), str(PLOTLY_DIR / "plotly.min.js")]:
+        made = [str(PLOTLY_DIR / "plotly.min.js"), *([str(self.startup_file)] if self.startup_file else [])]
+        for path in [*_static_files(f for f in folders if os.path.isdir(f)), *made]:
             Precompressed.warm(path)
 
     @property
@@ -1151,8 +1185,10 @@ class WorkbookVoila(Voila):
             handlers.append((pattern, handler, *rest))
         index = url_path_join(self.base_url, "voila/render/index.ipynb")
         root = self.server_url.rstrip("/")
-        plotly_js = precompressed(tornado.web.StaticFileHandler) if self.compress else tornado.web.StaticFileHandler
-        return [(f"{root}/{STATIC_PREFIX}(plotly\\.min\\.js)", plotly_js, {"path": str(PLOTLY_DIR)}),
+        static = precompressed(tornado.web.StaticFileHandler) if self.compress else tornado.web.StaticFileHandler
+        return [(f"{root}/{STATIC_PREFIX}(plotly\\.min\\.js)", static, {"path": str(PLOTLY_DIR)}),
+                (f"{root}/" + startup_js.ADDRESS.format(name=r"(startup\.[0-9a-f]+\.js)"), static,
+                 {"path": str(STARTUP_DIR)}),
                 (f"{root}/workbook/seen/([0-9a-f-]{{36}})", Seen),
                 (root + "/?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
                 (root + "/voila/tree(/.*)?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),

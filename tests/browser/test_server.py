@@ -20,7 +20,9 @@ from .conftest import ROOT, RENDER_TIMEOUT_MS, UPDATE_TIMEOUT_MS
 from rules_core import evaluate, get_system
 
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "server"))
 from browser_session import CountingProxy, start_server  # noqa: E402
+from startup_script import is_chunk  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -63,14 +65,16 @@ def compressed(browser, voila_server):
 def test_a_cold_open_asks_only_this_server_and_stays_light(browser, voila_server, compressed, notebook):
     """Every request of the page goes to the server itself (recorded, not just blocked), the
     bytes on the wire (HTTP and websocket, as a counting relay sees them) stay under 3 MB with an
-    empty browser cache, no widget version warning or error is logged, and the numbers are the
+    empty browser cache, every chunk of the front end comes in the one startup script (none is
+    asked for on its own), no widget version warning or error is logged, and the numbers are the
     core's."""
     relay = CountingProxy(int(voila_server.url.rsplit(":", 1)[1].strip("/")))
     context = browser.new_context(viewport={"width": 1280, "height": 1000})  # a cold cache
     try:
         page = context.new_page()
-        hosts, console = set(), []
+        hosts, console, paths = set(), [], []
         page.on("request", lambda r: r.url.startswith(("http", "ws")) and hosts.add(urllib.parse.urlsplit(r.url).hostname))
+        page.on("request", lambda r: paths.append(urllib.parse.urlsplit(r.url).path.lstrip("/")))
         page.on("console", lambda m: console.append((m.type, m.text)))
         page.on("pageerror", lambda e: console.append(("error", str(e))))
         page.goto(f"{relay.url}voila/render/{notebook}", timeout=RENDER_TIMEOUT_MS)
@@ -82,6 +86,9 @@ def test_a_cold_open_asks_only_this_server_and_stays_light(browser, voila_server
         sent = relay.reset()
         assert hosts == {"127.0.0.1"}, hosts
         assert sent <= MOST_BYTES, f"{sent / 1e6:.2f} MB"
+        assert [p for p in paths if p.startswith("workbook/startup/")] != []
+        alone = [p for p in paths if is_chunk(p)]
+        assert alone == [], f"chunks asked for on their own (run tools/startup_chunks.py): {alone}"
         assert [text for kind, text in console if kind == "error"] == []
         assert not [text for _, text in console if "Unsatisfied version" in text]
         system = get_system(DASHBOARDS[notebook])
