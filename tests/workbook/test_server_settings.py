@@ -159,7 +159,8 @@ def test_the_page_template_escapes_what_it_writes(server_module, block, hostile)
     macro = lambda *a, **k: jinja2.utils.markupsafe.Markup("<i>trusted</i>")  # noqa: E731
     context = template.new_context({
         "resources": {"theme": hostile, "base_url": hostile, "include_js": macro},
-        "page_config": {"workbookPlotlyJs": hostile},
+        "page_config": {"workbookPlotlyJs": hostile, "workbookStartupJs": hostile, "fullStaticUrl": hostile},
+        "main_js": hostile,
         "spinner": type("M", (), {"html": macro, "css": macro}), "log": type("M", (), {"js": macro}),
         "voila_setup_helper_functions": macro, "voila_setup_labextensions": macro,
         "kernel_start": lambda nb: hostile, "cell_generator": lambda nb, kid: [], "nb": {"cells": []},
