@@ -134,3 +134,14 @@ def test_the_scenario_package_keeps_its_names_and_each_module_is_small():
     assert {"fields.py", "specs.py", "validation.py", "editing.py", "display.py", "base.py"} <= set(sizes)
     assert max(sizes.values()) <= 600, sizes
 
+
+def test_only_a_command_line_imports_the_core_command_line():
+    """The workbook reads JSON with ``rules_core.jsonio``; ``rules_core.cli`` is for command lines
+    (``python -m workbook``'s own)."""
+    workbook = ROOT.parent / "workbook"
+    importers = set()
+    for path in workbook.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "rules_core.cli":
+                importers.add(path.relative_to(workbook).as_posix())
+    assert importers <= {"__main__.py"}, importers

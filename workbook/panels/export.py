@@ -39,7 +39,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from rules_core import Result, ScenarioError, System, get_system
-from rules_core.cli import DuplicateKey, loads_strict
+from rules_core.jsonio import DuplicateKey, loads_strict
 from rules_core.compare import Comparison
 from rules_core.scenario import Scenario, one_line, parse, shown
 from rules_core.tables import comparison_rows, csv_text, outcome_rows, sweep_rows
