@@ -204,6 +204,19 @@ def _line_in(tb: TracebackType | None, files: Iterable[str]) -> tuple[str, int] 
     return found
 
 
+def _line_raised(err: BaseException, files: Iterable[str]) -> tuple[str, int] | None:
+    """Where in one of ``files`` ``err`` was raised, or the exception it was raised from (the
+    core says a rule's exception as a :class:`RuleError` raised from it), as (file, line)."""
+    files = set(files)
+    seen: set[int] = set()
+    while err is not None and id(err) not in seen:
+        seen.add(id(err))
+        if (where := _line_in(err.__traceback__, files)) is not None:
+            return where
+        err = err.__cause__ or err.__context__
+    return None
+
+
 def _raised(err: BaseException) -> str:
     """An exception as a message says it: its type and its message."""
     text = str(err)
@@ -318,17 +331,16 @@ def system_modules(paths: Iterable[str]) -> Iterator[tuple[System, ...]]:
 
 def _rule_error(err: BaseException) -> str | None:
     """The one line for an exception a designer's rule caused while a command ran (its own
-    mistake said by the core, the size limit, or an exception raised in the module's code, with
-    its line); None for an exception that did not come from a designer's rule."""
+    mistake said by the core, the size limit, or an exception raised in the module's code), with
+    the line of the rule's file where it, or the exception behind it, was raised; None for an
+    exception that did not come from a designer's rule."""
     if isinstance(err, TooManyPlays):
         return f"{err}; on the command line: python -m rules_core simulate ... --n N"
+    where = _line_raised(err, _LOADED_FILES)
+    at = "" if where is None else f" ({_path_shown(_LOADED_FILES.get(where[0], where[0]))}, line {where[1]})"
     if isinstance(err, RuleError):
-        return str(err)
-    where = _line_in(err.__traceback__, _LOADED_FILES)
-    if where is None:
-        return None
-    given = _LOADED_FILES.get(where[0], where[0])
-    return f"your rule raised {_raised(err)} ({_path_shown(given)}, line {where[1]})"
+        return f"{err}{at}"
+    return None if where is None else f"your rule raised {_raised(err)}{at}"
 
 
 def _cmd_evaluate(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any] | str:
