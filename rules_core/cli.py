@@ -52,7 +52,6 @@ import traceback
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import TracebackType
 from typing import Any, NoReturn, TextIO
 
 from decimal import Decimal, InvalidOperation
@@ -194,26 +193,21 @@ _MODULE_NAMES = (f"_rules_core_system_module_{n}" for n in itertools.count(1))
 _LOADED_FILES: dict[str, str] = {}
 
 
-def _line_in(tb: TracebackType | None, files: Iterable[str]) -> tuple[str, int] | None:
-    """The last frame of ``tb`` in one of ``files`` (resolved paths), as (file, line)."""
-    files = set(files)
-    found = None
-    for frame in traceback.extract_tb(tb):
-        if frame.filename in files and frame.lineno is not None:
-            found = (frame.filename, frame.lineno)
-    return found
-
-
-def _line_raised(err: BaseException, files: Iterable[str]) -> tuple[str, int] | None:
-    """Where in one of ``files`` ``err`` was raised, or the exception it was raised from (the
-    core says a rule's exception as a :class:`RuleError` raised from it), as (file, line)."""
-    files = set(files)
-    seen: set[int] = set()
-    while err is not None and id(err) not in seen:
-        seen.add(id(err))
-        if (where := _line_in(err.__traceback__, files)) is not None:
-            return where
-        err = err.__cause__ or err.__context__
+def _line_in(err: BaseException, files: Iterable[str]) -> tuple[str, int] | None:
+    """Where in one of ``files`` (resolved paths) ``err`` was raised, as (file, line): the last
+    frame of its traceback there, or else of the exception it was raised from (the core says
+    the exception of a designer's ``play`` as a :class:`RuleError` raised from it)."""
+    files, seen = set(files), set()
+    cause: BaseException | None = err
+    while cause is not None and id(cause) not in seen:  # (a chain may loop back)
+        seen.add(id(cause))
+        found = None
+        for frame in traceback.extract_tb(cause.__traceback__):
+            if frame.filename in files and frame.lineno is not None:
+                found = (frame.filename, frame.lineno)
+        if found is not None:
+            return found
+        cause = cause.__cause__
     return None
 
 
@@ -266,7 +260,7 @@ def load_system_module(path: str) -> tuple[System, ...]:
         raise UsageError(f"--system-module {name}: importing it raised SyntaxError: {err.msg} ({where})") from None
     except (Exception, SystemExit) as err:
         sys.modules.pop(module_name, None)
-        where = _line_in(err.__traceback__, [resolved])
+        where = _line_in(err, [resolved])
         line = f" (line {where[1]})" if where else ""
         raise UsageError(f"--system-module {name}: importing it raised {_raised(err)}{line}") from None
     finally:
@@ -336,7 +330,7 @@ def _rule_error(err: BaseException) -> str | None:
     exception that did not come from a designer's rule."""
     if isinstance(err, TooManyPlays):
         return f"{err}; on the command line: python -m rules_core simulate ... --n N"
-    where = _line_raised(err, _LOADED_FILES)
+    where = _line_in(err, _LOADED_FILES)
     at = "" if where is None else f" ({_path_shown(_LOADED_FILES.get(where[0], where[0]))}, line {where[1]})"
     if isinstance(err, RuleError):
         return f"{err}{at}"
