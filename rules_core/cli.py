@@ -49,10 +49,9 @@ import random
 import re
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import TracebackType
 from typing import Any, NoReturn, TextIO
 
 from decimal import Decimal, InvalidOperation
@@ -60,6 +59,7 @@ from fractions import Fraction
 
 from .compare import compare, evasion_of, without_reaction, worth
 from .design import RuleError
+from .jsonio import DuplicateKey, NotJson, loads_strict
 from .play import TooManyPlays, play_once
 from .registry import (System, all_systems, built_in_systems, evaluate, find_preset, get_system, load_scenario,
                        register, unregister)
@@ -70,12 +70,8 @@ from .scenario import SHOWN, Scenario, ScenarioError, one_line, shown
 from .simulate import MAX_ROLLS, simulate
 
 __all__ = ["main", "UsageError", "OneLineParser", "say_error", "read_scenario_source", "write_output",
-           "json_integer", "LongNumber", "loads_strict", "NotJson", "DuplicateKey", "place",
            "MAX_INPUT_BYTES", "load_system_module", "system_modules", "add_system_module_option"]
 
-#: Digits a JSON integer may have; a longer one is never a valid field value, and is refused
-#: before Python spends time converting it (any field's bounds have a few digits).
-MAX_DIGITS = 30
 #: Bytes a scenario file or standard input may hold (a real scenario is a few kilobytes): at most
 #: one byte more is ever read, and a larger input is refused before it is parsed.
 MAX_INPUT_BYTES = 1_000_000
@@ -85,113 +81,6 @@ MAX_MESSAGE = 8000
 
 class UsageError(Exception):
     """Input the command cannot use; its message is the one line shown."""
-
-
-class NotJson(ValueError):
-    """A JSON extension Python's reader accepts but JSON does not (NaN, Infinity)."""
-
-
-class DuplicateKey(ValueError):
-    """A JSON object that names one key twice (a reader would silently keep the last value):
-    ``key`` and ``where``, the dotted path of that object (``""`` at the top level)."""
-
-    def __init__(self, key: str, where: str):
-        self.key, self.where = key, where
-        super().__init__(f"the key {shown(key)} appears twice {place(where)}")
-
-
-def place(where: str) -> str:
-    """Where in a JSON text an object is, as a message says it: "at the top level", "in 'dodger'"."""
-    return f"in {shown(where)}" if where else "at the top level"
-
-
-class LongNumber:
-    """A JSON integer with more than :data:`MAX_DIGITS` digits, kept as its length only: every
-    field refuses it, and the message says how long it was."""
-
-    def __init__(self, digits: str):
-        self.digits = len(digits.lstrip("+-"))
-
-    def __repr__(self) -> str:
-        return f"<a whole number of {self.digits:,} digits>"
-
-
-_LONG_DIGITS = re.compile(f"[0-9]{{{MAX_DIGITS + 1}}}")
-
-
-def json_integer(digits: str) -> Any:
-    """A JSON integer read (``json.loads``'s ``parse_int``): an ``int``, or a :class:`LongNumber`
-    for one longer than any field allows (never converted: Python refuses, or takes long, to
-    convert thousands of digits)."""
-    return int(digits) if len(digits) <= MAX_DIGITS else LongNumber(digits)
-
-
-def _constant(name: str) -> NoReturn:
-    raise NotJson(f"{name} is not a JSON number")
-
-
-class _Twice(dict):
-    """A JSON object read that named the key ``twice`` more than once."""
-
-    twice = ""
-
-
-def _marked(pairs: list[tuple[str, Any]], found: dict[str, Any]) -> _Twice:
-    """The object read from ``pairs``, marked with the first key it names twice."""
-    seen: set[str] = set()
-    marked = _Twice(found)
-    for key, _ in pairs:
-        if key in seen:
-            marked.twice = key
-            break
-        seen.add(key)
-    return marked
-
-
-def _first_twice(data: Any) -> DuplicateKey | None:
-    """The first object (in reading order) that named a key twice, with its dotted path."""
-    stack: list[tuple[tuple[str, ...], Any]] = [((), data)]
-    while stack:
-        path, node = stack.pop()
-        if isinstance(node, _Twice):
-            return DuplicateKey(node.twice, ".".join(path))
-        if isinstance(node, dict):
-            stack.extend(reversed([((*path, str(k)), v) for k, v in node.items()]))
-        elif isinstance(node, list):
-            stack.extend(reversed([((*path, str(i)), v) for i, v in enumerate(node)]))
-    return None
-
-
-def loads_strict(text: str, parse_constant: Callable[[str], Any] = _constant) -> Any:
-    """JSON ``text`` read strictly, as every reader of a scenario in the project reads it:
-    integers longer than any field allows kept as a :class:`LongNumber`, NaN and Infinity handed
-    to ``parse_constant`` (by default refused with :class:`NotJson`), and an object that names a
-    key twice refused with :class:`DuplicateKey`. Raises ``json.JSONDecodeError`` for text that
-    is not JSON and ``RecursionError`` for nesting deeper than Python's reader allows.
-
-    >>> loads_strict('{"dodger": {"ph": 10, "ph": 12}}')
-    Traceback (most recent call last):
-    ...
-    rules_core.cli.DuplicateKey: the key 'ph' appears twice in 'dodger'
-    """
-    # Only a text with a run of digits longer than any field allows needs the slower reading
-    # that keeps such integers unconverted.
-    long_digits = _LONG_DIGITS.search(text) is not None
-    twice = False
-
-    def json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        nonlocal twice
-        found = dict(pairs)
-        if len(found) == len(pairs):
-            return found
-        twice = True
-        return _marked(pairs, found)
-
-    data = json.loads(text, parse_int=json_integer if long_digits else None, parse_constant=parse_constant,
-                      object_pairs_hook=json_object)
-    if twice:  # found again from the top, so the message can say where
-        raise _first_twice(data) or DuplicateKey("?", "")
-    return data
 
 
 def _json_error(err: json.JSONDecodeError) -> str:
@@ -304,14 +193,22 @@ _MODULE_NAMES = (f"_rules_core_system_module_{n}" for n in itertools.count(1))
 _LOADED_FILES: dict[str, str] = {}
 
 
-def _line_in(tb: TracebackType | None, files: Iterable[str]) -> tuple[str, int] | None:
-    """The last frame of ``tb`` in one of ``files`` (resolved paths), as (file, line)."""
-    files = set(files)
-    found = None
-    for frame in traceback.extract_tb(tb):
-        if frame.filename in files and frame.lineno is not None:
-            found = (frame.filename, frame.lineno)
-    return found
+def _line_in(err: BaseException, files: Iterable[str]) -> tuple[str, int] | None:
+    """Where in one of ``files`` (resolved paths) ``err`` was raised, as (file, line): the last
+    frame of its traceback there, or else of the exception it was raised from (the core says
+    the exception of a designer's ``play`` as a :class:`RuleError` raised from it)."""
+    files, seen = set(files), set()
+    cause: BaseException | None = err
+    while cause is not None and id(cause) not in seen:  # (a chain may loop back)
+        seen.add(id(cause))
+        found = None
+        for frame in traceback.extract_tb(cause.__traceback__):
+            if frame.filename in files and frame.lineno is not None:
+                found = (frame.filename, frame.lineno)
+        if found is not None:
+            return found
+        cause = cause.__cause__
+    return None
 
 
 def _raised(err: BaseException) -> str:
@@ -363,7 +260,7 @@ def load_system_module(path: str) -> tuple[System, ...]:
         raise UsageError(f"--system-module {name}: importing it raised SyntaxError: {err.msg} ({where})") from None
     except (Exception, SystemExit) as err:
         sys.modules.pop(module_name, None)
-        where = _line_in(err.__traceback__, [resolved])
+        where = _line_in(err, [resolved])
         line = f" (line {where[1]})" if where else ""
         raise UsageError(f"--system-module {name}: importing it raised {_raised(err)}{line}") from None
     finally:
@@ -428,17 +325,16 @@ def system_modules(paths: Iterable[str]) -> Iterator[tuple[System, ...]]:
 
 def _rule_error(err: BaseException) -> str | None:
     """The one line for an exception a designer's rule caused while a command ran (its own
-    mistake said by the core, the size limit, or an exception raised in the module's code, with
-    its line); None for an exception that did not come from a designer's rule."""
+    mistake said by the core, the size limit, or an exception raised in the module's code), with
+    the line of the rule's file where it, or the exception behind it, was raised; None for an
+    exception that did not come from a designer's rule."""
     if isinstance(err, TooManyPlays):
         return f"{err}; on the command line: python -m rules_core simulate ... --n N"
+    where = _line_in(err, _LOADED_FILES)
+    at = "" if where is None else f" ({_path_shown(_LOADED_FILES.get(where[0], where[0]))}, line {where[1]})"
     if isinstance(err, RuleError):
-        return str(err)
-    where = _line_in(err.__traceback__, _LOADED_FILES)
-    if where is None:
-        return None
-    given = _LOADED_FILES.get(where[0], where[0])
-    return f"your rule raised {_raised(err)} ({_path_shown(given)}, line {where[1]})"
+        return f"{err}{at}"
+    return None if where is None else f"your rule raised {_raised(err)}{at}"
 
 
 def _cmd_evaluate(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any] | str:

@@ -215,7 +215,7 @@ def worth(scenario: Scenario | Mapping[str, Any]) -> Worth:
     >>> worth(find_preset("gurps-4e/sword-2d1-cut-vs-dr3").scenario)
     Traceback (most recent call last):
     ...
-    rules_core.scenario.ScenarioError: invalid gurps-4e scenario for worth: field 'dodger.defense': got 'none'; \
+    rules_core.scenario.validation.ScenarioError: invalid gurps-4e scenario for worth: field 'dodger.defense': got 'none'; \
 allowed: a reaction to be worth something — with 'none' the defender makes no reaction, so with and without it \
 are the same; one of 'plain', 'retreat', 'dodge_and_drop', or a preset where the defender reacts, e.g. \
 'gurps-4e/rapid-fire-dodge-and-drop'

@@ -214,7 +214,7 @@ class TooManyPlays(ValueError):
             f"too many ways for the dice to fall to compute exactly: the rule asks for {count} "
             f"{'die' if count == 1 else 'dice'} ({dice}), at least {ways:,} plays to walk, and the "
             f"limit is {limit:,}. Group faces that act alike with Dice(..., classify=...), or "
-            f"estimate by sampling: rules_core.simulate.simulate(system, scenario, n)")
+            f"estimate by sampling: rules_core.simulate(system, scenario, n)")
 
 
 class _NeedMore(Exception):

@@ -16,7 +16,7 @@ from .play import Headline, Play
 from .result import Result
 from .roller import Roller
 from .names import near_names
-from .trace import TraceStep
+from .trace import TraceStep, localised_numbers
 from .scenario import FieldSpec, Scenario, ScenarioError, Problem, fields_of, parse, shown
 
 __all__ = ["Source", "Preset", "Evasion", "System", "RuleError", "all_systems", "built_in_systems", "register", "unregister",
@@ -103,7 +103,10 @@ class System:
 
         A whole trace step is translated too, part by part (rule, detail, citation), given as
         the :class:`~rules_core.trace.TraceStep` itself or as its line ``str(step)``
-        (``"rule: detail [citation]"``); a step in the first language is ``str(step)``.
+        (``"rule: detail [citation]"``); a step in the first language is ``str(step)``. Given
+        the step itself, the numbers of its detail are written as ``lang`` writes them too
+        (:func:`~rules_core.trace.localised_numbers`: Russian ``≈ 1,05``); a text is translated
+        word for word, its numbers left as they are for the caller who writes them itself.
 
         >>> from rules_core import evaluate, find_preset, get_system
         >>> d100 = get_system("d100-homebrew")
@@ -120,8 +123,9 @@ for the d100 homebrew (docs/rulings/d100-homebrew.md)]'
         if isinstance(text, TraceStep):
             if self.translate is None or lang == self.languages[0]:
                 return str(text)
-            return _step_line(*(self.translate(part, lang) if part else part
-                                 for part in (text.rule, text.detail, text.citation)))
+            rule, detail, citation = (self.translate(part, lang) if part else part
+                                      for part in (text.rule, text.detail, text.citation))
+            return _step_line(rule, localised_numbers(detail, lang), citation)
         if self.translate is None or lang == self.languages[0]:
             return text
         whole = self.translate(text, lang)

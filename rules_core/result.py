@@ -14,7 +14,7 @@ from .scenario import Scenario
 from .trace import TraceStep
 from .variants import HouseRule, house_rules
 
-__all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "fraction_text", "percent", "one_in",
+__all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "fraction_text", "number_shown", "percent", "one_in",
            "headline_label", "UnknownDistribution"]
 
 #: Headline quantities every system provides, with one meaning everywhere (docs/quantities.md).
@@ -60,6 +60,16 @@ def fraction_text(value: Fraction | int) -> str:
     """
     value = Fraction(value)
     return f"{value.numerator}/{value.denominator}"
+
+
+def number_shown(value: Fraction | int) -> str:
+    """An exact number as a reader sees it: ``"n/d"``, a whole number as itself (``"0"``, not
+    ``"0/1"``), as Python writes a ``Fraction``. Data (JSON, CSV) keeps :func:`fraction_text`.
+
+    >>> number_shown(Fraction(47, 500)), number_shown(Fraction(0)), number_shown(3)
+    ('47/500', '0', '3')
+    """
+    return str(Fraction(value))
 
 
 def percent(p: Fraction, digits: int = 1) -> str:
@@ -171,7 +181,7 @@ class Result:
         return f"house rule{'s' if len(rules) > 1 else ''}: " + "; ".join(map(str, rules))
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{key}={'None' if v is None else fraction_text(v)}"
+        shown = ", ".join(f"{key}={'None' if v is None else number_shown(v)}"
                           for key, v in self.headline.items())
         house = self._house_rule_line()
         return (f"<Result {self.system}{f' [{house}]' if house else ''}: {shown}; "
@@ -188,11 +198,11 @@ class Result:
             if v is None:
                 return self.label(key), "—", self.notes.get(key, ""), hint
             if key.startswith("p_"):
-                return self.label(key), percent(v, 2), f"{fraction_text(v)} · {one_in(v)}", hint
-            return self.label(key), f"{float(v):.4g}", fraction_text(v), hint
+                return self.label(key), percent(v, 2), f"{number_shown(v)} · {one_in(v)}", hint
+            return self.label(key), f"{float(v):.4g}", number_shown(v), hint
 
         outcomes = table(["outcome", "exact", "percent", "1 in N"], (
-            [escape(label), escape(fraction_text(p)), escape(percent(p, 2)), escape(one_in(p))]
+            [escape(label), escape(number_shown(p)), escape(percent(p, 2)), escape(one_in(p))]
             for label, p in self.outcome_rows()))
         steps = "".join(f"<li>{escape(step)}</li>" for step in self.trace)
         steps = f"<ol style='font-size:90%'>{steps}</ol>"

@@ -27,7 +27,8 @@ from typing import Any, NamedTuple
 
 from .registry import get_system
 from .result import COMMON_HEADLINES, fraction_text
-from .scenario import SNAP, FieldSpec, Part, Problem, Scenario, ScenarioError, _plain, spec_at
+from .scenario import SNAP, FieldSpec, Part, Problem, Scenario, ScenarioError, spec_at
+from .scenario.editing import plain
 
 __all__ = ["SweepPoint", "Sweep", "sweep", "sweep_grid", "field_values", "allowed_values"]
 
@@ -225,7 +226,7 @@ def _builder(scenario: Scenario, fields: tuple[str, ...]) -> Callable[[tuple[Any
     def build(values: tuple[Any, ...]) -> Scenario:
         changed = base
         for path, value in zip(paths, values):
-            changed = _with(changed, path, _plain(value))
+            changed = _with(changed, path, plain(value))
         try:
             return model.model_validate(changed)
         except ValueError:

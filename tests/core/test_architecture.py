@@ -114,3 +114,34 @@ def test_registry_names_do_not_shadow_the_systems_package():
 
     module = importlib.import_module("rules_core.systems")
     assert module.__name__ == "rules_core.systems" and hasattr(module, "__path__")
+
+
+#: What the rest of the project imports from ``rules_core.scenario`` (the package's modules each
+#: do one job; these names stay where they were).
+SCENARIO_NAMES = ("Part", "Scenario", "FieldSpec", "ScenarioError", "FieldConflict", "Combination",
+                  "FrozenFieldError", "FieldHelp", "Problem", "number", "flag", "choice", "ruling", "text",
+                  "part", "parts", "fields_of", "spec_at", "parse", "when", "shown", "one_line", "SNAP",
+                  "SHOWN", "COMBINATION")
+
+
+def test_the_scenario_package_keeps_its_names_and_each_module_is_small():
+    import rules_core.scenario as scenario
+
+    missing = [name for name in SCENARIO_NAMES if not hasattr(scenario, name)]
+    assert missing == []
+    assert set(SCENARIO_NAMES) <= set(scenario.__all__)
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in (ROOT / "scenario").glob("*.py")}
+    assert {"fields.py", "specs.py", "validation.py", "editing.py", "display.py", "base.py"} <= set(sizes)
+    assert max(sizes.values()) <= 600, sizes
+
+
+def test_only_a_command_line_imports_the_core_command_line():
+    """The workbook reads JSON with ``rules_core.jsonio``; ``rules_core.cli`` is for command lines
+    (``python -m workbook``'s own)."""
+    workbook = ROOT.parent / "workbook"
+    importers = set()
+    for path in workbook.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "rules_core.cli":
+                importers.add(path.relative_to(workbook).as_posix())
+    assert importers <= {"__main__.py"}, importers

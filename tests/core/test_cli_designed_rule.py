@@ -218,6 +218,19 @@ def test_an_exception_in_the_rules_own_code_names_its_line(tmp_path):
     assert "your rule raised KeyError" in err and "buggy.py, line 12)" in err
 
 
+def test_an_exception_raised_in_the_rules_play_names_the_line_of_its_file(tmp_path):
+    """The core says it as the designer's error (which rule, which dice); the command line adds
+    where in the file it was raised, as docs/design.md promises."""
+    roll = '    dodged = roller.roll(Dice("dodge", sides=2)) == 2\n'
+    assert COIN.splitlines().index(roll.rstrip("\n")) == 8  # line 9 of the file; the new line is 10
+    (tmp_path / "play_raises.py").write_text(COIN.replace(roll, roll + "    margin = {1: 0}[s.hits + 1]\n") + ")\n")
+    code, out, err = run("evaluate", "--system-module", str(tmp_path / "play_raises.py"), "-",
+                         stdin='{"system": "cli-coin"}')
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert "rule 'cli-coin': play raised KeyError: '2' on dodge (d2) → 1 (" in err
+    assert err.endswith("/play_raises.py, line 10)\n")
+
+
 def test_the_module_entry_point_says_a_bad_rule_file_without_a_traceback(tmp_path):
     _write(tmp_path, "raises.py")
     proc = subprocess.run([sys.executable, "-m", "rules_core", "presets", "--system-module",

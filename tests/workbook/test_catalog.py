@@ -118,16 +118,18 @@ def test_the_four_games_tab_is_named_as_its_notebook():
 def test_the_index_draws_its_pictures_once(monkeypatch):
     """The cards' pictures depend on the rules and the presets alone: a second index draws none
     of them again (no evaluation, no worth curve, no sampling)."""
-    import rules_core.compare
-    import rules_core.simulate
+    import importlib
+
     import workbook.pages.catalog as catalog
+
+    # the modules: rules_core.compare and rules_core.simulate are the functions
+    compare, simulate = (importlib.import_module(f"rules_core.{name}") for name in ("compare", "simulate"))
 
     for draw in (catalog._outcome_picture, *catalog.PICTURES.values()):
         getattr(draw, "cache_clear", lambda: None)()
     catalog._default_preset.cache_clear()
     calls = []
-    for module, name in ((catalog, "evaluate"), (rules_core.compare, "worth_curve"),
-                         (rules_core.simulate, "simulate_steps")):
+    for module, name in ((catalog, "evaluate"), (compare, "worth_curve"), (simulate, "simulate_steps")):
         real = getattr(module, name)
         monkeypatch.setattr(module, name, lambda *a, _real=real, _name=name, **k: calls.append(_name) or _real(*a, **k))
     first = index().value

@@ -337,3 +337,14 @@ def test_the_report_writer_writes_a_web_link_or_a_query_escaped(link):
     page = report_html(result, share_link=link)
     escaped = html.escape(link, quote=True)
     assert f'<a href="{escaped}">{escaped}</a>' in page and "<script>alert" not in page
+
+
+def test_a_report_card_shows_a_zero_as_0_and_keeps_n_over_d_as_its_data():
+    # GURPS's sword example: the defender makes no defence, so P(no hit) is exactly 0 and
+    # exactly 1 hit lands
+    page = report_html(evaluate(find_preset("gurps-4e/sword-2d1-cut-vs-dr3").scenario))
+    cards = {key: (data, shown) for key, data, shown in re.findall(
+        r'data-key="([a-z_]+)">.*?<div class="exact" data-exact="([^"]*)">([^<]*)</div>', page, re.S)}
+    assert cards["p_no_hit"] == ("0/1", "0")
+    assert cards["expected_hits"] == ("1/1", "1")
+    assert cards["expected_injury"] == ("29/4", "29/4")

@@ -25,7 +25,7 @@ from urllib.parse import parse_qsl
 import ipywidgets as widgets
 
 from rules_core import ScenarioError, System
-from rules_core.cli import LongNumber
+from rules_core.jsonio import LongNumber
 from rules_core.scenario import Combination, FieldSpec, Part, Problem, fields_of, one_line, parse, spec_at
 
 from .present import PAGE_KEYS, split_page_keys

@@ -39,9 +39,10 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from rules_core import Result, ScenarioError, System, get_system
-from rules_core.cli import DuplicateKey, loads_strict
+from rules_core.jsonio import DuplicateKey, loads_strict
 from rules_core.compare import Comparison
 from rules_core.scenario import Scenario, one_line, parse, shown
+from rules_core.result import number_shown
 from rules_core.tables import comparison_rows, csv_text, outcome_rows, sweep_rows
 
 from ..page.notices import problem_words
@@ -217,7 +218,7 @@ def _cards(result: Result, text: Callable[[str], str], lang: str) -> str:
                      f'<div class="name">{html.escape(text(headline_label(key)))}</div>'
                      f'<div class="value">{html.escape(shown)}</div>'
                      f'<div class="exact" data-exact="{html.escape(exact if value is not None else "", quote=True)}">'
-                     f'{html.escape(exact)}</div></div>')
+                     f'{html.escape(exact if value is None else number_shown(value))}</div></div>')
     return f'<div class="wb-report-headline">{"".join(cards)}</div>'
 
 
