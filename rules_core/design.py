@@ -40,7 +40,7 @@ from random import Random
 from typing import Any
 
 from .dist import Dist
-from .play import COMMON_HEADLINE_DEFINITIONS, Headline, Play, TooManyPlays, _branches, _NeedMore
+from .play import COMMON_HEADLINE_DEFINITIONS, Headline, Play, TooManyPlays, _NeedMore
 from .registry import Evasion, Preset, RuleError, Source, System
 from .result import Result
 from .roller import Dice, DiceError, Roller
@@ -235,7 +235,6 @@ def rule(id: str, name: str, scenario: type[Scenario], play: Callable[[Any, Roll
     citation = str(cited[0]) if cited else ""
 
     def walked(s: Any, most: int = limit) -> Dist:
-        first_path_size(system, s, most)  # a rule plainly too large is refused before any work
         return walk(id, play, outcomes, s, most)
 
     def plays_of(given: Any) -> tuple[Any, Dist]:
@@ -370,25 +369,3 @@ def _drawn_data(model: type, rng: Random) -> dict[str, Any]:
         elif spec.kind == "part":
             data[spec.name] = _drawn_data(spec.part_cls, rng)
     return data
-
-
-def first_path_size(system: System, scenario: Any, limit: int = LIMIT) -> int:
-    """The number of plays on the path of each request's first answer (a lower bound of the
-    enumeration's work), refusing a request with more answers than ``limit`` at once."""
-    asked: list[Dice] = []
-    ways = 1
-
-    class _First(Roller):
-        explain = False
-
-        def roll(self, dice: Dice) -> Any:
-            nonlocal ways
-            answers = _branches(dice, limit, asked)
-            asked.append(dice)
-            ways *= len(answers)
-            return answers[0][0]
-
-    system.play(scenario, _First())
-    if ways > limit:
-        raise TooManyPlays(asked, ways, limit)
-    return ways

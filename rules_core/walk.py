@@ -15,7 +15,7 @@ Every mistake is a :class:`~rules_core.registry.RuleError` naming the rule and t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from math import lcm
 from numbers import Integral
@@ -104,25 +104,32 @@ class _Walker(Roller):
 def walk(rule_id: str, play: Callable[[Any, Roller], Any], outcomes: Sequence[str], scenario: Any,
          limit: int) -> Dist:
     """The exact distribution of the designer's plays (without their traces) over every way
-    the dice can fall, following the requests' hints; :class:`TooManyPlays` as soon as more
-    than ``limit`` plays would be walked (or one request has more answers than that)."""
+    the dice can fall, following the requests' hints.
+
+    :class:`TooManyPlays` before the work when the path walked first (each request's first
+    answer) already leads to more than ``limit`` plays, or one request has more answers than
+    that; and as soon as more than ``limit`` plays would be walked. A mistake is said on the
+    first dice met in that order (the lowest faces first)."""
     found: dict[Play, dict[int, int]] = {}    # play -> {denominator: ways}
-    pending: list[tuple[tuple[Any, ...], int, int, tuple[Dice, ...]]] = [((), 1, 1, ())]
-    walked = 0
+    # each path still to walk: its answers, their ways and denominator, the dice asked for, and
+    # whether it is the path walked first
+    pending: list[tuple[tuple[Any, ...], int, int, tuple[Dice, ...], bool]] = [((), 1, 1, (), True)]
+    walked = first_path = 1
     while pending:
-        answers, ways, denominator, asked = pending.pop()
+        answers, ways, denominator, asked, first = pending.pop()
         roller = _Walker(rule_id, answers)
         try:
             played = play(scenario, roller)
         except _NeedMore as need:
             dice = need.dice
             branches = _branches(dice, limit, asked)
-            walked += len(branches)
-            if walked > limit:
-                raise TooManyPlays((*asked, dice), walked, limit) from None
+            walked += len(branches) - 1
+            first_path *= len(branches) if first else 1
+            if max(walked, first_path) > limit:
+                raise TooManyPlays((*asked, dice), max(walked, first_path), limit) from None
             size = dice.sides ** dice.count
-            pending.extend((answers + (answer,), ways * w, denominator * size, (*asked, dice))
-                           for answer, w in branches)
+            pending.extend((answers + (answer,), ways * w, denominator * size, (*asked, dice), first and i == 0)
+                           for i, (answer, w) in reversed(list(enumerate(branches))))  # the first answer first
             continue
         except (RuleError, DiceError, TooManyPlays):
             raise

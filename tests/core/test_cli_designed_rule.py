@@ -222,7 +222,7 @@ def test_a_headline_reading_a_quantity_a_play_lacks_is_said_in_one_line(tmp_path
                                        + ', headlines={"p_x": probability("x", lambda p: p["nothing"] > 0)})\n')
     code, out, err = run("evaluate", "--system-module", str(tmp_path / "buggy.py"), "-", stdin='{"system": "cli-coin"}')
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
-    assert "headline 'p_x' could not be read on the play ('dodged', hits 0): its event raised KeyError" in err
+    assert "headline 'p_x' could not be read on the play ('hit', hits 1): its event raised KeyError" in err
     assert "this play has no quantity 'nothing'" in err
 
 
