@@ -27,7 +27,6 @@ import icepool
 from benchmarks.common import Case
 from rules_core import (Dice, Play, Scenario, System, TraceStep, evaluate, number, register, rule, sweep,
                         unregister)
-from workbook.panels.sweep import clear_sweep_cache, sweep_around, sweep_figure
 
 T = TypeVar("T")
 
@@ -160,7 +159,10 @@ def _headline(result: Any, *keys: str) -> tuple[Fraction, ...]:
 
 def pool_heatmap() -> Any:
     """The page's heatmap of the 4d20 rule: the sweep panel over skill × hits (20 values a side,
-    every value each allows), sweep and figure, as the panel makes them (P(no hit))."""
+    every value each allows), sweep and figure, as the panel makes them (P(no hit)). (The
+    workbook is imported here: the site's Pyodide runs the other questions without it.)"""
+    from workbook.panels.sweep import clear_sweep_cache, sweep_around, sweep_figure
+
     clear_sweep_cache()
     swept = sweep_around(POOL_SCENARIO, "skill", "hits")
     sweep_figure(swept, quantity="p_no_hit")
