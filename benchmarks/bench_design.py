@@ -127,23 +127,22 @@ def two_d10_exact(s: Any) -> dict[Play, int]:
     a double every hit (the official rule)."""
     if not s.dodges:
         return {Play("all hit", s.hits): 1}
-    plays: dict[Play, int] = {}
-
-    def add(cancelled: int, ways: int, passed: bool = True) -> None:
-        left = s.hits - cancelled
-        played = Play("dodged" if left == 0 else "some hit" if cancelled else "all hit", left,
-                      evasions=(passed,), quantities={"cancelled": cancelled})
-        plays[played] = plays.get(played, 0) + ways
-
+    over = 0                            # ways of a total over the skill
+    cancelling: dict[int, int] = {}     # hits cancelled -> ways, at or under the skill
     for total in range(2, 21):
         ways = min(total - 1, 21 - total)
         if total > s.skill:
-            add(0, ways, passed=False)
+            over += ways
             continue
         if total % 2 == 0 and s.variant.doubles_cancel_all:
-            add(s.hits, 1)
+            cancelling[s.hits] = cancelling.get(s.hits, 0) + 1
             ways -= 1
-        add(min(s.hits, s.skill - total + 1), ways)
+        cancelled = min(s.hits, s.skill - total + 1)
+        cancelling[cancelled] = cancelling.get(cancelled, 0) + ways
+    plays = {Play("dodged" if cancelled == s.hits else "some hit", s.hits - cancelled, evasions=(True,),
+                  quantities={"cancelled": cancelled}): ways for cancelled, ways in cancelling.items()}
+    if over:
+        plays[Play("all hit", s.hits, evasions=(False,), quantities={"cancelled": 0})] = over
     return plays
 
 

@@ -9,7 +9,8 @@ the reference's, measured in the same run.
 
 With ``--only SYSTEM`` and ``--write FILE`` of an existing table, only that system's rows are
 replaced (or added at the end), with a line saying when and under what load they were measured;
-every other row is kept as it was.
+every other row is kept as it was. Sections of the file under their own ``## `` heading (the
+static site's Pyodide figures, written from ``make bench-site``) are kept by every run.
 """
 
 from __future__ import annotations
@@ -87,6 +88,14 @@ def _target(case: Case) -> str:
     return f"{case.target_ms:g}" + (f", ≤ {case.target_times:g}× reference" if case.target_times else "")
 
 
+def kept_sections(existing: str) -> str:
+    """The sections of ``existing`` under their own ``## `` heading (figures measured elsewhere:
+    the static site's Pyodide, ``make bench-site``), which a run keeps as they were."""
+    lines = existing.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.startswith("## ")), None)
+    return "" if at is None else "\n" + "\n".join(lines[at:]) + "\n"
+
+
 def merge_rows(existing: str, system: str, rows: list[str], note: str) -> str:
     """``existing`` (a table this script wrote) with the rows of ``system`` replaced by ``rows``
     (where the first of them was, or after the last row) and ``note`` after the Machine line
@@ -160,6 +169,8 @@ def main() -> int:
     if timings.exists():
         lines += ["", "Dashboard timings in a real browser: see [browser-timings.md](browser-timings.md)."]
     table = "\n".join(lines) + "\n"
+    if args.write and not args.only and Path(args.write).exists():
+        table += kept_sections(Path(args.write).read_text(encoding="utf-8"))
     if args.write and args.only and Path(args.write).exists():
         note = (f"Rows of `{args.only}`: measured alone (`benchmarks/run.py --only {args.only}`), "
                 f"{_machine()}{_under_load(load_before)}")

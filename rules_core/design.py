@@ -3,8 +3,9 @@
 A designer writes what the four games' packages write — the scenario's declared fields and
 ``play(scenario, roller)`` on one concrete roll — and :func:`rule` makes the
 :class:`~rules_core.registry.System`, with an exact ``evaluate`` that walks every way the dice
-can fall (:func:`~rules_core.play.enumerate_play`, following the requests' grouping hints). No
-exact algorithm is written. :func:`~rules_core.registry.register` then puts it beside the four
+can fall (:func:`~rules_core.walk.walk`, following the requests' hints, equal to the plain walk
+:func:`~rules_core.play.enumerate_play`). No exact algorithm need be written; one the designer
+gives (``exact=``) is checked against the walk before it is used. :func:`~rules_core.registry.register` then puts it beside the four
 games: ``evaluate``, ``load_scenario``, ``sweep``, ``compare``, ``worth``, ``simulate``, the
 command line (``--system-module``) and every dashboard panel accept it.
 
@@ -161,7 +162,8 @@ def _value_checked(rule_id: str, name: str, h: Headline) -> Headline:
         if h.kind == "probability" and not isinstance(value, bool):
             raise RuleError(f"rule {rule_id!r}: headline {name!r} is not a probability: its event gave "
                             f"{shown(value)} for the play {_play_text(play)}; it must give True or False")
-        if h.kind == "expectation" and (isinstance(value, bool) or not isinstance(value, (Integral, Fraction))):
+        if h.kind == "expectation" and type(value) is not int and type(value) is not Fraction \
+                and (isinstance(value, bool) or not isinstance(value, (Integral, Fraction))):
             raise RuleError(f"rule {rule_id!r}: headline {name!r} gave {shown(value)} for the play "
                             f"{_play_text(play)}; give a whole number or a Fraction, so the result stays exact")
         return value
@@ -192,7 +194,8 @@ def rule(id: str, name: str, scenario: type[Scenario], play: Callable[[Any, Roll
     - ``id``: lower-case letters, digits and ``-`` (what links and JSON carry); ``scenario``
       declares ``system: Literal[id] = id`` and gives every field a default;
     - ``play(scenario, roller) -> Play``: the rule on one concrete roll, every die from
-      ``roller.roll(Dice(...))`` (a ``classify`` hint groups faces that act alike);
+      ``roller.roll(Dice(...))`` (a ``face_kind`` hint says which faces act alike, a
+      ``classify`` hint which answers);
     - ``outcomes``: every outcome label ``play`` can come to, in display order;
     - ``sources``: where the rule is written (:class:`~rules_core.registry.Source` or text);
     - ``headlines``: the rule's own headline quantities, defined on one play
@@ -290,7 +293,8 @@ def _exact_plays(rule_id: str, exact: Callable[[Any], Any], outcomes: Sequence[s
     common = 1
     for played, weight in given.items():
         check_play(rule_id, outcomes, played, ())
-        if isinstance(weight, bool) or not isinstance(weight, (Integral, Fraction)) or weight < 0:
+        if type(weight) is not int and (isinstance(weight, bool) or not isinstance(weight, (Integral, Fraction))) \
+                or weight < 0:
             raise RuleError(f"rule {rule_id!r}: exact gave the play {_play_text(played)} the weight "
                             f"{shown(weight)}; give a whole number or a Fraction of 0 or more, so the result "
                             f"stays exact")

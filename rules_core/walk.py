@@ -75,7 +75,8 @@ def check_play(rule_id: str, outcomes: Sequence[str], played: Any, asked: Sequen
         raise RuleError(f"rule {rule_id!r}: play came to the outcome {shown(played.outcome)} "
                         f"{dice_text(asked)}, which is not one of the declared outcomes "
                         f"{', '.join(map(repr, outcomes))}")
-    if not isinstance(played.hits, Integral) or isinstance(played.hits, bool) or played.hits < 0:
+    if type(played.hits) is not int and (not isinstance(played.hits, Integral) or isinstance(played.hits, bool)) \
+            or played.hits < 0:
         raise RuleError(f"rule {rule_id!r}: play's hits must be a whole number of 0 or more, "
                         f"not {shown(played.hits)} {dice_text(asked)}")
 

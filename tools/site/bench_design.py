@@ -155,13 +155,14 @@ def report(site: Path) -> str:
     load = os.getloadavg()[0]
     lines = [f"## A designer's rule in the site's Pyodide (Python {version}, Chromium; load average "
              f"{load:.1f} on {os.cpu_count()} cores)", "",
-             "| computation | ours (ms) | reference | reference (ms) | ours ÷ reference | target | same numbers |",
-             "| --- | ---: | --- | ---: | ---: | --- | :---: |"]
+             "| computation | ours (ms) | target | met | reference | reference (ms) | ratio | same numbers |",
+             "| --- | ---: | --- | :---: | --- | ---: | ---: | :---: |"]
     for row in rows:
-        slower = row["ours"] / row["reference"]
-        target = f"≤ {row['times']:g}×" + (" (met)" if slower <= row["times"] else " (not met)") if row["times"] else "—"
-        lines.append(f"| {row['name']} | {row['ours']:.3f} | {row['reference_name']} | {row['reference']:.3f} | "
-                     f"{slower:.2g}× | {target} | {'yes' if row['agree'] else 'NO'} |")
+        ratio = row["reference"] / row["ours"]  # how many times faster ours is, as make bench writes it
+        target, met = (f"≤ {row['times']:g}× reference", "yes" if ratio * row["times"] >= 1 else "no") \
+            if row["times"] else ("—", "")
+        lines.append(f"| {row['name']} | {row['ours']:.3f} | {target} | {met} | {row['reference_name']} | "
+                     f"{row['reference']:.3f} | {ratio:.2g}× | {'yes' if row['agree'] else 'NO'} |")
     return "\n".join(lines) + "\n"
 
 
