@@ -312,9 +312,10 @@ def enumerate_play(system: System, scenario: Scenario, *, classify: bool = True,
     The rule is replayed with every sequence of answers it asks for (a roll it never asks for is
     never enumerated); each answer is weighted by the face combinations giving it. With
     ``classify=False`` the requests' hints (``classify``, ``face_kind``) are ignored and every
-    answer is followed: the plain walk (slower; the tests use it to prove the hints true). Exhaustive: small scenarios only; with
-    ``limit``, :class:`TooManyPlays` is raised as soon as more than ``limit`` plays would be
-    walked (or one request has more answers than that), before the work is done.
+    answer is followed: the plain walk (slower; the tests use it to prove the hints true).
+    Exhaustive: small scenarios only; with ``limit``, :class:`TooManyPlays` is raised as soon
+    as more than ``limit`` plays would be walked (or one request has more answers than that),
+    before the work is done.
     """
     found: dict[Hashable, list[tuple[int, int]]] = {}   # key -> [(ways, denominator)]
     pending: list[tuple[tuple[Any, ...], int, int, tuple[Dice, ...]]] = [((), 1, 1, ())]
