@@ -3,8 +3,9 @@
 - the 2d10 rule of tests/example_rule.py (id ``my-2d10``), one whole ``evaluate``, walked and with
   an ``exact=`` form of its own (:data:`TWO_D10_EXACT`, checked against the walk), beside every
   face pair walked by the rule's text;
-- a rule rolling a pool of d20s, unordered (:data:`POOL`, written here), read through a grouping
-  hint: by kinds of faces (``face_kind``: over, under or on the skill) and by ``classify``;
+- a rule rolling a pool of d20s, unordered (written here), read through a grouping hint: by
+  kinds of faces (:data:`POOL_BY_KIND`, ``face_kind``: over, under or on the skill) and by its
+  successes and criticals (:data:`POOL`, ``classify``);
   4d20's ``evaluate``, a sweep of its 20 skill values, 6d20, each beside icepool;
 - the page's 20 × 20 heatmap of the 4d20 rule (the sweep panel: skill × hits, sweep and figure);
 - a sweep of 19 points of my-2d10.
@@ -52,7 +53,7 @@ def registered(system: System, fn: Callable[[], T]) -> T:
         unregister(system.id)
 
 
-# -- a 4d20 pool with a grouping hint ------------------------------------------------------------------
+# -- a pool of d20s, by either hint -----------------------------------------------------------------
 
 POOL_CITE = "Benchmark pool rule (benchmarks/bench_design.py)"
 
