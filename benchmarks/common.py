@@ -13,7 +13,9 @@ class Case:
     ``run`` computes the exact numbers warm (caches may be filled by a first call);
     ``target_ms`` is the issue's target for one warm call; ``reference``, when given, computes
     the same numbers with an independent library (icepool) and is timed beside it;
-    ``check`` (optional) asserts that ``run()`` and ``reference()`` agree.
+    ``check`` (optional) asserts that ``run()`` and ``reference()`` agree; ``target_times``
+    (optional) is a second target, relative: one warm call at most that many times the
+    reference's.
     """
 
     system: str
@@ -26,3 +28,4 @@ class Case:
     #: the reference computes 1/reference_scale of the work (a sample of a large grid); its
     #: time is multiplied back up and marked as an estimate.
     reference_scale: float = 1.0
+    target_times: float | None = None

@@ -3,10 +3,12 @@
 A designer writes what the four games' packages write — the scenario's declared fields and
 ``play(scenario, roller)`` on one concrete roll — and :func:`rule` makes the
 :class:`~rules_core.registry.System`, with an exact ``evaluate`` that walks every way the dice
-can fall (:func:`~rules_core.play.enumerate_play`, following the requests' grouping hints). No
-exact algorithm is written. :func:`~rules_core.registry.register` then puts it beside the four
-games: ``evaluate``, ``load_scenario``, ``sweep``, ``compare``, ``worth``, ``simulate``, the
-command line (``--system-module``) and every dashboard panel accept it.
+can fall (:func:`~rules_core.walk.walk`, following the requests' hints, equal to the plain walk
+:func:`~rules_core.play.enumerate_play`). No exact algorithm need be written; one the designer
+gives (``exact=``) is checked against the walk before it is used.
+:func:`~rules_core.registry.register` then puts it beside the four games: ``evaluate``,
+``load_scenario``, ``sweep``, ``compare``, ``worth``, ``simulate``, the command line
+(``--system-module``) and every dashboard panel accept it.
 
 >>> from typing import Literal
 >>> from rules_core import Dice, Play, Scenario, number, register, unregister, rule, evaluate
@@ -32,37 +34,37 @@ A rule whose dice are too many to walk is refused before the work starts
 # this module's doctest, whose annotations pydantic must be able to read at once)
 
 import re
-from dataclasses import replace
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from math import lcm
 from numbers import Integral
+from random import Random
 from typing import Any
 
-from .play import (COMMON_HEADLINE_DEFINITIONS, Headline, Play, TooManyPlays, _answers, _NeedMore, answer_count,
-                   enumerate_play)
+from .dist import Dist
+from .play import COMMON_HEADLINE_DEFINITIONS, Headline, Play, TooManyPlays, _NeedMore
 from .registry import Evasion, Preset, RuleError, Source, System
 from .result import Result
 from .roller import Dice, DiceError, Roller
-from .scenario import Scenario, parse, shown
+from .scenario import Scenario, ScenarioError, fields_of, parse, shown
 from .trace import TraceStep
 from .variants import house_rule_steps
+from .walk import check_play, dice_text, hinted, walk
 
 __all__ = ["rule", "RuleError", "LIMIT", "TooManyPlays"]
 
-#: The most plays exact enumeration walks for a designer's rule (each is one call of ``play``).
+#: The most plays exact enumeration walks for a designer's rule (each is one call of ``play``;
+#: a pool with a ``face_kind`` hint counts its multisets of kinds, not of faces: 6d20 unordered
+#: without a hint is 177,100 plays and fits, 7d20 is 657,800 and is refused, 30d20 read by three
+#: kinds of faces is 496).
 LIMIT = 200_000
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 
-def _dice_text(asked: Sequence[tuple[Dice, Any]]) -> str:
-    if not asked:
-        return "before any die was rolled"
-    return "on " + "; ".join(f"{dice} → {answer}" for dice, answer in asked)
-
-
 class _Guard(Roller):
     """Hands the designer's ``play`` its dice through the real roller, checks each request, and
-    refuses any use once ``play`` has returned."""
+    refuses any use once ``play`` has returned (for a roll, sampling and the plain walk; the
+    exact evaluation's own walk is :func:`~rules_core.walk.walk`)."""
 
     def __init__(self, inner: Roller, rule_id: str):
         super().__init__()
@@ -75,28 +77,10 @@ class _Guard(Roller):
         if not self.open:
             raise RuleError(f"rule {self.rule_id!r}: the roller was used after play returned (asked for "
                             f"{dice}); roll every die inside play, before it returns its Play")
-        if not isinstance(dice, Dice):
-            raise RuleError(f"rule {self.rule_id!r}: play asked the roller for {shown(dice)}; ask with "
-                            f"Dice(purpose, sides, count), e.g. roller.roll(Dice('dodge', sides=10, count=2))")
-        if dice.classify is not None:
-            dice = replace(dice, classify=_Hint(self.rule_id, dice))
+        dice = hinted(self.rule_id, dice)
         answer = self.inner.roll(dice)
         self.asked.append((dice, answer))
         return answer
-
-
-class _Hint:
-    """A request's grouping hint, its mistakes said as the designer's: which request, which answer."""
-
-    def __init__(self, rule_id: str, dice: Dice):
-        self.rule_id, self.dice, self.classify = rule_id, dice, dice.classify
-
-    def __call__(self, answer: Any) -> Any:
-        try:
-            return self.classify(answer)
-        except Exception as error:
-            raise RuleError(f"rule {self.rule_id!r}: the grouping hint (classify) of {self.dice} raised "
-                            f"{type(error).__name__}: {shown(str(error))} on the answer {shown(answer)}") from error
 
 
 class _Checked:
@@ -116,19 +100,10 @@ class _Checked:
             raise  # the typed faces' mistake, the size limit, or the enumerator asking for a die
         except Exception as error:
             raise RuleError(f"rule {self.rule_id!r}: play raised {type(error).__name__}: "
-                            f"{shown(str(error))} {_dice_text(guard.asked)}") from error
+                            f"{shown(str(error))} {dice_text(guard.asked)}") from error
         finally:
             guard.open = False
-        if not isinstance(played, Play):
-            raise RuleError(f"rule {self.rule_id!r}: play returned {shown(played)}; return a "
-                            f"Play(outcome, hits, evasions=..., quantities=..., trace=...)")
-        if played.outcome not in self.outcomes:
-            raise RuleError(f"rule {self.rule_id!r}: play came to the outcome {shown(played.outcome)} "
-                            f"{_dice_text(guard.asked)}, which is not one of the declared outcomes "
-                            f"{', '.join(map(repr, self.outcomes))}")
-        if not isinstance(played.hits, Integral) or isinstance(played.hits, bool) or played.hits < 0:
-            raise RuleError(f"rule {self.rule_id!r}: play's hits must be a whole number of 0 or more, "
-                            f"not {shown(played.hits)} {_dice_text(guard.asked)}")
+        check_play(self.rule_id, self.outcomes, played, guard.asked)
         return played
 
 
@@ -171,16 +146,32 @@ def _check_headlines(rule_id: str, headlines: Mapping[str, Headline]) -> dict[st
 def _value_checked(rule_id: str, name: str, h: Headline) -> Headline:
     """``h`` with its event or value checked on each play: a probability's event gives true or
     false, an expectation's value an exact number."""
+    def read(part: str, fn: Callable[[Play], Any], play: Play) -> Any:
+        try:
+            return fn(play)
+        except RuleError:
+            raise
+        except Exception as error:
+            said = error.args[0] if isinstance(error, KeyError) and error.args else str(error)
+            raise RuleError(f"rule {rule_id!r}: headline {name!r} could not be read on the play "
+                            f"{_play_text(play)}: its {part} raised {type(error).__name__}: {shown(str(said))}; "
+                            f"read a quantity only on the plays that have it (p['cancelled'] if p.evasions "
+                            f"else 0), or give it on every play") from error
+
+    def given(play: Play) -> Any:
+        return read("condition (given)", h.given, play)
+
     def of(play: Play) -> Any:
-        value = h.of(play)
+        value = read("event" if h.kind == "probability" else "value", h.of, play)
         if h.kind == "probability" and not isinstance(value, bool):
             raise RuleError(f"rule {rule_id!r}: headline {name!r} is not a probability: its event gave "
                             f"{shown(value)} for the play {_play_text(play)}; it must give True or False")
-        if h.kind == "expectation" and (isinstance(value, bool) or not isinstance(value, (Integral, Fraction))):
+        if h.kind == "expectation" and type(value) is not int and type(value) is not Fraction \
+                and (isinstance(value, bool) or not isinstance(value, (Integral, Fraction))):
             raise RuleError(f"rule {rule_id!r}: headline {name!r} gave {shown(value)} for the play "
                             f"{_play_text(play)}; give a whole number or a Fraction, so the result stays exact")
         return value
-    return Headline(h.text, h.kind, of, h.given, h.applies)
+    return Headline(h.text, h.kind, of, None if h.given is None else given, h.applies)
 
 
 def _play_text(play: Play) -> str:
@@ -200,13 +191,15 @@ def rule(id: str, name: str, scenario: type[Scenario], play: Callable[[Any, Roll
          outcomes: Sequence[str], sources: Iterable[Source | str] = (),
          headlines: Mapping[str, Headline] | None = None, evasion: Evasion | None = None,
          presets: Iterable[Preset] | Mapping[str, Scenario] = (), summary: str = "",
-         trace: Callable[[Any], Iterable[TraceStep]] | None = None, limit: int = LIMIT) -> System:
+         trace: Callable[[Any], Iterable[TraceStep]] | None = None, limit: int = LIMIT,
+         exact: Callable[[Any], Mapping[Play, Any] | Dist] | None = None) -> System:
     """A designer's rule as a whole system, exact from enumerating ``play``.
 
     - ``id``: lower-case letters, digits and ``-`` (what links and JSON carry); ``scenario``
       declares ``system: Literal[id] = id`` and gives every field a default;
     - ``play(scenario, roller) -> Play``: the rule on one concrete roll, every die from
-      ``roller.roll(Dice(...))`` (a ``classify`` hint groups faces that act alike);
+      ``roller.roll(Dice(...))`` (a ``face_kind`` hint says which faces act alike, a
+      ``classify`` hint which answers);
     - ``outcomes``: every outcome label ``play`` can come to, in display order;
     - ``sources``: where the rule is written (:class:`~rules_core.registry.Source` or text);
     - ``headlines``: the rule's own headline quantities, defined on one play
@@ -217,7 +210,13 @@ def rule(id: str, name: str, scenario: type[Scenario], play: Callable[[Any, Roll
     - ``presets``: named scenarios (``Preset`` objects, or ``{name: scenario}``);
     - ``trace(scenario)``: the steps every result states whatever the dice (modifiers, targets);
       the trace of each roll is ``play``'s own;
-    - ``limit``: the most plays the exact enumeration walks before refusing.
+    - ``limit``: the most plays the exact enumeration walks before refusing;
+    - ``exact(scenario)``: an optional fast path (in closed form, or by convolutions as icepool
+      computes): the distribution of plays without their traces, as ``{Play(...): weight}``
+      (whole numbers or Fractions) or a :class:`~rules_core.dist.Dist` of plays. It is checked
+      against the walk of ``play`` on the defaults, every preset and drawn scenarios
+      (:data:`EXACT_CHECKS`) before ``rule`` returns, and used only then; a disagreement is a
+      :class:`RuleError` naming the scenario and both answers.
     """
     if not isinstance(id, str) or not _ID.match(id):
         raise RuleError(f"rule id {shown(id)}: use 1 to 40 lower-case letters, digits and '-', starting "
@@ -242,44 +241,139 @@ def rule(id: str, name: str, scenario: type[Scenario], play: Callable[[Any, Roll
     every = {**COMMON_HEADLINE_DEFINITIONS, **checked_headlines}
     citation = str(cited[0]) if cited else ""
 
-    def evaluate(given: Any) -> Result:
+    def walked(s: Any, most: int = limit) -> Dist:
+        return walk(id, play, outcomes, s, most)
+
+    def plays_of(given: Any) -> tuple[Any, Dist]:
         s = given if isinstance(given, scenario) else parse(scenario, given)
-        first_path_size(system, s, limit)  # a rule plainly too large is refused before any work
-        plays = enumerate_play(system, s, limit=limit)
-        headline = {key: h.value(s, plays) for key, h in every.items()}
+        return s, (walked(s) if exact is None else _exact_plays(id, exact, outcomes, s))
+
+    def headline_of(s: Any, plays: Dist) -> dict[str, Fraction | None]:
+        return {key: h.value(s, plays) for key, h in every.items()}
+
+    def evaluate(given: Any) -> Result:
+        s, plays = plays_of(given)
+        headline = headline_of(s, plays)
         notes = {key: _note(key, every[key], s) for key, value in headline.items() if value is None}
         names = dict.fromkeys(k for p in plays.outcomes() for k, _ in p.quantities)
         distributions = {k: plays.map(lambda p, k=k: dict(p.quantities).get(k)) for k in names}
+        how = ("the rule's own exact form (checked against walking every way the dice can fall)"
+               if exact is not None else "every way the dice can fall, walked by the rule itself")
         steps = [*house_rule_steps(s), *(trace(s) if trace is not None else ()),
-                 TraceStep("Exact", f"every way the dice can fall, walked by the rule itself: "
-                                    f"{len(plays.outcomes())} different plays", citation)]
+                 TraceStep("Exact", f"{how}: {len(plays.outcomes())} different plays", citation)]
         return Result(id, s, plays.map(lambda p: p.outcome), outcomes, plays.map(lambda p: p.hits),
                       headline, tuple(steps), notes, distributions)
 
     system = System(id=id, name=name, scenario_cls=scenario, evaluate=evaluate, sources=cited,
-                    play=checked_play, presets=presets, headlines=own, summary=summary, evasion=evasion)
+                    play=checked_play, presets=presets, headlines=own, summary=summary, evasion=evasion,
+                    headline=lambda given: headline_of(*plays_of(given)))
+    if exact is not None:
+        if not callable(exact):
+            raise RuleError(f"rule {id!r}: exact must be a function exact(scenario) -> {{Play: weight}}, "
+                            f"not {shown(exact)}")
+        _check_exact(id, exact, outcomes, scenario, presets, walked, limit)
     return system
 
 
-def first_path_size(system: System, scenario: Any, limit: int = LIMIT) -> int:
-    """The number of plays on the path of each request's first answer (a lower bound of the
-    enumeration's work), refusing a request with more answers than ``limit`` at once."""
-    asked: list[Dice] = []
-    ways = 1
+#: How many drawn scenarios (beside the defaults and every preset) ``rule(..., exact=fn)`` is
+#: checked on, and the most plays each drawn one may take to walk (larger draws are skipped).
+EXACT_CHECKS, EXACT_CHECK_LIMIT = 24, 20_000
 
-    class _First(Roller):
-        explain = False
 
-        def roll(self, dice: Dice) -> Any:
-            nonlocal ways
-            if answer_count(dice) > limit:
-                raise TooManyPlays([*asked, dice], answer_count(dice), limit)
-            asked.append(dice)
-            answers = _answers(dice)
-            ways *= len(answers)
-            return answers[0][0]
+def _exact_plays(rule_id: str, exact: Callable[[Any], Any], outcomes: Sequence[str], s: Any) -> Dist:
+    """The designer's ``exact(s)`` as a distribution of plays, each play and weight checked."""
+    try:
+        given = exact(s)
+    except (RuleError, TooManyPlays):
+        raise
+    except Exception as error:
+        raise RuleError(f"rule {rule_id!r}: exact raised {type(error).__name__}: {shown(str(error))} "
+                        f"on the scenario {_scenario_text(s)}") from error
+    if isinstance(given, Dist):
+        given = dict(given.items())
+    if not isinstance(given, Mapping) or not given:
+        raise RuleError(f"rule {rule_id!r}: exact returned {shown(given)} on the scenario {_scenario_text(s)}; "
+                        f"return {{Play(outcome, hits, ...): weight}} (weights whole numbers or Fractions)")
+    common = 1
+    for played, weight in given.items():
+        check_play(rule_id, outcomes, played, ())
+        if type(weight) is not int and (isinstance(weight, bool) or not isinstance(weight, (Integral, Fraction))) \
+                or weight < 0:
+            raise RuleError(f"rule {rule_id!r}: exact gave the play {_play_text(played)} the weight "
+                            f"{shown(weight)}; give a whole number or a Fraction of 0 or more, so the result "
+                            f"stays exact")
+        if isinstance(weight, Fraction):
+            common = lcm(common, weight.denominator)
+    return Dist((played.bare() if played.trace or played.rolled else played, int(weight * common))
+                for played, weight in given.items())
 
-    system.play(scenario, _First())
-    if ways > limit:
-        raise TooManyPlays(asked, ways, limit)
-    return ways
+
+def _check_exact(rule_id: str, exact: Callable[[Any], Any], outcomes: Sequence[str], scenario: type[Scenario],
+                 presets: Sequence[Preset], walked: Callable[[Any, int], Dist], limit: int) -> None:
+    """Refuse ``exact`` unless it gives what the walk of ``play`` gives on the defaults, every
+    preset and :data:`EXACT_CHECKS` drawn scenarios (a drawn one too large to walk is skipped)."""
+    rng = Random(rule_id)  # the same draws every time the rule is made
+    named = [("the defaults", scenario(), limit), *((f"the preset {p.name!r}", p.scenario, limit) for p in presets)]
+    drawn = (("the scenario " + _scenario_text(s), s, EXACT_CHECK_LIMIT) for s in _drawn(scenario, rng, EXACT_CHECKS))
+    for what, s, most in [*named, *drawn]:
+        try:
+            truth = walked(s, most)
+        except TooManyPlays:
+            if most < limit:
+                continue
+            raise
+        fast = _exact_plays(rule_id, exact, outcomes, s)
+        if fast != truth:
+            raise RuleError(f"rule {rule_id!r}: exact disagrees with walking every way the dice can fall, on "
+                            f"{what}: {_difference(fast, truth)}")
+
+
+def _difference(fast: Dist, truth: Dist) -> str:
+    """The plays whose chances ``exact`` and the walk give differently (at most four)."""
+    differ = [p for p in dict.fromkeys([*truth.outcomes(), *fast.outcomes()]) if fast[p] != truth[p]]
+    said = "; ".join(f"{_play_text(p)}: exact {_chance(fast[p])}, the walk {_chance(truth[p])}" for p in differ[:4])
+    return said + (f"; and {len(differ) - 4} more plays" if len(differ) > 4 else "")
+
+
+def _chance(p: Fraction) -> str:
+    return "0 (never)" if p == 0 else "1 (always)" if p == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def _scenario_text(s: Scenario) -> str:
+    """A scenario by the fields that differ from its defaults, as a link names them
+    (``skill=14, variant.doubles_cancel_all=False``), or "the defaults"."""
+    def flat(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for key, value in data.items():
+            found.update(flat(value, f"{prefix}{key}.") if isinstance(value, Mapping) else {prefix + key: value})
+        return found
+    default, data = flat(type(s)().to_data()), flat(s.to_data())
+    changed = [f"{k}={shown(v)}" for k, v in data.items() if default.get(k) != v]
+    return ", ".join(changed) or "the defaults"
+
+
+def _drawn(scenario: type[Scenario], rng: Random, count: int) -> Iterator[Scenario]:
+    """Up to ``count`` scenarios drawn over the declared fields' ranges (a draw the scenario
+    refuses is left out)."""
+    for _ in range(count):
+        try:
+            yield parse(scenario, {"system": scenario().system, **_drawn_data(scenario, rng)})
+        except ScenarioError:
+            continue
+
+
+def _drawn_data(model: type, rng: Random) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for spec in fields_of(model):
+        if spec.kind in ("int", "float") and spec.minimum is not None and spec.maximum is not None:
+            step = Fraction(str(spec.step or 1))
+            top = int((Fraction(str(spec.maximum)) - Fraction(str(spec.minimum))) / step)
+            value = Fraction(str(spec.minimum)) + rng.randint(0, top) * step
+            data[spec.name] = int(value) if spec.kind == "int" else float(value)
+        elif spec.kind == "flag":
+            data[spec.name] = rng.random() < 0.5
+        elif spec.kind in ("choice", "ruling") and spec.choices:
+            data[spec.name] = rng.choice([v for v, _ in spec.choices])
+        elif spec.kind == "part":
+            data[spec.name] = _drawn_data(spec.part_cls, rng)
+    return data

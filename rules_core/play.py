@@ -143,9 +143,22 @@ def headlines_of(system: System, scenario: Scenario, plays: Dist) -> dict[str, F
 
 # -- exhaustive enumeration ----------------------------------------------------------------------
 
-def _answers(dice: Dice) -> list[tuple[int | tuple[int, ...], int]]:
-    """Every answer to a request with the number of ordered face combinations giving it."""
-    found = _all_answers(dice.sides, dice.count, dice.total, dice.ordered)
+def _branches(dice: Dice, limit: int | None, asked: Sequence[Dice]) -> list[tuple[Any, int]]:
+    """:func:`_answers` of a request, refused with :class:`TooManyPlays` before the work when it
+    has more answers than ``limit`` (after ``asked``, the requests before it)."""
+    kinds = None if dice.face_kind is None else _face_kinds(dice)
+    count = answer_count(dice, kinds)
+    if limit is not None and count > limit:
+        raise TooManyPlays((*asked, dice), count, limit)
+    return _answers(dice, kinds)
+
+
+def _answers(dice: Dice, kinds: Sequence[tuple[int, int]] | None = None) -> list[tuple[int | tuple[int, ...], int]]:
+    """Every answer to a request with the number of ordered face combinations giving it (one
+    answer of each kind of faces, then of each group of answers, where the request's hints say
+    which act alike; ``kinds``: its :func:`_face_kinds`, when known)."""
+    found = _all_answers(dice.sides, dice.count, dice.total, dice.ordered) if dice.face_kind is None \
+        else _kind_answers(dice, kinds or _face_kinds(dice))
     if dice.classify is None:
         return list(found)
     grouped: dict[Hashable, list[Any]] = {}
@@ -183,6 +196,54 @@ def _all_answers(sides: int, count: int, total: bool, ordered: bool) -> tuple[tu
     return tuple(found.items())
 
 
+def _face_kinds(dice: Dice) -> tuple[tuple[int, int], ...]:
+    """The kinds of a die's faces by its ``face_kind`` hint, in the order first met: each kind's
+    lowest face (the one the rule is answered with) and how many faces are of that kind."""
+    kinds: dict[Hashable, list[int]] = {}
+    for face in range(1, dice.sides + 1):
+        kind = kinds.setdefault(dice.face_kind(face), [face, 0])
+        kind[1] += 1
+    return tuple((lowest, size) for lowest, size in kinds.values())
+
+
+def _kind_answers(dice: Dice, kinds: Sequence[tuple[int, int]]) -> list[tuple[Any, int]]:
+    """Every answer to a request walked by kinds of faces: one roll of each kind's lowest face
+    per sequence (ordered) or multiset (a pool) of kinds, weighted by the face combinations
+    giving that sequence or multiset."""
+    if dice.count == 1:
+        return [(face if dice.ordered else (face,), size) for face, size in kinds]
+    found = []
+    if dice.ordered:
+        for picked in product(kinds, repeat=dice.count):
+            ways = 1
+            for _, size in picked:
+                ways *= size
+            found.append((tuple(face for face, _ in picked), ways))
+        return found
+    for counts, arrangements in _kind_multisets(len(kinds), dice.count):
+        ways, answer = arrangements, []
+        for (face, size), many in zip(kinds, counts):
+            if many:
+                ways *= size ** many
+                answer += [face] * many
+        found.append((tuple(answer), ways))
+    return found
+
+
+@lru_cache(maxsize=64)
+def _kind_multisets(kinds: int, count: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every multiset of ``count`` items of ``kinds`` kinds, as how many of each kind, with the
+    number of orders it can fall in (the multinomial coefficient)."""
+    found = []
+    for multiset in _multisets(kinds, count):
+        counts = tuple(multiset.count(k) for k in range(1, kinds + 1))
+        orders = factorial(count)
+        for many in counts:
+            orders //= factorial(many)
+        found.append((counts, orders))
+    return tuple(found)
+
+
 def _multisets(sides: int, count: int, low: int = 1) -> Iterator[tuple[int, ...]]:
     if count == 0:
         yield ()
@@ -192,15 +253,18 @@ def _multisets(sides: int, count: int, low: int = 1) -> Iterator[tuple[int, ...]
             yield (f, *rest)
 
 
-def answer_count(dice: Dice) -> int:
-    """How many answers a request has before its grouping hint (what the enumerator walks)."""
+def answer_count(dice: Dice, kinds: Sequence[tuple[int, int]] | None = None) -> int:
+    """How many answers a request has before its ``classify`` hint (what the enumerator walks):
+    of its faces, or of its kinds of faces where ``face_kind`` says which act alike (``kinds``:
+    its :func:`_face_kinds`, when known)."""
+    sides = dice.sides if dice.face_kind is None else len(kinds or _face_kinds(dice))
     if dice.count == 1:
-        return dice.sides
+        return sides
     if dice.total:
         return dice.count * (dice.sides - 1) + 1
     if dice.ordered:
-        return dice.sides ** dice.count
-    return comb(dice.sides + dice.count - 1, dice.count)
+        return sides ** dice.count
+    return comb(sides + dice.count - 1, dice.count)
 
 
 class TooManyPlays(ValueError):
@@ -213,8 +277,10 @@ class TooManyPlays(ValueError):
         super().__init__(
             f"too many ways for the dice to fall to compute exactly: the rule asks for {count} "
             f"{'die' if count == 1 else 'dice'} ({dice}), at least {ways:,} plays to walk, and the "
-            f"limit is {limit:,}. Group faces that act alike with Dice(..., classify=...), or "
-            f"estimate by sampling: rules_core.simulate(system, scenario, n)")
+            f"limit is {limit:,}. Say which faces act alike with Dice(..., face_kind=...) (a pool "
+            f"is then walked by kinds of faces: 10d20 read as over, under or on a target is 66 "
+            f"multisets), group answers that act alike with Dice(..., classify=...), or estimate "
+            f"by sampling: rules_core.simulate(system, scenario, n)")
 
 
 class _NeedMore(Exception):
@@ -245,10 +311,11 @@ def enumerate_play(system: System, scenario: Scenario, *, classify: bool = True,
 
     The rule is replayed with every sequence of answers it asks for (a roll it never asks for is
     never enumerated); each answer is weighted by the face combinations giving it. With
-    ``classify=False`` the requests' grouping hints are ignored and every answer is followed
-    (slower; the tests use it to prove the hints true). Exhaustive: small scenarios only; with
-    ``limit``, :class:`TooManyPlays` is raised as soon as more than ``limit`` plays would be
-    walked (or one request has more answers than that), before the work is done.
+    ``classify=False`` the requests' hints (``classify``, ``face_kind``) are ignored and every
+    answer is followed: the plain walk (slower; the tests use it to prove the hints true).
+    Exhaustive: small scenarios only; with ``limit``, :class:`TooManyPlays` is raised as soon
+    as more than ``limit`` plays would be walked (or one request has more answers than that),
+    before the work is done.
     """
     found: dict[Hashable, list[tuple[int, int]]] = {}   # key -> [(ways, denominator)]
     pending: list[tuple[tuple[Any, ...], int, int, tuple[Dice, ...]]] = [((), 1, 1, ())]
@@ -259,11 +326,9 @@ def enumerate_play(system: System, scenario: Scenario, *, classify: bool = True,
             played = system.play(scenario, _Replay(answers))
         except _NeedMore as need:
             dice = need.dice
-            if not classify and dice.classify is not None:
+            if not classify and (dice.classify is not None or dice.face_kind is not None):
                 dice = Dice(dice.purpose, dice.sides, dice.count, dice.total, dice.ordered)
-            if limit is not None and answer_count(dice) > limit:
-                raise TooManyPlays((*asked, dice), answer_count(dice), limit) from None
-            branches = _answers(dice)
+            branches = _branches(dice, limit, asked)
             walked += len(branches)
             if limit is not None and walked > limit:
                 raise TooManyPlays((*asked, dice), walked, limit) from None

@@ -232,6 +232,15 @@ def unregister(system_id: str) -> None:
     _REGISTERED.pop(system_id, None)
 
 
+def own_headline_text(key: str) -> str | None:
+    """The description a registered rule gives its own headline ``key`` (the one registered last
+    that has it), or None: what names that headline on every card and table."""
+    for system in reversed(_REGISTERED.values()):
+        if key in system.headlines and system.headlines[key].text.strip():
+            return system.headlines[key].text.strip()
+    return None
+
+
 @cache
 def built_in_systems() -> Mapping[str, System]:
     """The systems of ``rules_core.systems``, by id (each package there defines ``SYSTEM``)."""

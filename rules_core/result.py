@@ -31,13 +31,19 @@ _COMMON_LABELS = {
 def headline_label(key: str) -> str:
     """Readable English name of a headline quantity (or of a worth: ``hits_avoided``): the one
     source of the names on every card and table, the result's own display and the workbook's
-    (which translates them: ``System.text``, then the workbook's own words).
+    (which translates them: ``System.text``, then the workbook's own words). A registered
+    designer's rule names its own headlines by their descriptions (``probability(text, ...)``,
+    without a closing full stop; the rule registered last, if two share a key).
 
     >>> headline_label("p_no_hit"), headline_label("p_guts_fails"), headline_label("expected_wounds")
     ('P(no hit lands)', 'P(guts fails)', 'Expected wounds')
     """
     if key in _COMMON_LABELS:
         return _COMMON_LABELS[key]
+    from .registry import own_headline_text  # (the registry imports this module)
+    own = own_headline_text(key)
+    if own:
+        return own[:-1] if own.endswith(".") and not own.endswith("..") else own
     words = key.split("_")
     if words[0] == "p" and len(words) > 1:
         return f"P({' '.join(words[1:])})"

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["Dice", "Rolled", "Roller", "RandomRoller", "FacesRoller", "DiceError"]
 
@@ -50,6 +50,12 @@ class Dice:
     - ``classify``: a hint for the enumerator only — answers that ``classify`` maps alike act
       alike in the rule, so one of them is followed, weighted by how many there are. It must
       be true of the rule; the tests prove it by enumerating without it.
+    - ``face_kind``: a hint for the enumerator only, for dice read face by face (not a
+      ``total``) — faces that ``face_kind`` maps alike act alike in the rule: exchanging a die's
+      face for another of its kind changes nothing the rule does. The enumerator then walks
+      kinds instead of faces (a pool of 4d20 read as "over, under or on the skill" walks 15
+      multisets of kinds, each weighted by the rolls giving it, not 8,855 pools); the rule is
+      answered with the lowest face of each kind. Like ``classify``, it must be true of the rule.
     """
 
     purpose: str
@@ -58,10 +64,14 @@ class Dice:
     total: bool = False
     ordered: bool = True
     classify: Callable[[int | tuple[int, ...]], Hashable] | None = None
+    face_kind: Callable[[int], Hashable] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.sides < 2 or self.count < 1:
             raise ValueError(f"{self.purpose}: {self.count}d{self.sides} is not a roll")
+        if self.face_kind is not None and self.total:
+            raise ValueError(f"{self.purpose}: face_kind says which faces act alike, but the rule reads "
+                             f"only the total of these dice; group totals with classify instead")
 
     def __str__(self) -> str:
         return f"{self.purpose} ({self.count}d{self.sides})" if self.count > 1 else \

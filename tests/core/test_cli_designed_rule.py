@@ -211,11 +211,19 @@ def test_a_rule_with_too_many_dice_is_refused_and_can_still_be_simulated(tmp_pat
 
 
 def test_an_exception_in_the_rules_own_code_names_its_line(tmp_path):
+    (tmp_path / "buggy.py").write_text(COIN + ", trace=lambda s: [s.hits / 0])\n")
+    code, out, err = run("evaluate", "--system-module", str(tmp_path / "buggy.py"), "-", stdin='{"system": "cli-coin"}')
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert "your rule raised ZeroDivisionError" in err and "buggy.py, line 12)" in err
+
+
+def test_a_headline_reading_a_quantity_a_play_lacks_is_said_in_one_line(tmp_path):
     (tmp_path / "buggy.py").write_text(COIN.replace("register, rule", "register, rule, probability")
                                        + ', headlines={"p_x": probability("x", lambda p: p["nothing"] > 0)})\n')
     code, out, err = run("evaluate", "--system-module", str(tmp_path / "buggy.py"), "-", stdin='{"system": "cli-coin"}')
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
-    assert "your rule raised KeyError" in err and "buggy.py, line 12)" in err
+    assert "headline 'p_x' could not be read on the play ('hit', hits 1): its event raised KeyError" in err
+    assert "this play has no quantity 'nothing'" in err
 
 
 def test_an_exception_raised_in_the_rules_play_names_the_line_of_its_file(tmp_path):

@@ -133,7 +133,7 @@ def test_play_that_raises_is_named_with_its_exception_and_its_dice():
 
 def test_an_outcome_not_declared_is_named_with_the_dice():
     mine = rule("mistakes", "Mine", One, _play(), outcomes=("ok", "missed"))
-    with pytest.raises(RuleError, match=r"the outcome 'hit' on Dodge \(d10\) → 10, which is not one of the "
+    with pytest.raises(RuleError, match=r"the outcome 'hit' on Dodge \(d10\) → 6, which is not one of the "
                                         r"declared outcomes 'ok', 'missed'"):
         mine.evaluate(One())
 
@@ -144,11 +144,11 @@ def test_a_headline_that_is_not_a_probability():
              headlines={"p_margin": expectation("Margin", lambda p: p.hits)})
     counted = rule("mistakes", "Mine", One, _play(), outcomes=("ok", "hit"),
                    headlines={"p_hit": probability("Hit", lambda p: p.hits)})
-    with pytest.raises(RuleError, match=r"'p_hit' is not a probability: its event gave 1 .*True or False"):
+    with pytest.raises(RuleError, match=r"'p_hit' is not a probability: its event gave 0 .*True or False"):
         counted.evaluate(One())
     inexact = rule("mistakes", "Mine", One, _play(), outcomes=("ok", "hit"),
                    headlines={"half": expectation("Half", lambda p: p.hits / 2)})
-    with pytest.raises(RuleError, match=r"'half' gave 0.5 .*a whole number or a Fraction"):
+    with pytest.raises(RuleError, match=r"'half' gave 0.0 .*a whole number or a Fraction"):
         inexact.evaluate(One())
     with pytest.raises(RuleError, match="'p_no_hit' is one every rule has already"):
         rule("mistakes", "Mine", One, _play(), outcomes=("ok", "hit"),
@@ -194,7 +194,7 @@ def test_dice_too_many_to_walk_are_refused_before_the_work():
     def deep(s, roller):  # each die small, but six of them in a row: 20**6 plays
         faces = [roller.roll(Dice(f"Die {i}", sides=20)) for i in range(6)]
         return Play("ok", 0, evasions=(faces[0] > 1,))
-    with pytest.raises(TooManyPlays, match="asks for 6 dice"):
+    with pytest.raises(TooManyPlays, match=r"asks for 5 dice .* at least 3,200,000 plays"):  # refused at the 5th
         rule("mistakes", "Deep", One, deep, outcomes=("ok",)).evaluate(One())
 
 
@@ -251,3 +251,35 @@ def test_a_pool_of_one_die_is_still_a_tuple():
     assert rule("mistakes", "Pool", One, play, outcomes=("ok",)).evaluate(One(target=1)).headline[
         "p_dodge_succeeds"] == Fraction(1, 2)
     assert all(isinstance(p, tuple) and len(p) == 1 for p in seen)
+
+
+def test_a_headline_reading_a_quantity_some_play_lacks_is_a_rule_error_in_evaluate():
+    """Without a dodge, the example rule's plays carry no "cancelled": a headline reading it
+    on every play is refused in evaluate itself (not only under worth), naming it and the play."""
+    careless = rule("my-2d10", "Careless", TwoD10, EXAMPLE.play.play, outcomes=("dodged", "some hit", "all hit"),
+                    headlines={"expected_cancelled": expectation("Expected hits cancelled.", lambda p: p["cancelled"]),
+                               "p_cancelled_all": probability("All cancelled.", lambda p: True,
+                                                              given=lambda p: p["cancelled"] == 3)})
+    assert careless.evaluate(TwoD10()).headline["expected_cancelled"] == Fraction(137, 100)
+    with pytest.raises(RuleError) as caught:
+        careless.evaluate(TwoD10(dodges=False))
+    assert str(caught.value) == (
+        "rule 'my-2d10': headline 'expected_cancelled' could not be read on the play ('all hit', hits 3): its "
+        "value raised KeyError: \"this play has no quantity 'cancelled'; it has none\"; read a quantity only on "
+        "the plays that have it (p['cancelled'] if p.evasions else 0), or give it on every play")
+    only_given = rule("my-2d10", "Careless", TwoD10, EXAMPLE.play.play, outcomes=("dodged", "some hit", "all hit"),
+                      headlines={"p_cancelled_all": probability("All cancelled.", lambda p: True,
+                                                                given=lambda p: p["cancelled"] == 3)})
+    with pytest.raises(RuleError, match=r"headline 'p_cancelled_all' could not be read on the play \('all hit', "
+                                        r"hits 3\): its condition \(given\) raised KeyError"):
+        only_given.evaluate(TwoD10(dodges=False))
+
+
+def test_a_designers_headline_is_named_by_its_own_description(designed_rule):
+    from rules_core.result import headline_label
+    assert headline_label("expected_cancelled") == "Expected hits cancelled"
+    assert headline_label("p_all_cancelled") == "Every hit cancelled by the dodge"
+    assert evaluate(TwoD10()).label("p_all_cancelled") == "Every hit cancelled by the dodge"
+    assert headline_label("p_no_hit") == "P(no hit lands)"  # the common three keep their names
+    unregister("my-2d10")
+    assert headline_label("expected_cancelled") == "Expected cancelled"  # a rule not registered names nothing

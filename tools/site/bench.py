@@ -11,7 +11,9 @@ Playwright bypass the HTTP cache, and a fresh context (like a private window) ke
 not the code the browser compiled from them (a second visit there took as long as the first).
 *Transfer*: every
 file the page asked for, as sent uncompressed and as a host that compresses would send it
-(brotli, quality 11; wheels and other zip files barely compress). Prints a Markdown report.
+(brotli, quality 11; wheels and other zip files barely compress). Then a designer's rule
+evaluated and swept in the site's Pyodide beside icepool (tools/site/bench_design.py; not with
+``--no-design``). Prints a Markdown report.
 
 Run with the project's virtualenv (Playwright, brotli): ``.venv/bin/python tools/site/bench.py``.
 """
@@ -91,6 +93,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--changes", type=int, default=10, help="slider moves timed")
     parser.add_argument("--further", default="eldfall", help="a second dashboard opened after the first")
     parser.add_argument("--warm", type=int, default=3, help="warm visits timed")
+    parser.add_argument("--no-design", action="store_true",
+                        help="leave out a designer's rule in the site's Pyodide (tools/site/bench_design.py)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -156,6 +160,9 @@ def main(argv: list[str] | None = None) -> None:
     print("Largest files (brotli):\n\n| file | uncompressed | brotli |\n| --- | --- | --- |")
     for path, (_, b) in sorted(files.items(), key=lambda kv: -kv[1][1])[:12]:
         print(f"| {path.relative_to(args.site)} | {path.stat().st_size / 1e6:.2f} MB | {b / 1e6:.2f} MB |")
+    if not args.no_design:
+        from bench_design import report
+        print(f"\n{report(args.site)}")
 
 
 if __name__ == "__main__":
