@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .play import Headline, Play
-from .result import Result
+from .result import Result, name_own_headlines
 from .roller import Roller
 from .names import near_names
 from .trace import TraceStep, localised_numbers
@@ -224,21 +224,14 @@ def register(system: System) -> System:
     if system.id in built_in_systems():
         raise RuleError(f"the id {system.id!r} is a built-in game's; give your rule another id")
     _REGISTERED[system.id] = system
+    name_own_headlines(system.id, {key: h.text for key, h in system.headlines.items()})
     return system
 
 
 def unregister(system_id: str) -> None:
     """Take a registered rule away again (nothing happens for an id not registered)."""
     _REGISTERED.pop(system_id, None)
-
-
-def own_headline_text(key: str) -> str | None:
-    """The description a registered rule gives its own headline ``key`` (the one registered last
-    that has it), or None: what names that headline on every card and table."""
-    for system in reversed(_REGISTERED.values()):
-        if key in system.headlines and system.headlines[key].text.strip():
-            return system.headlines[key].text.strip()
-    return None
+    name_own_headlines(system_id, None)
 
 
 @cache

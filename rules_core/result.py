@@ -28,6 +28,19 @@ _COMMON_LABELS = {
 }
 
 
+#: The descriptions registered rules give their own headlines, by rule id, in the order registered
+#: (kept by :func:`rules_core.registry.register`: :func:`name_own_headlines`).
+_OWN_LABELS: dict[str, dict[str, str]] = {}
+
+
+def name_own_headlines(rule_id: str, texts: Mapping[str, str] | None) -> None:
+    """Name a registered rule's own headlines by their descriptions (``{key: text}``) on every card
+    and table; None: the rule is no longer registered."""
+    _OWN_LABELS.pop(rule_id, None)
+    if texts is not None:
+        _OWN_LABELS[rule_id] = {k: t.strip() for k, t in texts.items() if t.strip()}
+
+
 def headline_label(key: str) -> str:
     """Readable English name of a headline quantity (or of a worth: ``hits_avoided``): the one
     source of the names on every card and table, the result's own display and the workbook's
@@ -40,8 +53,7 @@ def headline_label(key: str) -> str:
     """
     if key in _COMMON_LABELS:
         return _COMMON_LABELS[key]
-    from .registry import own_headline_text  # (the registry imports this module)
-    own = own_headline_text(key)
+    own = next((texts[key] for texts in reversed(_OWN_LABELS.values()) if key in texts), None)
     if own:
         return own[:-1] if own.endswith(".") and not own.endswith("..") else own
     words = key.split("_")
