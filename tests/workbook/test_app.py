@@ -12,7 +12,8 @@ import pytest
 from rules_core import find_preset, get_system
 from rules_core.systems.infinity_n4.dice import resolve_face_to_face
 from rules_core.systems.infinity_n4.exact import dodge_headline
-from workbook.pages.dashboard import Dashboard, View, dashboard
+from workbook.pages.dashboard import Dashboard, View
+from workbook.pages.notebook import dashboard
 from workbook.page.views import distribution_chart
 from dashboard_checks import ab_cards, by_key, check_ab_against_core, check_against_core, shown_headline, shown_in
 from workbook_fake import FAKE, FakeScenario, Shooter
@@ -88,7 +89,7 @@ def test_choosing_a_preset_shows_it():
     dash.preset.value = first.name
     assert dash.scenario == first.scenario
     assert dash.form.control("dodger.ph").value == first.scenario.dodger.ph
-    assert first.description[:30] in dash._preset_info.value.replace("&#x27;", "'")
+    assert first.description[:30] in dash.toolbar.preset_info.value.replace("&#x27;", "'")
     check_against_core(dash)
 
 

@@ -17,6 +17,7 @@ import json
 import re
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -89,6 +90,8 @@ def visible(markup: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", markup))
 
 
+DESIGN_DOC = (Path(__file__).resolve().parents[2] / "docs" / "design.md").read_text()
+
 NAMES = {"p_dodge_succeeds": "P(dodge succeeds)", "p_no_hit": "P(no hit lands)",
          "expected_hits": "Expected hits landing", "p_all_cancelled": "P(all cancelled)",
          "expected_cancelled": "Expected cancelled"}
@@ -114,6 +117,21 @@ def test_the_default_scenario_shows_the_hand_worked_numbers(designed_rule):
     assert shown_headline(dash) == dict(evaluate(TwoD10()).headline)
     check_against_core(dash)
     assert dash.views == ()  # per-system views are the four games'; none applies here
+
+
+def test_dashboard_of_a_rule_starts_where_docs_design_says(designed_rule):
+    """docs/design.md: ``dashboard(system)`` opens on the rule's first preset, as a game's page
+    opens on its first worked example; a rule without presets, on its fields' defaults."""
+    from dataclasses import replace
+
+    from example_rule import TwoD10
+
+    first = dashboard(designed_rule)
+    assert first.scenario == TwoD10(skill=14) and first.toolbar.preset.value == "skilled"
+    assert cards(first)["p_dodge_succeeds"][1] == Fraction(79, 100)  # 2d10 ≤ 14: 79 of the 100 rolls
+    plain = dashboard(replace(designed_rule, presets=()))
+    assert plain.scenario == TwoD10() and cards(plain)["p_dodge_succeeds"][1] == Fraction(11, 20)
+    assert "first preset" in DESIGN_DOC and "no presets" in DESIGN_DOC
 
 
 def test_the_designers_headlines_are_shown_by_their_labels_not_their_keys(designed_rule):

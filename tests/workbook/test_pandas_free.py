@@ -39,7 +39,8 @@ import plotly.graph_objects as go
 
 from rules_core import all_systems, evaluate, get_system
 
-from workbook.pages.dashboard import View, dashboard
+from workbook.pages.dashboard import View
+from workbook.pages.notebook import dashboard
 
 CARD = re.compile(r'<div class="wb-card" data-key="([^"]+)">.*?data-value="([^"]*)"')
 

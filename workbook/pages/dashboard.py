@@ -1,9 +1,9 @@
 """The dashboard: one assembly of controls, numbers, charts, table, the system's own views, the
 panels, the trace and the link (every part's CSS class: ``docs/workbook.md``).
 
-A notebook shows a system's dashboard with two lines::
+A notebook shows a system's dashboard with two lines (:mod:`workbook.pages.notebook`)::
 
-    from workbook.pages.dashboard import dashboard
+    from workbook import dashboard
     dashboard("infinity-n4")
 
 The page holds one :class:`workbook.page.state.PageState` (scenario, language, present mode,
@@ -14,36 +14,35 @@ its panels (:mod:`workbook.page.panel`) read it, through :class:`workbook.page.p
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from rules_core import Result, System, all_systems, get_system, register
+from rules_core import Result, System, get_system
 from rules_core.scenario import Scenario, parse
 
 from ..page.batch import Coalesced
 from ..page.boxes import Section, collapsible, html_box, output, show_in
 from ..page.controls import ScenarioForm
 from ..page.host import PanelHost
-from ..page.layout import heading, headline_cards, house_rule_banner, page_css, titled
+from ..page.layout import heading, headline_cards, house_rule_banner, numbers_first, page_css, titled
 from ..page.notices import FieldMarks
 from ..page.panel import PagePanel
 from ..page.share import encode_query, page_url, preheating, request_query, share_url
 from ..page.state import PageState, read_link
 from ..page.table import Table
-from ..page.text import LANGUAGE_NAMES, translator
-from ..page.urlbar import UrlBar
+from ..page.text import translator
+from ..page.toolbar import Toolbar
 from ..page.views import (OUTCOME_COLUMNS, Rendered, SystemView, View, at_least_chart, evaluate_cached,
                           headline_grid, notice_html, outcome_chart, outcome_grid, system_views, table_html,
                           trace_html)
 from ..panels.export import dashboard_report
 from ..panels.registry import page_keys, page_panels
 
-__all__ = ["View", "Dashboard", "NotebookDashboard", "dashboard", "Section", "collapsible"]
+__all__ = ["View", "Dashboard", "Section", "collapsible"]
 
 
 class Dashboard:
@@ -57,8 +56,8 @@ class Dashboard:
     else the system's first). A query's fields change the system's default scenario (or the
     preset it names), like the links the page writes; ``present=1`` opens it in present mode.
 
-    ``state`` (:class:`workbook.page.state.PageState`) is what the page shows; ``lang``,
-    ``present`` and ``scenario`` read it. Replaced on every change: ``result``, ``figures``
+    ``state`` (:class:`workbook.page.state.PageState`) is what the page shows; ``lang`` and
+    ``present`` read it (``scenario`` is the form's, which ``state`` follows). Replaced on every change: ``result``, ``figures``
     (``"outcome"``, ``"at_least"``), ``tables`` (``"outcomes"``, ``"headline"``: each a
     :class:`workbook.page.table.Table`, ``.to_frame()`` for pandas), ``rendered`` (each view's
     output by title), ``notices``. Panels: ``panel(name)`` builds one on first asking (KeyError
@@ -139,7 +138,7 @@ class Dashboard:
         self.state = replace(self.state, keys=asked.keys, notice=asked.notice)
         if asked.present:
             self.set_present(True)
-        self.state = replace(self.state, notice=self.state.notice or self.host.restore(dict(asked.keys)))
+        self._restore(asked.keys)
         for name in self.host.opening(asked.scenario):  # e.g. a link to a house rule opens Design
             self.open(name)
         reopen = self._relabel(asked.lang) if asked.lang != self.lang else None
@@ -149,6 +148,10 @@ class Dashboard:
             self._show(asked.scenario)
         if reopen is not None:
             reopen()
+
+    def _restore(self, keys: Mapping[str, str]) -> None:
+        """Give the panels the link's own ``keys``; a refusal is said, unless the link's is."""
+        self.state = replace(self.state, notice=self.state.notice or self.host.restore(dict(keys)))
 
     # -- building the page ----------------------------------------------------------------
     def _build(self, scenario: Scenario) -> None:
@@ -160,34 +163,16 @@ class Dashboard:
         self.taken: dict[str, list[widgets.Widget]] = {}
         #: what says the page's own words again in another language (see _relabel)
         self._relabels: list[Callable[[], None]] = []
-        self._syncing = False
 
         header = html_box("wb-title", page_css())  # the notebook above gives the title and lead
-        self.urlbar = UrlBar.for_page(self.apply_query)
-        self.present_toggle = widgets.ToggleButton(value=self.present, icon="television",
-                                                   layout=widgets.Layout(width="auto"))
-        self.present_toggle.add_class("wb-present-toggle")
-        self.present_toggle.observe(lambda ch: self.set_present(ch.new), names="value")
-        toolbar = [self.urlbar, self.present_toggle]
-        self.language = None
-        if len(system.languages) > 1:
-            self.language = widgets.Dropdown(
-                options=[(LANGUAGE_NAMES.get(code, code), code) for code in system.languages],
-                value=self.lang, style={"description_width": "initial"})
-            self.language.add_class("wb-lang")
-            self.language.observe(lambda ch: self.set_lang(ch.new), names="value")
-            toolbar.append(self.language)
-        self.preset = widgets.Dropdown(options=self._preset_options(), value="",
-                                       layout=widgets.Layout(width="100%", max_width="34em"))
-        self.preset.add_class("wb-preset")
-        self.preset.observe(self._preset_chosen, names="value")
-        self._preset_info = html_box("wb-preset-info")
-        self.help_toggle = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto"))
-        self.help_toggle.add_class("wb-help-toggle")
-
+        self.toolbar = bar = Toolbar(system, self.lang, self.present, on_query=self.apply_query,
+                                     on_present=self.set_present, on_lang=self.set_lang,
+                                     on_preset=lambda s: self.form.set_scenario(s),
+                                     on_help=lambda on: self.form.show_help(on))
+        self.urlbar, self.present_toggle, self.language = bar.urlbar, bar.present_toggle, bar.language
+        self.preset, self.help_toggle = bar.preset, bar.help_toggle
         self.form = ScenarioForm(system, scenario, self.lang)
         self.form.on_change(self._changed)
-        self.help_toggle.observe(lambda ch: self.form.show_help(ch.new), names="value")
         own = [v for v in self.views if not isinstance(v, View)]
         kinds = [*own, *page_panels()]
         for kind in kinds:  # e.g. the rule's constants leave the main controls for Design
@@ -205,60 +190,19 @@ class Dashboard:
         self._trace = html_box("wb-trace")
         self._share = html_box("wb-share-link")
 
-        # The numbers first: the headline cards and the outcome chart at the top left, the
-        # controls beside them (scrolling in their own box on a wide screen, so that the numbers
-        # stay in view), below them in the page's own flow on a phone (see workbook.page.layout).
         self.form.widget.layout.flex = "0 0 auto"  # its own height; the box scrolls
-        self._preset_info.layout.flex = "0 0 auto"
-        top = widgets.VBox([self.preset, self.help_toggle], layout=widgets.Layout(flex="0 0 auto"))
-        controls = widgets.Box([top, self._preset_info, self.form.widget],
-                               layout=widgets.Layout(flex="1 1 380px", max_width="36em", max_height="88vh",
-                                                     overflow="auto", flex_flow="column"))
-        controls.add_class("wb-controls")
-        results = widgets.VBox([self._stale, self._headline, self._outcome_chart, self._at_least_chart],
-                               layout=widgets.Layout(flex="1 1 560px", padding="0 16px 0 0", overflow="visible"))
-        results.add_class("wb-results")
-        self._results = results
-        self._marks = FieldMarks(self.form, results, self._stale)
-        row = widgets.Box([results, controls], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
-        row.add_class("wb-main")
-        bar = widgets.HBox(toolbar, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        bar.add_class("wb-toolbar")
-        rows = [header, bar, self._notice, row, self._section("Outcome table", self._table)]
+        row, self._results = numbers_first([self._stale, self._headline, self._outcome_chart, self._at_least_chart],
+                                           [bar.top, bar.preset_info, self.form.widget])
+        self._marks = FieldMarks(self.form, self._results, self._stale)
+        rows = [header, bar.bar, self._notice, row, self._section("Outcome table", self._table)]
         rows += [self._view_section(v, scenario) for v in self.views]
         rows += self.host.sections([k for k in self.host.kinds.values() if k not in own], scenario)
         rows += [self._section("Trace of the rules applied", self._trace), self._share]
         self.widget.children = rows
-        self._label_toolbar()
-        self.state = replace(self.state, notice=self.state.notice or self.host.restore(dict(self.state.keys)))
+        bar.say(self.lang, self.text)
+        self._restore(self.state.keys)
         self.host.set_present(self.present)
         self._show(self.form.scenario)
-
-    @contextmanager
-    def _quiet_preset(self) -> Iterator[None]:
-        """The preset dropdown changed by the page, not by the reader: no preset is loaded."""
-        self._syncing = True
-        try:
-            yield
-        finally:
-            self._syncing = False
-
-    def _preset_options(self) -> list[tuple[str, str]]:
-        text = self.text
-        return [(text("(custom scenario)"), "")] + [(text(p.title), p.name) for p in self.system.presets]
-
-    def _label_toolbar(self) -> None:
-        """The words of the toolbar and of the controls above the form, in the page's language."""
-        text, system = self.text, self.system
-        with self.urlbar.hold_sync():
-            self.urlbar.label, self.urlbar.copied = text("Copy link"), text("Copied")
-            self.urlbar.title = f"{text(system.name)} — {text('Dodge Workbook')}"
-        self.present_toggle.description = text("Present")
-        self.present_toggle.tooltip = text("Larger type and charts, for a projector")
-        if self.language is not None:
-            self.language.description = text("Language")
-        self.preset.description = text("Preset")
-        self.help_toggle.description = text("Show help and sources")
 
     def _relabel(self, lang: str) -> Callable[[], None]:
         """Say the whole page in ``lang``, in place: each widget built keeps its state and gets
@@ -268,11 +212,7 @@ class Dashboard:
         open or carry something (a pinned A)."""
         self.state = replace(self.state, lang=lang)
         self.text = translator(self.system, lang)
-        with self._quiet_preset():
-            self.preset.options = self._preset_options()  # _show selects the preset again
-        if self.language is not None and self.language.value != lang:
-            self.language.value = lang
-        self._label_toolbar()
+        self.toolbar.say(lang, self.text)
         self.form.set_lang(lang)
         for relabel in self._relabels:
             relabel()
@@ -320,8 +260,9 @@ class Dashboard:
         when this page has no such panel."""
         return self.host.panel(name)
 
-    def toggle(self, name: str) -> widgets.ToggleButton:
-        """The toggle of the panel ``name`` (KeyError when this page has no such panel)."""
+    def toggle(self, name: str) -> widgets.ToggleButton | None:
+        """The toggle of the panel ``name`` (None for one always shown; KeyError when this page
+        has no such panel)."""
         return self.host.toggle(name)
 
     @property
@@ -381,11 +322,6 @@ class Dashboard:
             self._show(self.form.scenario)
         self.follow_address()
 
-    def _preset_chosen(self, change: Any) -> None:
-        if self._syncing or not change.new:
-            return
-        self.form.set_scenario(self.system.preset(change.new).scenario)
-
     def _set_notices(self, *extra: str) -> None:
         self.notices = [n for n in (self.state.notice, *extra) if n]
         self._notice.value = notice_html(*self.notices)
@@ -418,7 +354,7 @@ class Dashboard:
         url = html.escape(f"{url}{'&' if '?' in url else '?'}{extra}" if url and extra else url, quote=True)
         self._share.value = url and (f"<b>{html.escape(text('Share this scenario'))}:</b> "
                                      f'<a class="wb-share-anchor" href="{url}">{url}</a>')
-        self._sync_preset(scenario)
+        self.toolbar.show_preset(scenario, text)
         self.follow_address()
         for view in self._views():  # the system's own views, heavier, after the common parts
             if view.title in self._opened:
@@ -426,77 +362,3 @@ class Dashboard:
             else:
                 self.rendered.pop(view.title, None)
         self.host.update(result)
-
-    def _sync_preset(self, scenario: Scenario) -> None:
-        match = next((p for p in self.system.presets if p.scenario == scenario), None)
-        with self._quiet_preset():
-            self.preset.value = match.name if match else ""
-        self._preset_info.value = "" if match is None else (
-            f"<small>{html.escape(self.text(match.description))}"
-            + (f" <span class='wb-cite'>[{html.escape(self.text(match.citation))}]</span>"
-               if match.citation else "") + "</small>")
-class NotebookDashboard(Dashboard):
-    """The dashboard as an object to work with in a notebook (what :func:`dashboard` returns).
-
-    It displays as the page (as the last expression of a cell, or with ``display``), and code
-    and sliders share one state:
-
-    - ``scenario``: the scenario shown; assign a scenario built in code to show it
-      (``d.scenario = d.scenario.set("dodger.ph", 13)``);
-    - ``result``: its exact :class:`rules_core.Result`;
-    - ``on_change(callback)``: ``callback(result)`` after every new evaluated scenario, from the
-      controls or from code (``result.scenario`` is the scenario); ``remove=True`` unregisters.
-
-    Everything else is as for :class:`Dashboard` (``figures``, ``tables``, ``form``, ...).
-    """
-
-    def __init__(self, system: System | str, **kw: Any):
-        self._observers: list[Callable[[Result], None]] = []
-        super().__init__(system, **kw)
-
-    @property
-    def scenario(self) -> Scenario:
-        """The scenario shown; assigning one shows it (validated: a bad one is refused with a
-        :class:`rules_core.ScenarioError` and nothing changes)."""
-        return self.form.scenario
-
-    @scenario.setter
-    def scenario(self, scenario: Scenario | dict[str, Any]) -> None:
-        self.form.set_scenario(parse(self.system.scenario_cls, scenario))
-
-    def on_change(self, callback: Callable[[Result], None], remove: bool = False) -> None:
-        """Call ``callback(result)`` after each new scenario is evaluated and shown."""
-        if remove:
-            self._observers.remove(callback)
-        else:
-            self._observers.append(callback)
-
-    def _show(self, scenario: Scenario) -> None:
-        super()._show(scenario)
-        if self.result is not None and self.result.scenario == scenario:  # evaluated, not refused
-            for callback in list(self._observers):
-                callback(self.result)
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return {**self.widget._repr_mimebundle_(**kwargs), "text/plain": repr(self)}
-
-    def __repr__(self) -> str:
-        return f"<dashboard of {self.system.id}: {self.result!r}>"
-
-
-def dashboard(system: str | System | Scenario, *, scenario: Scenario | dict[str, Any] | None = None,
-              **kw: Any) -> NotebookDashboard:
-    """The dashboard of a system (an id, a :class:`rules_core.System`, or a scenario built in
-    code, whose system it is and which it then shows), ready to be a notebook's last
-    expression; ``scenario`` and the other keywords as for :class:`Dashboard`. Returns a
-    :class:`NotebookDashboard`: ``d.scenario``, ``d.result``, ``d.on_change(callback)``.
-
-    A designer's rule (``rules_core.rule(...)``) not registered yet is registered here: every
-    panel looks systems up by id (a sweep, the page of games), as the rest of the workbook does."""
-    if isinstance(system, Scenario):
-        if scenario is not None:
-            raise TypeError("give the scenario once: dashboard(scenario) or dashboard(id, scenario=...)")
-        system, scenario = system.system, system
-    if isinstance(system, System) and all_systems().get(system.id) is not system:
-        register(system)  # a built-in game's id is refused with the designer's RuleError
-    return NotebookDashboard(system, scenario=scenario, **kw)
