@@ -5,6 +5,7 @@ each new result, present mode and the link's keys, and built again in another la
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+
 import ipywidgets as widgets
 
 from rules_core import Result
@@ -133,6 +134,7 @@ class PanelHost:
             panel.update(result)
 
     def set_present(self, on: bool) -> None:
+        """Present mode on or off in every panel built so far (one built later gets the page's)."""
         for panel in self._built.values():
             panel.set_present(on)
 

@@ -201,7 +201,6 @@ class Dashboard:
         self.widget.children = rows
         bar.say(self.lang, self.text)
         self._restore(self.state.keys)
-        self.host.set_present(self.present)
         self._show(self.form.scenario)
 
     def _relabel(self, lang: str) -> Callable[[], None]:
