@@ -78,7 +78,7 @@ FULL_ORDER = InfinityScenario(
     attackers=tuple(Attacker(value=value, mod=3, burst=3, ammo="DA") for value in (11, 12, 13)),
     template=Template(kind="deployable", lof=False, ammo="DA"), minus_three="stacking")
 
-#: The page's heatmap (workbook.systems.infinity.heatmap_panel): the sweep panel over the dodger's PH ×
+#: The page's heatmap (workbook.systems.infinity.HeatmapPanel): the sweep panel over the dodger's PH ×
 #: the first attacker's value, 30 values a side around the scenario's own.
 HEAT_FIELDS = ("dodger.ph", "attackers.0.value")
 HEAT_SAMPLE = [(0, 0), (0, 26), (9, 4), (9, 12), (9, 26), (17, 4), (17, 12), (17, 26), (29, 12), (29, 29)]

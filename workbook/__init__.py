@@ -24,8 +24,8 @@ from importlib import import_module
 from typing import Any
 
 #: Each public name and the module that defines it.
-_PUBLIC = {"dashboard": "pages.dashboard", "Dashboard": "pages.dashboard",
-           "NotebookDashboard": "pages.dashboard", "View": "page.views",
+_PUBLIC = {"dashboard": "pages.notebook", "Dashboard": "pages.dashboard",
+           "NotebookDashboard": "pages.notebook", "View": "page.views",
            "compare_table": "page.views", "compare_chart": "page.views", "outcome_chart": "page.views",
            "at_least_chart": "page.views", "distribution_chart": "page.views",
            "distribution_views": "page.views", "PagePanel": "page.panel", "register_panel": "panels.registry"}

@@ -12,7 +12,8 @@ import pytest
 from rules_core import find_preset, get_system
 from rules_core.systems.infinity_n4.dice import resolve_face_to_face
 from rules_core.systems.infinity_n4.exact import dodge_headline
-from workbook.pages.dashboard import Dashboard, View, dashboard
+from workbook.pages.dashboard import Dashboard, View
+from workbook.pages.notebook import dashboard
 from workbook.page.views import distribution_chart
 from dashboard_checks import ab_cards, by_key, check_ab_against_core, check_against_core, shown_headline, shown_in
 from workbook_fake import FAKE, FakeScenario, Shooter
@@ -88,7 +89,7 @@ def test_choosing_a_preset_shows_it():
     dash.preset.value = first.name
     assert dash.scenario == first.scenario
     assert dash.form.control("dodger.ph").value == first.scenario.dodger.ph
-    assert first.description[:30] in dash._preset_info.value.replace("&#x27;", "'")
+    assert first.description[:30] in dash.toolbar.preset_info.value.replace("&#x27;", "'")
     check_against_core(dash)
 
 
@@ -151,47 +152,47 @@ def test_dashboard_returns_an_object_holding_the_page_widget():
 
 def test_rulings_panel_compares_the_two_readings():
     dash = Dashboard(FAKE, query="")
-    assert dash.rulings.compare.comparison is None  # closed: nothing computed
+    assert dash.panel("rulings").compare.comparison is None  # closed: nothing computed
     panel = next(c for c in dash.widget.children if "wb-rulings" in c._dom_classes)
     assert panel.children[1].layout.display == "none"
-    dash.rulings_on.value = True
+    dash.toggle("rulings").value = True
     assert panel.children[1].layout.display is None  # shown
-    assert dash.rulings.field.value == "reading"
-    assert [v for _, v in dash.rulings.value.options] == ["lenient"]  # every reading but the current one
+    assert dash.panel("rulings").field.value == "reading"
+    assert [v for _, v in dash.panel("rulings").value.options] == ["lenient"]  # every reading but the current one
     dash.preset.value = ""
     dash.form.set_scenario(FakeScenario(defender={"agility": 2, "stance": "standing", "luck": 0.5},
                                         shooters=(Shooter(skill=4, dice=2),)))
     strict, lenient = dash.scenario, dash.scenario.replace(reading="lenient")
     # Hand check: lenient gives +1 to agility 2 against an unaimed shot: dodge 3/6 vs 2/6.
-    cards = ab_cards(dash.rulings)
+    cards = ab_cards(dash.panel("rulings"))
     assert cards["p_dodge_succeeds"] == {"a": Fraction(1, 3), "b": Fraction(1, 2), "difference": Fraction(1, 6)}
-    check_ab_against_core(dash.rulings, strict, lenient)
-    assert "+16.67 pp" in dash.rulings.compare.cards.value  # the difference in percentage points
-    fig = dash.rulings.compare.figure
+    check_ab_against_core(dash.panel("rulings"), strict, lenient)
+    assert "+16.67 pp" in dash.panel("rulings").compare.cards.value  # the difference in percentage points
+    fig = dash.panel("rulings").compare.figure
     assert [t.name for t in fig.data][:2] == ["Current reading", "Alternative reading"]
     a, b = FAKE.evaluate(strict), FAKE.evaluate(lenient)
     assert list(fig.data[2].y) == [float(b.outcomes[k] - a.outcomes[k]) for k in a.outcome_order]
     # Each reading by its label, as the reader knows it, in full, not by its id.
     labels = dict(FAKE.rulings()[0].choices)
-    help_html = dash.rulings.help.value
+    help_html = dash.panel("rulings").help.value
     assert f"<b>Current reading:</b> {html.escape(labels['strict'])}" in help_html
     assert f"<b>Alternative reading:</b> {html.escape(labels['lenient'])}" in help_html
     assert "Fake Rules p.1" in help_html  # the ruling's citation
     # The trace lines that differ: only the reading differs here.
-    only_a, only_b = dash.rulings.compare.comparison.trace_differences()
-    assert only_a and only_b and all(line in html.unescape(dash.rulings.compare.trace.value)
+    only_a, only_b = dash.panel("rulings").compare.comparison.trace_differences()
+    assert only_a and only_b and all(line in html.unescape(dash.panel("rulings").compare.trace.value)
                                      for line in only_a + only_b)
     # The panel follows the form: when the form takes the alternative reading, the panel
     # compares it with the other one.
     dash.form.control("reading").value = "lenient"
-    assert [v for _, v in dash.rulings.value.options] == ["strict"]
-    assert ab_cards(dash.rulings)["p_dodge_succeeds"]["a"] == Fraction(1, 2)
-    check_ab_against_core(dash.rulings, lenient, strict)
+    assert [v for _, v in dash.panel("rulings").value.options] == ["strict"]
+    assert ab_cards(dash.panel("rulings"))["p_dodge_succeeds"]["a"] == Fraction(1, 2)
+    check_ab_against_core(dash.panel("rulings"), lenient, strict)
     # Closed again: changes evaluate nothing more for it.
-    dash.rulings_on.value = False
-    shown = dash.rulings.compare.comparison
+    dash.toggle("rulings").value = False
+    shown = dash.panel("rulings").compare.comparison
     dash.form.control("defender.agility").value = 4
-    assert dash.rulings.compare.comparison is shown
+    assert dash.panel("rulings").compare.comparison is shown
 
 
 def test_language_switch_translates_every_text():
@@ -210,11 +211,11 @@ def test_language_switch_translates_every_text():
     assert dash.rendered["Hits rolled"].layout.title.text == "‹Hits rolled›"
     assert "lang=xx" in dash._share.value
     assert dash.preset.options[1][0] == "‹Two shooters›"
-    assert dash.rulings.value.options[0][0] == "‹+1 against unaimed shots (Fake FAQ)›"
-    assert dash.rulings_on.description == "‹Compare a ruling›"
-    dash.rulings_on.value = True
-    assert dash.rulings.compare.names == ("‹Current reading›", "‹Alternative reading›")
-    assert "‹No bonus (Fake Rules p.1)›" in dash.rulings.help.value
+    assert dash.panel("rulings").value.options[0][0] == "‹+1 against unaimed shots (Fake FAQ)›"
+    assert dash.toggle("rulings").description == "‹Compare a ruling›"
+    dash.toggle("rulings").value = True
+    assert dash.panel("rulings").compare.names == ("‹Current reading›", "‹Alternative reading›")
+    assert "‹No bonus (Fake Rules p.1)›" in dash.panel("rulings").help.value
     # Numbers are unchanged by the language.
     assert [Fraction(x) for x in dash.tables["outcomes"].column("exact")] == \
         [dash.result.outcomes[k] for k in dash.result.outcome_order]
@@ -264,12 +265,12 @@ def test_a_link_written_before_reopens_the_same_page():
     query = "preset=zhanshi-mine-and-fusilier&minus_three=single&pin=preset%3Dzhanshi-vs-fusilier"
     dash = Dashboard("infinity-n4", query=query)
     assert dash.scenario == mine and dash.notices == []
-    assert dash.analysis.compare.pinned.scenario == seed and dash.analysis_on.value is True
-    check_ab_against_core(dash.analysis.compare, seed, mine)
-    dash.rulings_on.value = True
-    check_ab_against_core(dash.rulings, mine, mine.replace(minus_three="stacking"))
-    assert ab_cards(dash.rulings)["p_dodge_succeeds"]["b"] == Fraction(299, 40000)  # the seed's −6 reading
+    assert dash.panel("analysis").compare.pinned.scenario == seed and dash.toggle("analysis").value is True
+    check_ab_against_core(dash.panel("analysis").compare, seed, mine)
+    dash.toggle("rulings").value = True
+    check_ab_against_core(dash.panel("rulings"), mine, mine.replace(minus_three="stacking"))
+    assert ab_cards(dash.panel("rulings"))["p_dodge_succeeds"]["b"] == Fraction(299, 40000)  # the seed's −6 reading
     href = dash._share.value.split('href="')[1].split('"')[0].replace("&amp;", "&")
     assert "pin=" in href and "rulings" not in href
     again = Dashboard("infinity-n4", query=href.split("?", 1)[1])
-    assert again.scenario == mine and again.analysis.compare.pinned.scenario == seed
+    assert again.scenario == mine and again.panel("analysis").compare.pinned.scenario == seed

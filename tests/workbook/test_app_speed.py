@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-import workbook.pages.dashboard as app
+from workbook.page import batch
 from rules_core import get_system
 from workbook.page import share, views
 from workbook.pages.dashboard import Dashboard, View
@@ -68,7 +68,7 @@ def test_a_change_evaluates_each_scenario_once(counted, system_id):
     assert seen[preset.scenario] == 1
     assert max(seen.values()) == 1, seen  # what-if / without results too: once each
     seen.clear()
-    dash.form.set_scenario(next(iter(first)) if dash.system.id != "gurps-4e" else dash._start)
+    dash.form.set_scenario(next(iter(first)) if dash.system.id != "gurps-4e" else system.default_scenario())
     assert all(n == 1 for n in seen.values())  # scenarios shown before come from the cache
 
 
@@ -76,7 +76,7 @@ def test_compare_a_ruling_reuses_the_shown_result(counted):
     seen, wrap = counted
     wrap(FAKE)
     dash = Dashboard(FAKE, query="")
-    dash.rulings_on.value = True
+    dash.toggle("rulings").value = True
     dash.form.control("defender.agility").value = 4
     assert max(seen.values()) == 1, seen
 
@@ -117,7 +117,7 @@ def test_browser_changes_arriving_together_are_shown_once(monkeypatch):
     shown: list = []
     real_show = dash._show
     monkeypatch.setattr(dash, "_show", lambda s: (shown.append(s), real_show(s)))
-    monkeypatch.setattr(app, "_handling_browser_message", lambda: True)
+    monkeypatch.setattr(batch, "_handling_browser_message", lambda: True)
 
     async def drag() -> None:
         for agility in (1, 2, 3, 4, 5):
@@ -251,7 +251,8 @@ def test_a_page_opens_with_its_collapsed_panels_unbuilt_and_few_widgets(system_i
     """Every widget is a model the browser builds before the page shows: the collapsed panels
     are built when first opened, and the form's fields share their layouts and styles."""
     dash = Dashboard(system_id, query="")
-    assert dash.built == {}  # nothing opened, nothing asked for
+    shown = {name for name, kind in dash.host.kinds.items() if not kind.collapsible}  # Eldfall's worth
+    assert set(dash.built) == shown  # nothing opened, nothing asked for
     opened = _tree(dash.widget, set())
     # Measured 234–330 when written; before, the same pages built 670–905.
     assert opened <= 360, opened
@@ -260,16 +261,16 @@ def test_a_page_opens_with_its_collapsed_panels_unbuilt_and_few_widgets(system_i
     assert form <= 3 * fields + 40, (form, fields)  # about two per field, not eight
     dash.toggles["wb-analysis-toggle"].value = True
     dash.toggles["wb-roll-toggle"].value = True
-    assert set(dash.built) == {"analysis", "roll"} and _tree(dash.widget, set()) > opened + 50
+    assert set(dash.built) == {"analysis", "roll", *shown} and _tree(dash.widget, set()) > opened + 50
 
 
 def test_opening_a_panel_shows_the_current_result():
     dash = Dashboard("infinity-n4", query="")
     dash.form.control("dodger.ph").value = 13
     dash.toggles["wb-rulings-toggle"].value = True
-    assert dash.rulings.result.scenario == dash.scenario
-    assert dash.rulings.compare.comparison is not None  # open: computed at once
-    assert dash.roll.result.scenario == dash.scenario  # asked for in code: built and fed
+    assert dash.panel("rulings").result.scenario == dash.scenario
+    assert dash.panel("rulings").compare.comparison is not None  # open: computed at once
+    assert dash.panel("roll").result.scenario == dash.scenario  # asked for in code: built and fed
 
 
 def test_opening_compare_sweep_export_shows_the_result_in_its_panels_once(monkeypatch):
@@ -284,26 +285,30 @@ def test_opening_compare_sweep_export_shows_the_result_in_its_panels_once(monkey
     assert len(shown) == 2 and dash.toggles["wb-analysis-toggle"].value
 
 
-def test_a_language_switch_builds_only_the_panels_of_views_again():
-    """The form and the page's own widgets are relabelled in place; a view's panel (its own
+def test_a_language_switch_builds_only_the_panels_again():
+    """The form and the page's own widgets are relabelled in place; a system's panel (its own
     controls, built with the page's words) is built again in the new language, in the old one's
     place, and shown the result."""
     import ipywidgets as widgets
 
-    class Worded:
-        def __init__(self, system, text, lang, evaluate):
-            self.widget, self.present, self.shown = widgets.HTML(text("Agility")), False, []
+    from workbook.page.panel import PagePanel
+
+    class Worded(PagePanel):
+        name, title, collapsible = "words", "Words", False
+
+        @classmethod
+        def for_page(cls, page):
+            panel = cls()
+            panel.widget, panel.shown = widgets.HTML(page.text("Agility")), []
+            return panel
 
         def update(self, result):
             self.shown.append(result.scenario)
 
-        def set_open(self, on):
-            pass
-
-    dash = Dashboard(FAKE, query="", views=[View("Words", panel=Worded)])
-    old, slider = dash.panels["Words"], dash.form.control("defender.agility")
+    dash = Dashboard(FAKE, query="", views=[Worded])
+    old, slider = dash.panel("words"), dash.form.control("defender.agility")
     dash.set_lang("xx")
-    new = dash.panels["Words"]
+    new = dash.panel("words")
     assert new is not old and new.widget.value == "‹Agility›" and old.widget.comm is None
     assert new.shown[-1] == dash.scenario and "wb-view-words" in new.widget._dom_classes
 

@@ -139,16 +139,16 @@ def test_a_shared_link_carries_a_house_rule_and_the_trace_says_it_in_russian():
 
 def test_the_rulings_panel_compares_tens_digits():
     dash = Dashboard("d100-homebrew", query="", lang="ru")
-    dash.rulings_on.value = True
-    dash.rulings.field.value = "successes"
-    assert dash.rulings.value.value == "tens_digits"
+    dash.toggle("rulings").value = True
+    dash.panel("rulings").field.value = "successes"
+    assert dash.panel("rulings").value.value == "tens_digits"
     # DH2 tens digits at 45 against 3 hits: no hit on 01–29 (29/100) instead of 01–25.
-    assert ab_cards(dash.rulings)["p_no_hit"] == {"a": Fraction(1, 4), "b": Fraction(29, 100),
+    assert ab_cards(dash.panel("rulings"))["p_no_hit"] == {"a": Fraction(1, 4), "b": Fraction(29, 100),
                                                   "difference": Fraction(1, 25)}
-    check_ab_against_core(dash.rulings, dash.scenario, dash.scenario.replace(successes="tens_digits"))
-    assert all(CYRILLIC.search(label) for label, _ in dash.rulings.value.options)
-    assert all(CYRILLIC.search(name) for name in dash.rulings.compare.names)
-    assert CYRILLIC.search(dash.rulings.help.value.split("</b>")[1])  # each reading in Russian
+    check_ab_against_core(dash.panel("rulings"), dash.scenario, dash.scenario.replace(successes="tens_digits"))
+    assert all(CYRILLIC.search(label) for label, _ in dash.panel("rulings").value.options)
+    assert all(CYRILLIC.search(name) for name in dash.panel("rulings").compare.names)
+    assert CYRILLIC.search(dash.panel("rulings").help.value.split("</b>")[1])  # each reading in Russian
 
 
 def test_one_roll_step_by_step_uses_the_rule_and_ends_in_a_listed_outcome():
@@ -157,21 +157,21 @@ def test_one_roll_step_by_step_uses_the_rule_and_ends_in_a_listed_outcome():
     from rules_core import play_once
 
     dash = Dashboard("d100-homebrew", query="preset=two-attacks-leftovers")
-    dash.roll.seed.value = 3
-    dash.roll.roll()
+    dash.panel("roll").seed.value = 3
+    dash.panel("roll").roll()
     played = play_once(D100, dash.scenario, seed=3)
     faces = [rolled.answer for rolled in played.rolled]
     # Two rolls, always: leftovers (at most 4, at 4 per hit) never cover all 3 hits of attack 2.
     assert len(faces) == 2 and all(1 <= f <= 100 for f in faces)
     assert play_once(D100, dash.scenario, faces=faces) == played
     assert dash.result.outcomes[played.outcome] > 0
-    shown = dash.roll.steps.value
+    shown = dash.panel("roll").steps.value
     assert f"<b class='wb-roll-outcome'>{played.outcome}</b>" in shown
     assert f"<li data-key='expected_successes'>Expected successes: <b>{played['successes']}</b></li>" in shown
     dash.language.value = "ru"
-    dash.roll.seed.value = 3
-    dash.roll.roll()
-    shown = dash.roll.steps.value
+    dash.panel("roll").seed.value = 3
+    dash.panel("roll").roll()
+    shown = dash.panel("roll").steps.value
     assert "Исход: <b class='wb-roll-outcome'>" + D100.text(played.outcome, "ru") in shown
     assert "Уклонение против атаки 1" in shown and "Чем кончился этот бросок" in shown
 

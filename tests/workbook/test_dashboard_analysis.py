@@ -13,20 +13,20 @@ from workbook.page.share import encode_query
 
 def test_closed_section_does_no_work_then_pin_and_change():
     d = Dashboard("infinity-n4", query="")
-    assert d.analysis_on.value is False and d.analysis.modes.figure is None
-    d.analysis_on.value = True
-    assert d.analysis.modes.figure is not None
+    assert d.toggle("analysis").value is False and d.panel("analysis").modes.figure is None
+    d.toggle("analysis").value = True
+    assert d.panel("analysis").modes.figure is not None
     a = d.scenario
-    d.analysis.compare.pin_button.click()
+    d.panel("analysis").compare.pin_button.click()
     assert "pin=" in d.urlbar.query
     d.form.set_scenario(a.set("dodger.ph", 13))
-    comparison = d.analysis.compare.comparison
+    comparison = d.panel("analysis").compare.comparison
     assert comparison.a.scenario == a and comparison.b.scenario == a.set("dodger.ph", 13)
     assert comparison.differences()[0].difference == (evaluate(a.set("dodger.ph", 13)).headline["p_dodge_succeeds"]
                                                        - evaluate(a).headline["p_dodge_succeeds"])
     assert read_pin(d.system, d.urlbar.query)[0] == a
     assert "pin=" in d._share.value
-    d.analysis.compare.unpin_button.click()
+    d.panel("analysis").compare.unpin_button.click()
     assert "pin=" not in d.urlbar.query
 
 
@@ -35,36 +35,36 @@ def test_a_link_with_a_pin_reopens_a_and_b():
     a = find_preset("eldfall/dodge-vs-critical").scenario
     b = a.set("defender.ag", 15)
     first = Dashboard(system_id, query="")
-    first.analysis_on.value = True
+    first.toggle("analysis").value = True
     first.form.set_scenario(a)
-    first.analysis.compare.pin_button.click()
+    first.panel("analysis").compare.pin_button.click()
     first.form.set_scenario(b)
     again = Dashboard(system_id, query=first.urlbar.query)
-    assert again.scenario == b and again.analysis_on.value is True
-    assert again.analysis.compare.pinned.scenario == a
-    cards = again.analysis.compare.cards.value
+    assert again.scenario == b and again.toggle("analysis").value is True
+    assert again.panel("analysis").compare.pinned.scenario == a
+    cards = again.panel("analysis").compare.cards.value
     assert f'data-exact="{evaluate(a).headline["p_no_hit"]}"' in cards
     refused = Dashboard(system_id, query=encode_query(first.system, b) + "&pin=defender.ag%3D99")
-    assert refused.analysis.compare.pinned is None and any("99" in n for n in refused.notices)
+    assert refused.panel("analysis").compare.pinned is None and any("99" in n for n in refused.notices)
 
 
 def test_a_language_switch_keeps_the_pin():
     d = Dashboard("d100-homebrew", query="")
-    d.analysis_on.value = True
-    d.analysis.compare.pin_button.click()
-    pinned = d.analysis.compare.pinned
+    d.toggle("analysis").value = True
+    d.panel("analysis").compare.pin_button.click()
+    pinned = d.panel("analysis").compare.pinned
     d.set_lang("ru")
-    assert d.analysis.compare.pinned == pinned and Fraction(1, 4) == pinned.headline["p_no_hit"]
+    assert d.panel("analysis").compare.pinned == pinned and Fraction(1, 4) == pinned.headline["p_no_hit"]
 
 
 def test_the_report_button_holds_what_the_page_shows_its_rulings_comparison_included():
     from workbook.pages.dashboard import Dashboard
     dash = Dashboard("infinity-n4", query="")
     dash.toggles["wb-analysis-toggle"].value = True
-    closed = dash.analysis.export.make_report()
+    closed = dash.panel("analysis").export.make_report()
     assert "wb-report-rulings" not in closed  # the rulings panel is closed: not on the page
     dash.toggles["wb-rulings-toggle"].value = True
-    report = dash.analysis.export.make_report()
+    report = dash.panel("analysis").export.make_report()
     assert "wb-report-rulings" in report
-    comparison = dash.rulings.compare.comparison
+    comparison = dash.panel("rulings").compare.comparison
     assert str(comparison.b.headline["p_dodge_succeeds"]) in report  # B's exact number, as shown

@@ -39,11 +39,11 @@ def test_the_constants_leave_the_main_controls_for_the_closed_panel(system_id):
     page = _all_classes(dash.widget)
     for name in names:  # closed and never opened: not on the page at all, nor in the form
         assert f"wb-variant-{name}" not in main and f"wb-variant-{name}" not in page
-    panel = _all_classes(dash.design.body)
+    panel = _all_classes(dash.panel("design").body)
     for name in names:
         assert f"wb-variant-{name}" in panel
     holder = dash.toggles["wb-design-toggle"]
-    assert not holder.value and not dash.design.toggle.value
+    assert not holder.value and not dash.panel("design").toggle.value
     assert _all_classes(dash.widget) >= panel  # asked for, it is built into its closed section
     # the controls are still the form's: moving one changes the scenario shown
     assert [p for p in dash.form.paths() if p.startswith("variant.")] == [f"variant.{n}" for n in names]
@@ -52,43 +52,43 @@ def test_the_constants_leave_the_main_controls_for_the_closed_panel(system_id):
 def test_infinity_house_rule_against_the_official_rule():
     preset = find_preset("infinity-n4/zhanshi-dodges-to-engage").scenario
     dash = Dashboard("infinity-n4", scenario=preset, query="")
-    dash.design.toggle.value = True
-    assert "official value" in dash.design.status.value
-    assert dash.design.compare.widget.layout.display == "none"
+    dash.panel("design").toggle.value = True
+    assert "official value" in dash.panel("design").status.value
+    assert dash.panel("design").compare.widget.layout.display == "none"
     dash.form.control("variant.mod_cap").value = 2
     a, b = evaluate(preset), evaluate(preset.set("variant.mod_cap", 2))
     assert dash.result.headline == b.headline
-    cards = card_values(dash.design.compare.cards.value)
+    cards = card_values(dash.panel("design").compare.cards.value)
     assert Fraction(cards["p_dodge_succeeds"]["a"]) == Fraction(47, 500) == a.headline["p_dodge_succeeds"]
     assert Fraction(cards["p_dodge_succeeds"]["b"]) == Fraction(17659, 160000)
     assert Fraction(cards["p_dodge_succeeds"]["difference"]) == Fraction(17659, 160000) - Fraction(47, 500)
     for key, value in b.headline.items():
         if value is not None:
             assert Fraction(cards[key]["b"]) == value and Fraction(cards[key]["a"]) == a.headline[key]
-    assert "MOD cap (±): <b>2</b> (official 12)" in dash.design.status.value
-    only_a, only_b = dash.design.compare.comparison.trace_differences()
+    assert "MOD cap (±): <b>2</b> (official 12)" in dash.panel("design").status.value
+    only_a, only_b = dash.panel("design").compare.comparison.trace_differences()
     assert any(line.startswith("House rule: MOD cap (±) 2") for line in only_b)
-    assert dash.design.toggle.button_style == "warning"
+    assert dash.panel("design").toggle.button_style == "warning"
     # back to the official rule: the form, the link and the panel follow
-    dash.design.reset.click()
-    assert dash.design.toggle.button_style == ""
+    dash.panel("design").reset.click()
+    assert dash.panel("design").toggle.button_style == ""
     assert dash.scenario == preset and "variant" not in encode_query(dash.system, dash.scenario)
-    assert dash.design.compare.widget.layout.display == "none"
+    assert dash.panel("design").compare.widget.layout.display == "none"
 
 
 def test_eldfall_house_rule_against_the_official_rule():
     dash = Dashboard("eldfall", query="")
-    dash.design.toggle.value = True
+    dash.panel("design").toggle.value = True
     dash.form.control("variant.halving").value = "down"
     dash.form.control("variant.critical_face").value = 2
     b = dash.scenario
     assert (b.variant.halving, b.variant.critical_face) == ("down", 2)
-    cards = card_values(dash.design.compare.cards.value)
+    cards = card_values(dash.panel("design").compare.cards.value)
     for key, value in evaluate(official(b)).headline.items():
         if value is not None:
             assert Fraction(cards[key]["a"]) == value
             assert Fraction(cards[key]["b"]) == evaluate(b).headline[key]
-    assert dash.design.status.value.count("<li>") == 2
+    assert dash.panel("design").status.value.count("<li>") == 2
 
 
 @pytest.mark.parametrize("system_id, query, path, value", [
@@ -100,8 +100,8 @@ def test_eldfall_house_rule_against_the_official_rule():
 def test_a_link_reopens_the_house_rule_with_the_panel_open(system_id, query, path, value):
     dash = Dashboard(system_id, query=query)
     assert getattr(dash.scenario.variant, path) == value
-    assert dash.design.toggle.value and dash.design.official is not None
-    assert dash.design.official.scenario == official(dash.scenario)
+    assert dash.panel("design").toggle.value and dash.panel("design").official is not None
+    assert dash.panel("design").official.scenario == official(dash.scenario)
     link = encode_query(dash.system, dash.scenario)
     assert f"variant.{path}={value}" in link
     assert decode_query(dash.system, link).scenario == dash.scenario
@@ -128,10 +128,10 @@ def test_the_panel_words_have_russian():
 def test_a_requested_link_to_a_house_rule_opens_the_panel_of_a_page_built_before():
     # Voilà builds the page before the request; the query is applied then (apply_query).
     dash = Dashboard("infinity-n4", query="")
-    assert not dash.design.toggle.value
+    assert not dash.panel("design").toggle.value
     dash.apply_query("variant.mod_cap=9")
-    assert dash.scenario.variant.mod_cap == 9 and dash.design.toggle.value
-    assert dash.design.official.scenario == official(dash.scenario)
+    assert dash.scenario.variant.mod_cap == 9 and dash.panel("design").toggle.value
+    assert dash.panel("design").official.scenario == official(dash.scenario)
 
 
 # -- the house rule marked above the headline cards, not only in the panel and the trace --------
@@ -151,7 +151,7 @@ def test_a_house_rule_is_marked_above_the_headline_cards_and_goes_with_it():
     assert re.search(r"<b>House rule</b>: MOD cap \(±\) <b>9</b> \(official 12\)", banner)
     assert 'data-path="variant.mod_cap"' in banner and "Maximum Modifier ±12" in banner
     assert 'data-key="p_dodge_succeeds"' in dash._headline.value  # the cards are still there
-    dash.design.reset.click()
+    dash.panel("design").reset.click()
     assert _banner(dash) == ""
 
 

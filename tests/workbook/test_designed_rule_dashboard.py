@@ -17,6 +17,7 @@ import json
 import re
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -89,6 +90,8 @@ def visible(markup: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", markup))
 
 
+DESIGN_DOC = (Path(__file__).resolve().parents[2] / "docs" / "design.md").read_text()
+
 # the designer's own headlines are named by their descriptions (tests/example_rule.py)
 NAMES = {"p_dodge_succeeds": "P(dodge succeeds)", "p_no_hit": "P(no hit lands)",
          "expected_hits": "Expected hits landing", "p_all_cancelled": "Every hit cancelled by the dodge",
@@ -117,19 +120,34 @@ def test_the_default_scenario_shows_the_hand_worked_numbers(designed_rule):
     assert dash.views == ()  # per-system views are the four games'; none applies here
 
 
+def test_dashboard_of_a_rule_starts_where_docs_design_says(designed_rule):
+    """docs/design.md: ``dashboard(system)`` opens on the rule's first preset, as a game's page
+    opens on its first worked example; a rule without presets, on its fields' defaults."""
+    from dataclasses import replace
+
+    from example_rule import TwoD10
+
+    first = dashboard(designed_rule)
+    assert first.scenario == TwoD10(skill=14) and first.toolbar.preset.value == "skilled"
+    assert cards(first)["p_dodge_succeeds"][1] == Fraction(79, 100)  # 2d10 ≤ 14: 79 of the 100 rolls
+    plain = dashboard(replace(designed_rule, presets=()))
+    assert plain.scenario == TwoD10() and cards(plain)["p_dodge_succeeds"][1] == Fraction(11, 20)
+    assert "first preset" in DESIGN_DOC and "no presets" in DESIGN_DOC
+
+
 def test_the_designers_headlines_are_shown_by_their_labels_not_their_keys(designed_rule):
     dash = Dashboard("my-2d10", query="")
     assert dash.tables["headline"].column("name") == list(NAMES.values())
     for markup in (dash._headline.value, dash._table.value):
         assert "p_all_cancelled" not in visible(markup) and "expected_cancelled" not in visible(markup)
     dash.open("analysis")
-    dash.analysis.compare.pin()
+    dash.panel("analysis").compare.pin()
     dash.form.control("skill").value = 9
-    shown = visible(dash.analysis.compare.table.value) + visible(dash.analysis.compare.cards.value)
+    shown = visible(dash.panel("analysis").compare.table.value) + visible(dash.panel("analysis").compare.cards.value)
     assert NAMES["p_all_cancelled"] in shown and NAMES["expected_cancelled"] in shown and "p_all_cancelled" not in shown
-    assert (NAMES["p_all_cancelled"], "p_all_cancelled") in dash.analysis.sweep.quantity.options
+    assert (NAMES["p_all_cancelled"], "p_all_cancelled") in dash.panel("analysis").sweep.quantity.options
     dash.open("simulation")
-    assert (NAMES["expected_cancelled"], "expected_cancelled") in dash.simulation.quantity.options
+    assert (NAMES["expected_cancelled"], "expected_cancelled") in dash.panel("simulation").quantity.options
 
 
 @pytest.mark.parametrize("moves", [
@@ -167,20 +185,20 @@ def test_the_trace_states_the_designers_citation_and_each_house_rule(designed_ru
 
 def test_design_compares_the_house_rule_with_the_official_one(designed_rule):
     dash = Dashboard("my-2d10", query="")
-    assert "design" in dash._kinds and "rulings" not in dash._kinds  # no rulings declared
-    assert dash.design_on.value is False
+    assert "design" in dash.host.kinds and "rulings" not in dash.host.kinds  # no rulings declared
+    assert dash.toggle("design").value is False
     dash.open("design")
     control = dash.form.control("variant.doubles_cancel_all")
-    assert control in widgets_in(dash.design.widget) and control not in widgets_in(dash.form.widget)
+    assert control in widgets_in(dash.panel("design").widget) and control not in widgets_in(dash.form.widget)
     control.value = False
     official, house = dash.scenario.set("variant.doubles_cancel_all", True), dash.scenario
     # skill 14, 3 hits: doubles up to 6+6 have a margin of 2 or more and cancel all 3 anyway;
     # only 7+7 (margin 0) changes, cancelling 1 hit instead of 3: P(no hit) 65/100 → 64/100
     assert shown_headline(dash) == expected_headline(skill=14, hits=3, doubles_cancel_all=False)
-    cards_ab = ab_cards(dash.design)
+    cards_ab = ab_cards(dash.panel("design"))
     assert cards_ab["p_no_hit"] == {"a": Fraction(13, 20), "b": Fraction(64, 100), "difference": Fraction(-1, 100)}
-    check_ab_against_core(dash.design, official, house)
-    assert "Doubles cancel every hit" in visible(dash.design.status.value)
+    check_ab_against_core(dash.panel("design"), official, house)
+    assert "Doubles cancel every hit" in visible(dash.panel("design").status.value)
     assert "variant.doubles_cancel_all=false" in dash.urlbar.query
 
 
@@ -189,7 +207,7 @@ def test_compare_sweep_and_export(designed_rule):
 
     dash = Dashboard("my-2d10", query="")
     dash.open("analysis")
-    analysis = dash.analysis
+    analysis = dash.panel("analysis")
     a = dash.scenario
     analysis.compare.pin()
     dash.form.control("skill").value = 11
@@ -221,8 +239,8 @@ def test_compare_sweep_and_export(designed_rule):
 def test_roll_and_simulate_use_the_designers_play(designed_rule):
     dash = Dashboard("my-2d10", query="")
     dash.open("roll")
-    dash.roll.seed.value = 5
-    dash.roll.roll()
+    dash.panel("roll").seed.value = 5
+    dash.panel("roll").roll()
     played = play_once(designed_rule, dash.scenario, seed=5)
     (a, b), = [r.faces for r in played.rolled]
     if a + b > 14:
@@ -232,12 +250,12 @@ def test_roll_and_simulate_use_the_designers_play(designed_rule):
     else:
         gone = min(3, 14 - (a + b) + 1)
     assert played.hits == 3 - gone  # the play the page shows is the rule's, read from its dice
-    shown = dash.roll.steps.value
+    shown = dash.panel("roll").steps.value
     assert f"<b>{a}, {b}</b>" in shown and f"<b class='wb-roll-outcome'>{played.outcome}</b>" in shown
     assert NAMES["p_all_cancelled"] in shown and "My 2d10 rules, p.1" in shown
     assert "roll=5" in dash.urlbar.query
     dash.open("simulation")
-    sim = dash.simulation
+    sim = dash.panel("simulation")
     sim.n.value, sim.seed.value = 2000, 3
     sim.quantity.value = "p_all_cancelled"
     sim.start()
@@ -268,8 +286,8 @@ def test_a_link_opens_the_same_scenario_and_panels(designed_rule):
     # with a pinned A, a roll's seed and present mode
     pinned = f"pin={quote(encode_query(designed_rule, TwoD10()), safe='')}"
     full = Dashboard("my-2d10", query=f"{query}&{pinned}&roll=4&present=1")
-    assert full.scenario == mine and full.present and full.roll.last_seed == 4
-    assert full.analysis.compare.pinned.scenario == TwoD10()
+    assert full.scenario == mine and full.present and full.panel("roll").last_seed == 4
+    assert full.panel("analysis").compare.pinned.scenario == TwoD10()
     assert full.urlbar.query == f"{query}&{pinned}&roll=4&present=1"
     # a preset by its name; a value out of range refused in the reader's words
     assert Dashboard("my-2d10", query="preset=clumsy").scenario == designed_rule.preset("clumsy").scenario
@@ -367,8 +385,8 @@ def test_a_rule_registered_again_is_not_served_the_old_rules_numbers(designed_ru
 
     old = Dashboard("my-2d10", scenario=TwoD10())
     old.open("analysis")
-    old.analysis.sweep.open.value = True
-    assert {p.value: p.headline["p_no_hit"] for p in old.analysis.sweep.sweep.points}[11] == Fraction(37, 100)
+    old.panel("analysis").sweep.open.value = True
+    assert {p.value: p.headline["p_no_hit"] for p in old.panel("analysis").sweep.sweep.points}[11] == Fraction(37, 100)
     assert FourGames(query="").worths["my-2d10"].gained["p_no_hit"] == Fraction(13, 20)
 
     def every_hit_lands(s, roller):
@@ -384,8 +402,8 @@ def test_a_rule_registered_again_is_not_served_the_old_rules_numbers(designed_ru
     new = Dashboard("my-2d10", scenario=TwoD10())
     assert shown_headline(new)["p_no_hit"] == 0 and shown_headline(new)["expected_hits"] == 3
     new.open("analysis")
-    new.analysis.sweep.open.value = True
-    assert {p.headline["p_no_hit"] for p in new.analysis.sweep.sweep.points} == {0}
+    new.panel("analysis").sweep.open.value = True
+    assert {p.headline["p_no_hit"] for p in new.panel("analysis").sweep.sweep.points} == {0}
     assert FourGames(query="").worths["my-2d10"].gained["p_no_hit"] == 0
 
 

@@ -34,7 +34,7 @@ def check_against_core(dash: Dashboard) -> None:
     # What the Dodge is worth: the A/B panel, A = without the reaction, B = as set; its chart
     # holds hits (traces 0, 1) and wounds (traces 2, 3), without and with.
     other = evaluate(without_reaction(dash.scenario))
-    worth = dash.panels["What the Dodge is worth"]
+    worth = dash.panel("worth")
     check_ab_against_core(worth, without_reaction(dash.scenario), dash.scenario)
     chart = worth.compare.figure
     most_hits = max(max(core.hits.outcomes()), max(other.hits.outcomes()))
@@ -55,7 +55,7 @@ def test_the_first_preset_is_shown_exactly():
     assert (head["p_dodge_succeeds"], head["expected_hits"], head["p_at_least_one_wound"]) == (
         Fraction(3, 5), Fraction(23, 50), Fraction(4269, 20000))
     check_against_core(dash)
-    worth = dash.panels["What the Dodge is worth"]
+    worth = dash.panel("worth")
     assert worth.compare.names == ("Without it", "With the Dodge")
     # Without the Dodge both dice hit on 10/20: one Hit on average; the Dodge saves 27/50 of it.
     assert ab_cards(worth)["expected_hits"] == {"a": 1, "b": Fraction(23, 50), "difference": Fraction(-27, 50)}
@@ -103,10 +103,10 @@ def test_controls_follow_the_core():
     dash.form.control("defender.reaction").value = "ward"
     check_against_core(dash)
     assert shown_headline(dash)["p_dodge_succeeds"] is None
-    assert dash.panels["What the Dodge is worth"].compare.names == ("Without it", "With Ward")
+    assert dash.panel("worth").compare.names == ("Without it", "With Ward")
     dash.form.control("defender.reaction").value = "none"
     check_against_core(dash)
-    worth = dash.panels["What the Dodge is worth"]
+    worth = dash.panel("worth")
     chart = worth.compare.figure
     assert bars(chart, 0) == bars(chart, 1)          # nothing to compare: the same both sides
     assert all(card["difference"] in (0, None) for card in ab_cards(worth).values())
@@ -124,16 +124,16 @@ def test_controls_follow_the_core():
 
 def test_rulings_panel_compares_exactly():
     dash = Dashboard("eldfall", query="")
-    dash.rulings_on.value = True
-    dash.rulings.field.value = "dodge_resolution"
-    assert dash.rulings.value.value == "compared"
+    dash.toggle("rulings").value = True
+    dash.panel("rulings").field.value = "dodge_resolution"
+    assert dash.panel("rulings").value.value == "compared"
     other = dash.scenario.replace(dodge_resolution="compared")
-    check_ab_against_core(dash.rulings, dash.scenario, other)
-    cards = ab_cards(dash.rulings)["p_dodge_succeeds"]
+    check_ab_against_core(dash.panel("rulings"), dash.scenario, other)
+    cards = ab_cards(dash.panel("rulings"))["p_dodge_succeeds"]
     assert cards["a"] == Fraction(3, 5) and cards["b"] < Fraction(3, 5)
-    dash.rulings.field.value = "post_dodge_move"
-    assert dash.rulings.value.value == "seed"
-    check_ab_against_core(dash.rulings, dash.scenario, dash.scenario.replace(post_dodge_move="seed"))
+    dash.panel("rulings").field.value = "post_dodge_move"
+    assert dash.panel("rulings").value.value == "seed"
+    check_ab_against_core(dash.panel("rulings"), dash.scenario, dash.scenario.replace(post_dodge_move="seed"))
     # Choosing the alternative on the form changes the result and the trace.
     dash.form.control("dodge_resolution").value = "compared"
     check_against_core(dash)
@@ -146,11 +146,11 @@ def test_a_roll_says_what_it_came_to_the_second_model_included():
     s = ELDFALL.preset("sweep-one-dodges").scenario.replace(
         attackers=[ELDFALL.preset("sweep-one-dodges").scenario.attackers[0].replace(stk=1)])
     dash = Dashboard("eldfall", scenario=s, query="")
-    dash.roll.seed.value = 4
-    dash.roll.roll()
+    dash.panel("roll").seed.value = 4
+    dash.panel("roll").roll()
     r = play_once(ELDFALL, s, seed=4)
     assert r.bare() in enumerate_play(ELDFALL, s)
-    shown = dash.roll.steps.value
+    shown = dash.panel("roll").steps.value
     assert all(html.escape(step.rule) in shown for step in r.trace)
     assert f"<li data-key='expected_wounds'>Expected wounds: <b>{r['wounds']}</b></li>" in shown
     second = dict(came_to(ELDFALL, s, r))
@@ -171,7 +171,7 @@ def test_share_link_round_trip():
 
 def test_the_worth_panel_is_exact_on_a_preset_without_los():
     dash = Dashboard("eldfall", query="preset=no-los")
-    worth = dash.panels["What the Dodge is worth"]
+    worth = dash.panel("worth")
     check_ab_against_core(worth, without_reaction(dash.scenario), dash.scenario)
     result, other = evaluate(dash.scenario), evaluate(without_reaction(dash.scenario))
     for key in ("p_no_hit", "expected_wounds"):

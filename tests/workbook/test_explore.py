@@ -14,7 +14,7 @@ import plotly.express as px
 import pytest
 
 from rules_core import ScenarioError, all_systems, evaluate, find_preset, get_system
-from workbook.pages.dashboard import NotebookDashboard, dashboard
+from workbook.pages.notebook import NotebookDashboard, dashboard
 from workbook import explore
 from workbook.explore import sweep, sweep_chart, sweep_grid
 from workbook.page.views import at_least_chart, headline_table, outcome_chart, outcome_table, trace_html

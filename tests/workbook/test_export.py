@@ -236,8 +236,8 @@ def test_a_dashboard_report_is_what_the_page_shows():
     dash = Dashboard("eldfall", query="")
     closed = dashboard_report(dash)
     assert "wb-report-rulings" not in closed and 'data-view="What the Dodge is worth"' in closed
-    dash.rulings_on.value = True
-    dash.rulings.field.value = "dodge_resolution"
+    dash.toggle("rulings").value = True
+    dash.panel("rulings").field.value = "dodge_resolution"
     page = dashboard_report(dash)
     rulings = re.search(r'<section class="wb-report-rulings">(.*?)</section>', page, re.S).group(1)
     other = dash.scenario.replace(dodge_resolution="compared")
@@ -250,8 +250,8 @@ def test_a_dashboard_report_is_what_the_page_shows():
     assert dash.rendered["After the Dodge"] is not None
     assert 'data-view="After the Dodge"' in page and 'data-view="Second model (Sweep)"' in page
     # the page's own "Make an HTML report" makes the same report
-    export = dash.analysis.export
-    dash.analysis_on.value = True
+    export = dash.panel("analysis").export
+    dash.toggle("analysis").value = True
     assert export.page is dash
     made = export.make_report()
     assert "wb-report-rulings" in made and 'data-view="What the Dodge is worth"' in made

@@ -198,13 +198,13 @@ def test_what_if_explains_when_it_cannot_be():
 
 def test_rulings_panel_compares_two_readings(dash):
     dash.preset.value = "drop-behind-cover"
-    dash.rulings_on.value = True
-    dash.rulings.field.value = "carry"
-    dash.rulings.value.value = "prone_only"
+    dash.toggle("rulings").value = True
+    dash.panel("rulings").field.value = "carry"
+    dash.panel("rulings").value.value = "prone_only"
     scenario = find_preset("gurps-4e/drop-behind-cover").scenario
     a, b = evaluate(scenario), evaluate(scenario.replace(carry="prone_only"))
-    check_ab_against_core(dash.rulings, scenario, scenario.replace(carry="prone_only"))
-    cards = ab_cards(dash.rulings)
+    check_ab_against_core(dash.panel("rulings"), scenario, scenario.replace(carry="prone_only"))
+    cards = ab_cards(dash.panel("rulings"))
     for key in ("p_dodge_succeeds", "expected_injury", "p_down"):
         assert cards[key] == {"a": a.headline[key], "b": b.headline[key],
                               "difference": b.headline[key] - a.headline[key]}

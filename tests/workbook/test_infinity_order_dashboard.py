@@ -37,7 +37,7 @@ def cells(markup: str, css: str) -> dict[str, dict[str, str]]:
 def test_the_dashboard_shows_the_infinity_panels():
     dash = Dashboard("infinity-n4", query="")
     assert [v.title for v in dash.views] == TITLES
-    assert set(dash.rendered) == set(TITLES) - {"Heatmap"} and set(dash.panels) == {"Heatmap"}
+    assert set(dash.rendered) == set(TITLES) - {"Heatmap"} and dash.built == {}  # the heatmap: when opened
 
 
 def test_roll_by_roll_table_against_single_rolls_and_the_headline():
@@ -82,13 +82,13 @@ def test_adding_an_attacker_and_switching_the_ruling_follow_the_core():
     assert Fraction(cells(dash.rendered["The Order, roll by roll"], "wb-infinity-attacks")
                     ["Mine"]["dodge"]) == Fraction(7, 20)
     # The rulings panel: the current reading against the one chosen there, and their difference.
-    dash.rulings_on.value = True
-    assert [v for _, v in dash.rulings.value.options] == ["stacking"]
-    card = ab_cards(dash.rulings)["p_dodge_succeeds"]
+    dash.toggle("rulings").value = True
+    assert [v for _, v in dash.panel("rulings").value.options] == ["stacking"]
+    card = ab_cards(dash.panel("rulings"))["p_dodge_succeeds"]
     stacked = evaluate(dash.scenario.replace(minus_three="stacking"))
     assert card == {"a": single.headline["p_dodge_succeeds"], "b": stacked.headline["p_dodge_succeeds"],
                     "difference": stacked.headline["p_dodge_succeeds"] - single.headline["p_dodge_succeeds"]}
-    check_ab_against_core(dash.rulings, dash.scenario, dash.scenario.replace(minus_three="stacking"))
+    check_ab_against_core(dash.panel("rulings"), dash.scenario, dash.scenario.replace(minus_three="stacking"))
 
 
 def heat(panel) -> tuple[go.Heatmap, go.Scatter]:
@@ -117,14 +117,14 @@ def shown_grid(panel) -> list[list[Fraction | None]]:
 
 def open_heatmap(scenario: InfinityScenario) -> Dashboard:
     dash = Dashboard("infinity-n4", scenario=scenario, query="")
-    assert dash.panels["Heatmap"].figure is None  # collapsed: nothing computed
-    dash.view_toggles["Heatmap"].value = True
+    assert "heatmap" not in dash.built  # collapsed: not even built
+    dash.toggle("heatmap").value = True
     return dash
 
 
 def test_heatmap_is_the_sweep_panel_preset_to_ph_by_the_first_attackers_value():
     dash = open_heatmap(MINE)
-    panel = dash.panels["Heatmap"]
+    panel = dash.panel("heatmap")
     assert isinstance(panel, SweepPanel) and "wb-view-heatmap" in panel.widget._dom_classes
     assert (panel.field.value, panel.second.value, panel.quantity.value) == (
         "dodger.ph", "attackers.0.value", "p_dodge_succeeds")
@@ -144,7 +144,7 @@ def test_heatmap_is_the_sweep_panel_preset_to_ph_by_the_first_attackers_value():
 
 def test_heatmap_follows_every_field_and_reuses_cells_while_only_its_axes_move():
     dash = open_heatmap(MINE)
-    panel = dash.panels["Heatmap"]
+    panel = dash.panel("heatmap")
     points = panel.sweep.points
     dash.form.control("dodger.ph").value = 13  # an axis, within the window: only the cross moves
     assert panel.sweep.points is points and list(heat(panel)[1].y) == [13]
@@ -159,7 +159,7 @@ def test_heatmap_follows_every_field_and_reuses_cells_while_only_its_axes_move()
 
 def test_heatmap_without_a_dodge_leaves_the_dodge_blank():
     dash = open_heatmap(MINE.replace(dodger=MINE.dodger.replace(dodges=False)))
-    hm, _ = heat(dash.panels["Heatmap"])
+    hm, _ = heat(dash.panel("heatmap"))
     assert all(c[0] == "—" for row in hm.customdata for c in row)
     assert all(z is None for row in hm.z for z in row)
 
@@ -171,9 +171,9 @@ def test_every_preset_renders_every_panel(preset):
     dash.preset.value = preset
     assert dash.scenario == find_preset(f"infinity-n4/{preset}").scenario
     assert not dash.notices and set(dash.rendered) == set(TITLES) - {"Heatmap"}
-    dash.view_toggles["Heatmap"].value = True
-    hm, _ = heat(dash.panels["Heatmap"])
-    assert shown_grid(dash.panels["Heatmap"]) == core_grid(dash.scenario, list(hm.y), list(hm.x))
+    dash.toggle("heatmap").value = True
+    hm, _ = heat(dash.panel("heatmap"))
+    assert shown_grid(dash.panel("heatmap")) == core_grid(dash.scenario, list(hm.y), list(hm.x))
 
 
 def test_not_attacked_and_no_dodge_render():

@@ -235,15 +235,15 @@ def test_every_chart_a_dashboard_draws_is_in_the_okabe_ito_palette(system_id):
     dash = Dashboard(system_id, query="")
     for toggle in (*dash.toggles.values(), *dash.view_toggles.values()):
         toggle.value = True
-    analysis = dash.analysis
+    analysis = dash.panel("analysis")
     analysis.sweep.set_open(True)
     analysis.compare.pin_button.click()
     paths = number_paths(dash.scenario)
     for path in (paths[0], next(p for p in paths if p.startswith("variant."))):  # B, and a house rule
         dash.form.set_scenario(dash.scenario.set(path, next(
             v for v in allowed_values(dash.scenario, path) if v != dash.scenario.get(path))))
-    dash.simulation.n.value = 500
-    dash.simulation.start()
+    dash.panel("simulation").n.value = 500
+    dash.panel("simulation").start()
     figures = list(_charts(dash.widget))
     for mode in MODES:
         analysis.modes.switch.value = mode
@@ -252,7 +252,7 @@ def test_every_chart_a_dashboard_draws_is_in_the_okabe_ito_palette(system_id):
     figures += _charts(analysis.sweep.widget)
     kinds = {t.get("type") for f in figures for t in f.get("data", ())}
     assert {"bar", "scatter", "heatmap"} <= kinds
-    assert analysis.compare.comparison is not None and dash.design.compare.comparison is not None
+    assert analysis.compare.comparison is not None and dash.panel("design").compare.comparison is not None
     assert len(figures) >= 10
     assert [bad for f in figures for bad in _off_palette(f)] == []
 
@@ -282,12 +282,12 @@ def test_the_rulings_panel_offers_each_reading_in_its_full_words(system_id):
     from workbook.page.layout import page_css
 
     dash = Dashboard(system_id, query="")
-    dash.rulings_on.value = True
-    assert isinstance(dash.rulings.value, widgets.RadioButtons)
+    dash.toggle("rulings").value = True
+    assert isinstance(dash.panel("rulings").value, widgets.RadioButtons)
     for spec in dash.system.rulings():
-        dash.rulings.field.value = spec.name
+        dash.panel("rulings").field.value = spec.name
         current = getattr(dash.scenario, spec.name)
-        assert [label for label, _ in dash.rulings.value.options] == \
+        assert [label for label, _ in dash.panel("rulings").value.options] == \
             [label for value, label in spec.choices if value != current]
     rules = re.findall(r"([^{}]*\.wb-rulings[^{}]*)\{([^}]*)\}", page_css())
     assert rules and not [r for r, body in rules if "ellipsis" in body or "nowrap" in body]

@@ -39,7 +39,8 @@ import plotly.graph_objects as go
 
 from rules_core import all_systems, evaluate, get_system
 
-from workbook.pages.dashboard import dashboard
+from workbook.pages.dashboard import View
+from workbook.pages.notebook import dashboard
 
 CARD = re.compile(r'<div class="wb-card" data-key="([^"]+)">.*?data-value="([^"]*)"')
 
@@ -84,20 +85,20 @@ def exercise(d):
     '''Open every view and panel, pin A, show another scenario, roll, simulate, make the report.'''
     open_everything(d.widget)
     check_headline(d)
-    d.analysis.compare.pin()
+    d.panel("analysis").compare.pin()
     presets = d.system.presets
     d.scenario = presets[-1].scenario if presets and presets[-1].scenario != d.scenario else \\
         d.system.default_scenario()
     open_everything(d.widget)
     check_headline(d)
-    assert set(d.rendered) == {v.title for v in d.views if not v.panel}, d.system.id
+    assert set(d.rendered) == {v.title for v in d.views if isinstance(v, View)}, d.system.id
     assert all(shown is not None for shown in d.rendered.values())
-    d.roll.roll()
-    d.simulation.n.value = 200
-    d.simulation.run_button.click()
-    assert d.simulation.table.value and d.simulation.figure is not None
-    assert d.analysis.sweep.figure is not None and d.analysis.compare.comparison is not None
-    report = d.analysis.export.make_report()
+    d.panel("roll").roll()
+    d.panel("simulation").n.value = 200
+    d.panel("simulation").run_button.click()
+    assert d.panel("simulation").table.value and d.panel("simulation").figure is not None
+    assert d.panel("analysis").sweep.figure is not None and d.panel("analysis").compare.comparison is not None
+    report = d.panel("analysis").export.make_report()
     assert 'class="wb-report-outcomes"' in report and "wb-report-sweep" in report
     first = evaluate(d.scenario).outcome_rows()[0][1]
     assert f">{first.numerator}/{first.denominator}<" in report

@@ -1,5 +1,7 @@
-"""The panel protocol (workbook.page.panel): the dashboard knows no panel by name, and a panel
-registered from outside gets a place on every page built after it, with no change to the page."""
+"""The panel protocol (workbook.page.panel): the dashboard knows no panel by name, a panel
+touches of its page only what :class:`PageContext` names, and a panel registered from outside
+gets a place on every page built after it (or takes the place of a built-in one of its name),
+with no change to the page."""
 
 from __future__ import annotations
 
@@ -11,15 +13,20 @@ import pytest
 
 from rules_core import find_preset
 from workbook.pages.dashboard import Dashboard
-from workbook.page.panel import PagePanel
+from workbook.page.panel import PAGE_CONTEXT, PagePanel
+from workbook.panels.compare import ReadingPanel
 from workbook.panels.registry import PANELS, page_panels, register
 
-APP = Path(__file__).resolve().parents[2] / "workbook" / "app.py"
+WORKBOOK = Path(__file__).resolve().parents[2] / "workbook"
+#: The code that assembles a page and hosts its panels.
+PAGE_CODE = [WORKBOOK / "pages" / "dashboard.py", WORKBOOK / "page" / "host.py", WORKBOOK / "page" / "state.py"]
+#: The code of every panel: those of the page and those the systems list among their views.
+PANEL_CODE = sorted([*(WORKBOOK / "panels").glob("*.py"), *(WORKBOOK / "systems").glob("*.py")])
 
 
-def _code_names(path: Path) -> set[str]:
+def _code_names(source: str) -> set[str]:
     """Every identifier, attribute and string constant of a module's code (docstrings left out)."""
-    tree = ast.parse(path.read_text())
+    tree = ast.parse(source)
     docstrings = {id(node.body[0].value) for node in ast.walk(tree)
                   if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
                   and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
@@ -34,12 +41,58 @@ def _code_names(path: Path) -> set[str]:
     return names
 
 
-def test_the_dashboard_names_no_panel():
-    """No panel's name, class, CSS class or link key is in the dashboard's code."""
-    said = _code_names(APP)
+def _panels_named(sources: list[str]) -> dict[str, set[str]]:
+    """Each panel class whose name, class name, CSS class or link key the ``sources`` say."""
+    said = set().union(*(_code_names(source) for source in sources))
+    found = {}
     for kind in page_panels():
         words = {kind.name, kind.__name__, kind.css, *kind.css.split("-"), *kind.link_keys} - {"wb"}
-        assert not (words & said), (kind.__name__, words & said)
+        if words & said:
+            found[kind.__name__] = words & said
+    return found
+
+
+def _page_touched(source: str) -> set[str]:
+    """Every attribute read of a panel's page: ``page.x`` and ``<anything>.page.x``."""
+    touched = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            owner = node.value
+            if (isinstance(owner, ast.Name) and owner.id == "page") or \
+                    (isinstance(owner, ast.Attribute) and owner.attr == "page"):
+                touched.add(node.attr)
+    return touched
+
+
+def test_the_dashboard_names_no_panel():
+    """No panel's name, class, CSS class or link key is in the code of the page."""
+    assert _panels_named([path.read_text() for path in PAGE_CODE]) == {}
+
+
+def test_the_check_of_names_can_fail():
+    """The same reading finds a panel the page's real code would name (a test that cannot fail
+    is none): one line added to the dashboard's code is caught."""
+    dashboard = PAGE_CODE[0].read_text()
+    assert "for_page" in PAGE_CODE[1].read_text() and "PanelHost" in dashboard  # the real code is read
+    named = _panels_named([dashboard + '\n\ndef _open_rulings(page):\n    page.panel("rulings")\n'])
+    assert named == {"ReadingPanel": {"rulings"}}
+
+
+@pytest.mark.parametrize("path", PANEL_CODE, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_panel_touches_of_its_page_only_the_page_context(path):
+    touched = _page_touched(path.read_text())
+    assert touched <= PAGE_CONTEXT, f"{path.name} touches {sorted(touched - PAGE_CONTEXT)} of its page"
+
+
+def test_the_check_of_the_page_context_can_fail():
+    """Reading a panel's code finds what it touches (a page's widget is not for a panel), and
+    the panels do touch their page: the check reads something."""
+    assert _page_touched("def f(self):\n    return self.page.widget, page.state") == {"widget", "state"}
+    assert {"state", "evaluate", "open"} <= set().union(*(_page_touched(p.read_text()) for p in PANEL_CODE))
+
+
+def test_the_dashboard_has_no_attribute_magic():
+    assert "__getattr__" not in vars(Dashboard)
 
 
 class Notes(PagePanel):
@@ -57,7 +110,7 @@ class Notes(PagePanel):
         panel.widget = widgets.HTML("notes")
         return panel
 
-    def feed(self, result):
+    def update(self, result):
         self.fed.append(result.scenario)
 
     def set_open(self, on):
@@ -91,32 +144,57 @@ def test_a_registered_panel_gets_its_place_without_a_change_to_the_page(notes):
     assert names.index("notes") == names.index("roll") - 1
     dash = Dashboard("eldfall", query="")
     assert "wb-notes-toggle" in dash.toggles and notes.made == 0  # collapsed: not built
-    dash.notes_on.value = True
-    assert notes.made == 1 and dash.notes.opened == [True] and dash.notes.fed == [dash.scenario]
+    dash.toggle("notes").value = True
+    assert notes.made == 1 and dash.panel("notes").opened == [True] and dash.panel("notes").fed == [dash.scenario]
     moved = dash.scenario.set("defender.ag", dash.scenario.defender.ag + 1)
     dash.form.set_scenario(moved)
-    assert dash.notes.fed[-1] == moved
+    assert dash.panel("notes").fed[-1] == moved
     dash.set_present(True)
-    assert dash.notes.present is True
+    assert dash.panel("notes").present is True
     box = next(w for w in dash.widget.children if "wb-notes" in getattr(w, "_dom_classes", ()))
-    assert box.children[1].children == (dash.notes.widget,)
+    assert box.children[1].children == (dash.panel("notes").widget,)
 
 
 def test_a_panel_reads_its_link_keys_and_adds_to_the_address(notes):
     dash = Dashboard("d100-homebrew", query="note=yes&lang=en")
-    assert dash.notes.asked == {"note": "yes"} and dash.notes_on.value is True
+    assert dash.panel("notes").asked == {"note": "yes"} and dash.toggle("notes").value is True
     assert dash.urlbar.query.endswith("note=1")
     dash.set_lang("ru")  # said again in Russian: built again, given back what it carried
-    assert notes.made == 2 and dash.notes.given_back == 1  # it had been fed once
-    assert dash.notes.opened[-1] is True and dash.notes.fed  # open again, and shown the result
+    assert notes.made == 2 and dash.panel("notes").given_back == 1  # it had been fed once
+    assert dash.panel("notes").opened[-1] is True and dash.panel("notes").fed  # open again, and shown the result
 
 
-def test_a_page_without_a_panel_says_none(notes):
-    assert Dashboard("infinity-n4", query="").design is not None
+def test_a_page_without_a_panel_has_none(notes):
+    assert Dashboard("infinity-n4", query="").panel("design") is not None
     page = Dashboard(find_preset("eldfall/no-los").scenario.system, query="")
-    assert page.notes is not None
-    with pytest.raises(AttributeError):
-        page.no_such_panel
+    assert page.panel("notes") is not None
+    with pytest.raises(KeyError):
+        page.panel("no-such-panel")
+
+
+class OtherReadings(ReadingPanel):
+    """The rulings panel, replaced by a designer's own of the same name."""
+
+    title = "Compare a reading"
+
+
+@pytest.fixture
+def other_readings():
+    kept = list(PANELS)
+    register(OtherReadings)
+    yield OtherReadings
+    PANELS[:] = kept
+
+
+def test_a_registered_panel_replaces_the_built_in_one_of_its_name(other_readings):
+    names = [kind.name for kind in page_panels()]
+    assert names.count("rulings") == 1 and names.index("rulings") == 1  # in the built-in's place
+    assert ReadingPanel not in page_panels()
+    dash = Dashboard("eldfall", query="")
+    dash.toggle("rulings").value = True
+    assert type(dash.panel("rulings")) is OtherReadings
+    assert dash.toggle("rulings").description == "Compare a reading"
+    assert dash.panel("rulings").compare.comparison is not None  # built, opened and shown the result
 
 
 def test_register_refuses_what_is_not_a_panel():
@@ -135,7 +213,7 @@ def test_a_refused_pin_is_said_whether_the_link_came_at_build_or_later():
     later.apply_query("pin=dodger.ph%3D99999")
     assert any(n.startswith(said) for n in built_with.notices)
     assert any(n.startswith(said) for n in later.notices)
-    assert later.analysis.compare.pinned is None
+    assert later.panel("analysis").compare.pinned is None
 
 
 def test_each_open_panel_writes_its_section_of_the_report():
@@ -144,11 +222,11 @@ def test_each_open_panel_writes_its_section_of_the_report():
     from workbook.panels.export import dashboard_report
 
     dash = Dashboard("infinity-n4", query="variant.mod_cap=9")
-    assert dash.design_on.value is True  # a link to a house rule opens Design
+    assert dash.toggle("design").value is True  # a link to a house rule opens Design
     page = dashboard_report(dash)
     assert 'class="wb-report-design"' in page and "House rules in force" in page
     assert 'class="wb-report-rulings"' not in page
-    dash.rulings_on.value = True
-    dash.design_on.value = False
+    dash.toggle("rulings").value = True
+    dash.toggle("design").value = False
     page = dashboard_report(dash)
     assert 'class="wb-report-rulings"' in page and 'class="wb-report-design"' not in page

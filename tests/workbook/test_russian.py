@@ -63,10 +63,10 @@ def test_the_roll_counts_take_the_right_russian_plural():
         assert count_text(n, "{n} rolls", ru) == f"{n} {word}"
     assert count_text(1, "{n} rolls") == "1 roll" and count_text(12, "{n} rolls") == "12 rolls"
     dash = Dashboard("d100-homebrew", query="", lang="ru")
-    dash.roll.roll()
-    assert "Счёт</b>: 1 бросок</p>" in dash.roll.tally_box.value
-    dash.roll.roll()
-    assert "Счёт</b>: 2 броска</p>" in dash.roll.tally_box.value
+    dash.panel("roll").roll()
+    assert "Счёт</b>: 1 бросок</p>" in dash.panel("roll").tally_box.value
+    dash.panel("roll").roll()
+    assert "Счёт</b>: 2 броска</p>" in dash.panel("roll").tally_box.value
 
 
 # -- the whole page in Russian ----------------------------------------------------------------
@@ -171,17 +171,17 @@ def _every_panel_opened(dash) -> None:
     dash.help_toggle.value = True
     for section in dash.form.sections.values():
         section.set_open(True)
-    analysis = dash.analysis
+    analysis = dash.panel("analysis")
     analysis.sweep.set_open(True)
     analysis.compare.pin_button.click()
     dash.form.set_scenario(dash.scenario.set("defender.agility", 50))  # B differs from A
-    dash.roll.roll()
-    dash.simulation.n.value = 1000
-    dash.simulation.start()
+    dash.panel("roll").roll()
+    dash.panel("simulation").n.value = 1000
+    dash.panel("simulation").start()
     # each panel shows something (else the walk below would find nothing to read)
     assert analysis.compare.comparison is not None and analysis.sweep.figure is not None
-    assert analysis.modes.figure is not None and dash.rulings.compare.comparison is not None
-    assert dash.simulation.figure is not None and dash.roll.tally_box.value
+    assert analysis.modes.figure is not None and dash.panel("rulings").compare.comparison is not None
+    assert dash.panel("simulation").figure is not None and dash.panel("roll").tally_box.value
 
 
 def test_the_whole_russian_page_is_in_russian():
@@ -194,27 +194,27 @@ def test_the_whole_russian_page_is_in_russian():
     dash = Dashboard("d100-homebrew", query="lang=ru")
     _every_panel_opened(dash)
     found = _latin_words(dash.widget)
-    sweep = dash.analysis.sweep
+    sweep = dash.panel("analysis").sweep
     sweep.second.value = "attacks.0.hits"  # a heatmap
     found.update(_latin_words(sweep.widget))
     sweep.second.value = ""
     for mode in MODES:
-        dash.analysis.modes.switch.value = mode
-        found.update(_latin_words(dash.analysis.modes.widget))
-    report = dash.analysis.export.make_report()
-    found.update(_latin_words(dash.analysis.export.widget))
+        dash.panel("analysis").modes.switch.value = mode
+        found.update(_latin_words(dash.panel("analysis").modes.widget))
+    report = dash.panel("analysis").export.make_report()
+    found.update(_latin_words(dash.panel("analysis").export.widget))
     # the report: its text, without the scenario's JSON (data, not prose) and the charts' script
     import ipywidgets as widgets
     read = re.sub(r'<pre class="wb-report-scenario">.*?</pre>', " ", report, flags=re.S)
     found.update({w: f"report: {where}" for w, where in _latin_words(widgets.HTML(read)).items()})
-    for ruling in [value for _, value in dash.rulings.field.options]:
-        dash.rulings.field.value = ruling
-        found.update(_latin_words(dash.rulings.widget))
+    for ruling in [value for _, value in dash.panel("rulings").field.options]:
+        dash.panel("rulings").field.value = ruling
+        found.update(_latin_words(dash.panel("rulings").widget))
     dash.form.set_scenario(dash.scenario.set("variant.points_per_success", 5))  # a house rule
     found.update(_latin_words(dash.widget))
     for preset in dash.system.presets:
         dash.preset.value = preset.name
-        dash.roll.roll()
+        dash.panel("roll").roll()
         found.update(_latin_words(dash.widget))
     assert found == {}, "Latin words on the Russian page:\n" + "\n".join(f"{w} — {where}" for w, where in sorted(found.items()))
 
@@ -301,8 +301,8 @@ def test_a_refused_scenario_file_on_the_russian_page_is_said_in_russian(content)
 
     dash = Dashboard("d100-homebrew", query="lang=ru")
     before = dash.scenario
-    assert dash.analysis.export.load(content) is None and dash.scenario == before
-    said = dash.analysis.export.notice.value
+    assert dash.panel("analysis").export.load(content) is None and dash.scenario == before
+    said = dash.panel("analysis").export.notice.value
     assert "Не загружено: " in said, said
     unquoted = re.sub(r"“[^”]*”|&#x27;[^&]*&#x27;", " ", said)
     for written in ("999", "40", "NaN"):

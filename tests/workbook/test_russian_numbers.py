@@ -199,30 +199,30 @@ def english_numbers(widget) -> list[str]:
 def _every_panel_opened(dash: Dashboard) -> None:
     for toggle in (*dash.toggles.values(), *dash.view_toggles.values()):
         toggle.value = True
-    analysis = dash.analysis
+    analysis = dash.panel("analysis")
     analysis.sweep.set_open(True)
     analysis.compare.pin_button.click()
     dash.form.set_scenario(dash.scenario.set("defender.agility", 50))  # B differs from A
-    dash.roll.roll()
-    dash.simulation.n.value = 1500
-    dash.simulation.start()
+    dash.panel("roll").roll()
+    dash.panel("simulation").n.value = 1500
+    dash.panel("simulation").start()
     assert analysis.compare.comparison is not None and analysis.sweep.figure is not None
-    assert dash.simulation.figure is not None and dash.roll.tally_box.value
+    assert dash.panel("simulation").figure is not None and dash.panel("roll").tally_box.value
 
 
 def test_the_russian_page_writes_every_number_the_russian_way():
     dash = Dashboard("d100-homebrew", query="lang=ru")
     _every_panel_opened(dash)
     found = english_numbers(dash.widget)
-    sweep = dash.analysis.sweep
+    sweep = dash.panel("analysis").sweep
     sweep.second.value = "attacks.0.hits"  # a heatmap
     found += english_numbers(sweep.widget)
     sweep.second.value = ""
     for mode in ("at_least", "at_most"):
-        dash.analysis.modes.switch.value = mode
-        found += english_numbers(dash.analysis.modes.widget)
-    report = dash.analysis.export.make_report()
-    found += english_numbers(dash.analysis.export.widget)
+        dash.panel("analysis").modes.switch.value = mode
+        found += english_numbers(dash.panel("analysis").modes.widget)
+    report = dash.panel("analysis").export.make_report()
+    found += english_numbers(dash.panel("analysis").export.widget)
     # the report's cards and tables (not its charts' script, not the scenario's JSON)
     read = re.sub(r'<pre class="wb-report-scenario">.*?</pre>', " ", report, flags=re.S)
     read = re.sub(r'<div class="wb-report-\w+-chart.*?</div>', " ", read, flags=re.S)
@@ -258,12 +258,12 @@ def test_the_russian_cards_and_tables_say_the_exact_numbers():
 def test_the_tally_groups_thousands_the_russian_way():
     dash = Dashboard("d100-homebrew", query="lang=ru")
     dash.open("simulation")
-    dash.simulation.n.value = 12_000
-    dash.simulation.start()
-    counts = re.findall(r"data-col='count'>([^<]*)<", dash.simulation.table.value)
+    dash.panel("simulation").n.value = 12_000
+    dash.panel("simulation").start()
+    counts = re.findall(r"data-col='count'>([^<]*)<", dash.panel("simulation").table.value)
     assert any("\u00a0" in c for c in counts) and not any("," in c for c in counts)
     assert sum(int(c.replace("\u00a0", "")) for c in counts) == 12_000
-    assert "12\u00a0000 бросков" in dash.simulation.status.value
+    assert "12\u00a0000 бросков" in dash.panel("simulation").status.value
 
 
 def test_the_english_page_is_unchanged():
@@ -273,9 +273,9 @@ def test_the_english_page_is_unchanged():
     charts = [json.loads(w.figure) for where, w in _charts(dash.widget)]
     assert charts and all("separators" not in c["layout"] for c in charts)
     dash.open("simulation")
-    dash.simulation.n.value = 12_000
-    dash.simulation.start()
-    assert "12,000 rolls" in dash.simulation.status.value
+    dash.panel("simulation").n.value = 12_000
+    dash.panel("simulation").start()
+    assert "12,000 rolls" in dash.panel("simulation").status.value
 
 
 def _charts(widget, seen=None):

@@ -11,7 +11,7 @@ import pytest
 
 from rules_core import evaluate, get_system
 from workbook.page.share import encode_query
-from workbook.pages.dashboard import dashboard
+from workbook.pages.notebook import dashboard
 from workbook.pages.four_games import FourGames
 
 

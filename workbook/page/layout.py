@@ -423,6 +423,21 @@ def titled(title: str, *children: widgets.Widget) -> widgets.VBox:
     return widgets.VBox([widgets.HTML(heading(title)), *children])
 
 
+def numbers_first(results: list[widgets.Widget], controls: list[widgets.Widget]) -> tuple[widgets.Box, widgets.VBox]:
+    """A dashboard's main row and its ``results`` box: the numbers first (the headline cards and
+    the outcome chart at the top left), the ``controls`` beside them, scrolling in their own box
+    on a wide screen so that the numbers stay in view, and below them in the page's own flow on a
+    phone (the style sheet's ``wb-main``, ``wb-results``, ``wb-controls``)."""
+    box = widgets.Box(controls, layout=widgets.Layout(flex="1 1 380px", max_width="36em", max_height="88vh",
+                                                      overflow="auto", flex_flow="column"))
+    box.add_class("wb-controls")
+    shown = widgets.VBox(results, layout=widgets.Layout(flex="1 1 560px", padding="0 16px 0 0", overflow="visible"))
+    shown.add_class("wb-results")
+    row = widgets.Box([shown, box], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+    row.add_class("wb-main")
+    return row, shown
+
+
 def page_css() -> str:
     """The ``<style>`` element of the workbook's pages (dashboards and the index)."""
     return f"<style>{_CSS}</style>"

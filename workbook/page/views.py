@@ -47,7 +47,7 @@ from .text import headline_label, lang_of, localised_numbers, number_text, one_i
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["View", "Panel", "PanelBuilder", "distribution_views", "exact_text", "percent_text", "is_probability",
+__all__ = ["View", "SystemView", "view_css", "distribution_views", "exact_text", "percent_text", "is_probability",
            "outcome_grid", "headline_grid", "outcome_table", "headline_table", "compare_table", "outcome_chart",
            "at_least_chart", "distribution_chart", "compare_chart", "trace_html", "table_html", "view_html",
            "headline_html", "notice_html", "evaluate_cached", "system_views", "OUTCOME_COLUMNS", "HEADLINE_COLUMNS",
@@ -117,70 +117,35 @@ def rule_key(scenario: Any) -> RuleKey:
     return RuleKey(find_system(getattr(scenario, "system", None)))
 
 
-#: A view's panel with its own controls (a sweep, a comparison) is a panel like every other of
-#: the page (:class:`workbook.page.panel.PagePanel`): the page calls its ``feed(result)`` with
-#: each result, ``set_open(on)`` from its toggle and ``set_present(on)``.
-Panel = PagePanel
-
-
-class _DuckPanel(PagePanel):
-    """A view's panel written as an object with ``widget``, ``update(result)``, ``set_open(on)``
-    and ``present`` (as the workbook described them before the panel protocol), on the page."""
-
-    def __init__(self, inner: Any):
-        self.inner, self.widget = inner, inner.widget
-
-    def __getattr__(self, name: str) -> Any:  # the rest of it is the designer's object's
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
-
-    def update(self, result: Result) -> None:
-        self.inner.update(result)
-
-    def set_open(self, on: bool) -> None:
-        self.inner.set_open(on)
-
-    def set_present(self, on: bool) -> None:
-        self.inner.present = on
-
-
-def as_panel(panel: Any) -> PagePanel:
-    """``panel`` as a :class:`PagePanel` (one written before the protocol is wrapped)."""
-    return panel if isinstance(panel, PagePanel) else _DuckPanel(panel)
-
-
-#: Builds a :class:`Panel`: ``build(system, text, lang, evaluate)`` (``evaluate`` is the page's
-#: cached evaluation).
-PanelBuilder = Callable[[System, Callable[[str], str], str, Callable[[Any], Result]], Panel]
-
-
 @dataclass(frozen=True)
 class View:
-    """An extra dashboard panel, either ``render(result, lang)`` returning a plotly Figure, a
+    """An extra dashboard panel: ``render(result, lang)`` returning a plotly Figure, a
     :class:`workbook.page.table.Table` (shown as a table, :func:`view_html`; a pandas DataFrame
-    is shown so too, but a page whose views return one needs pandas) or an HTML string, or
-    ``panel``: a :data:`PanelBuilder` for a panel with controls of its own (e.g.
-    :class:`workbook.panels.sweep.SweepPanel` with its fields preset). Its box has the class
-    ``wb-view-<slug of title>``.
+    is shown so too, but a page whose views return one needs pandas) or an HTML string. Its box
+    has the class ``wb-view-<slug of title>``. (A panel with controls of its own is a
+    :class:`workbook.page.panel.PagePanel` subclass, listed among a system's views as it is.)
 
     ``open=False`` shows the panel collapsed under a toggle (class ``wb-view-<slug>-toggle``):
-    it is not rendered (a panel is not fed), and costs nothing per change, until the reader
-    opens it."""
+    it is not rendered, and costs nothing per change, until the reader opens it."""
 
     title: str
-    render: Callable[[Result, str], Rendered] | None = None
+    render: Callable[[Result, str], Rendered]
     open: bool = True
-    panel: PanelBuilder | None = None
-
-    def __post_init__(self) -> None:
-        if (self.render is None) == (self.panel is None):
-            raise TypeError(f"View {self.title!r}: give either render or panel")
 
     @property
     def css(self) -> str:
         """``wb-view-<slug>``: ``View("Wounds per hit", ...)`` → ``wb-view-wounds-per-hit``."""
-        return "wb-view-" + (re.sub(r"[^a-z0-9]+", "-", self.title.lower()).strip("-") or "panel")
+        return view_css(self.title)
+
+
+def view_css(title: str) -> str:
+    """The CSS class of a system's view (or panel) titled ``title``: ``wb-view-<slug>``."""
+    return "wb-view-" + (re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "panel")
+
+
+#: What a system lists among its own views: a :class:`View`, or a panel class with controls of
+#: its own (built by the page as every panel is, :meth:`PagePanel.for_page`).
+SystemView = Union[View, type[PagePanel]]
 
 
 def distribution_views(*names: str, xtitles: Mapping[str, str] | None = None) -> tuple[View, ...]:
@@ -518,11 +483,11 @@ def _declared_constant(module: str, constant: str) -> str | None:
 
 
 @cache
-def system_views(system_id: str) -> tuple[View, ...]:
+def system_views(system_id: str) -> tuple[SystemView, ...]:
     """The extra panels a system declares in a module of ``workbook/systems/`` (``<name>.py``
-    defining ``SYSTEM_ID = "<id>"`` and ``VIEWS = (View(...), ...)``), in module-name order.
-    Only the modules declaring ``system_id`` are imported."""
-    found: list[View] = []
+    defining ``SYSTEM_ID = "<id>"`` and ``VIEWS = (View(...), SomePanel, ...)``), in module-name
+    order. Only the modules declaring ``system_id`` are imported."""
+    found: list[SystemView] = []
     for name in _panel_modules():
         declared = _declared_system_id(name)
         if declared is not None and declared != system_id:

@@ -29,7 +29,7 @@ from .compare import ComparePanel, read_pin
 from .export import ExportPanel, comparison_csv, extras_html, sweep_csv
 from .modes import ModePanel
 from ..page.layout import titled
-from ..page.panel import PagePanel
+from ..page.panel import PageContext, PagePanel
 from .sweep import SweepPanel
 
 __all__ = ["AnalysisPanels"]
@@ -71,27 +71,20 @@ class AnalysisPanels(PagePanel):
     link_keys = ("pin",)
 
     @classmethod
-    def for_page(cls, page: Any) -> AnalysisPanels:
+    def for_page(cls, page: PageContext) -> AnalysisPanels:
         """On a page: a file loaded is shown by the form, the address follows a pin, and the
         report holds what the page shows (:func:`workbook.panels.export.dashboard_report`)."""
-        analysis = cls(page.system, page.text, page.lang, on_load=page.form.set_scenario, evaluate=page.evaluate)
+        analysis = cls(page.system, page.text, page.state.lang, on_load=page.form.set_scenario,
+                       evaluate=page.evaluate)
         analysis.page = page
-        analysis.set_present(page.present)
         analysis.compare.pin_button.on_click(lambda _b: page.follow_address())
         analysis.compare.unpin_button.on_click(lambda _b: page.follow_address())
         analysis.export.page = page
         return analysis
 
-    def feed(self, result: Result) -> None:
-        """On a page, fed only while open (with the page's link to ``result``)."""
-        if self.page is None:
-            self.update(result)
-        elif self.page.is_open(self.name):
-            self.update(result, self.page.share_url(result.scenario))
-
     def set_open(self, on: bool) -> None:
         if on and self.page is not None and self.page.result is not None:
-            self.feed(self.page.result)
+            self.update(self.page.result)
 
     def from_link(self, values: dict[str, str]) -> str:
         """``pin=...``: that A pinned and the panel opened; a notice when it is refused."""
@@ -124,9 +117,15 @@ class AnalysisPanels(PagePanel):
                 if panel.figure is not None:
                     panel.chart.show(panel.figure, on)
 
-    def update(self, result: Result, share_link: str = "") -> None:
+    def update(self, result: Result, share_link: str | None = None) -> None:
         """Show ``result`` in every panel; ``share_link`` is the page's link to it (the pinned A,
-        if any, is added to it for the report). The same result and link again change nothing."""
+        if any, is added to it for the report). The same result and link again change nothing.
+        On a page, shown only while open, with the page's link to ``result``."""
+        if share_link is None and self.page is not None:
+            if not self.page.is_open(self.name):
+                return
+            share_link = self.page.share_url(result.scenario)
+        share_link = share_link or ""
         if result is self.result and share_link == self._link:
             return
         self.result, self._link = result, share_link

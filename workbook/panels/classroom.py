@@ -38,7 +38,7 @@ from rules_core.simulate import MAX_ROLLS
 from ..page.layout import localised_figure
 from ..page.text import count_text, headline_label, integer_text, lang_of, localised_numbers, number_text, percent_text
 from ..page.chart import chart
-from ..page.panel import PagePanel
+from ..page.panel import PageContext, PagePanel
 from ..page.views import exact_text
 
 __all__ = ["RollPanel", "SimulatePanel", "parse_faces", "came_to", "came_to_html"]
@@ -124,7 +124,7 @@ class RollPanel(PagePanel):
         self.widget = _box("wb-roll", [controls, self.error, self.steps, self.tally_box])
 
     @classmethod
-    def for_page(cls, page: Any) -> RollPanel:
+    def for_page(cls, page: PageContext) -> RollPanel:
         panel = cls(page.system, page.text, on_roll=page.follow_address)
         panel.page = page
         return panel
@@ -305,10 +305,9 @@ class SimulatePanel(PagePanel):
         self.widget = _box("wb-simulate", [row, self.status, self.chart, self.table])
 
     @classmethod
-    def for_page(cls, page: Any) -> SimulatePanel:
-        panel = cls(page.system, page.text, page.lang)
+    def for_page(cls, page: PageContext) -> SimulatePanel:
+        panel = cls(page.system, page.text, page.state.lang)
         panel.page = page
-        panel.set_present(page.present)
         return panel
 
     def update(self, result: Result) -> None:

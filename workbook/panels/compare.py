@@ -43,8 +43,8 @@ from rules_core.scenario import Scenario
 from ..page.share import decode_query, encode_query
 from ..page.text import headline_label, lang_of, localised_numbers, number_text, points_text
 from ..page.chart import chart as chart_widget
-from .export import panel_section
-from ..page.panel import PagePanel
+from .report import panel_section
+from ..page.panel import PageContext, PagePanel
 from ..page.views import compare_chart, exact_text, percent_text
 
 __all__ = ["ComparePanel", "DerivedPanel", "Pair", "ReadingPanel", "WorthPanel", "comparison_table_html",
@@ -292,8 +292,9 @@ class DerivedPanel(PagePanel):
     (:class:`ReadingPanel`), A = the same scenario without the reaction (:class:`WorthPanel`),
     A = the official rule and B = a house rule, ...
 
-    To make one, subclass and override :meth:`derive` (and :meth:`follow`, to offer choices
-    that depend on the scenario, put in ``controls``), or pass ``derive(scenario) -> Pair``.
+    To make one, subclass and override :meth:`derive` (and :meth:`update`, to offer choices
+    that depend on the scenario, put in ``controls``, before the comparison is made), or pass
+    ``derive(scenario) -> Pair``.
     ``derive`` may raise ``ValueError`` (shown as a notice; the comparison is cleared).
 
     The page calls ``update(result)`` with each result it shows and ``set_open(on)`` from its
@@ -340,26 +341,21 @@ class DerivedPanel(PagePanel):
     def present(self, on: bool) -> None:
         self.compare.present = on
 
-    def follow(self, result: Result) -> None:
-        """Called with each new result before the comparison is refreshed (a subclass offers
-        the choices that depend on the scenario here)."""
-
     def set_open(self, on: bool) -> None:
         """Open (compute and show) or close (compute nothing) the panel."""
         self.is_open = on
-        self.refresh()
+        self._compare()
 
     def update(self, result: Result) -> None:
         """The result the page shows; the pair is derived from its scenario."""
         self.result = result
-        self.follow(result)
-        self.refresh()
+        self._compare()
 
     def _result_of(self, scenario: Scenario) -> Result:
         shown = self.result
         return shown if shown is not None and shown.scenario == scenario else self.evaluate(scenario)
 
-    def refresh(self) -> None:
+    def _compare(self) -> None:
         """Derive the pair from the scenario shown, evaluate it and show it (only while open)."""
         if not self.is_open or self.result is None:
             return
@@ -399,14 +395,13 @@ class ReadingPanel(DerivedPanel):
     name, title, css = "rulings", "Compare a ruling", "wb-rulings"
 
     @classmethod
-    def applies(cls, page: Any) -> bool:
+    def applies(cls, page: PageContext) -> bool:
         return bool(page.system.rulings())
 
     @classmethod
-    def for_page(cls, page: Any) -> ReadingPanel:
-        rulings = cls(page.system, page.text, page.lang, evaluate=page.evaluate)
+    def for_page(cls, page: PageContext) -> ReadingPanel:
+        rulings = cls(page.system, page.text, page.state.lang, evaluate=page.evaluate)
         rulings.page = page
-        rulings.present = page.present
         return rulings
 
     def __init__(self, system: System, text: Text = str, lang: str = "en", **kw: Any):
@@ -420,8 +415,8 @@ class ReadingPanel(DerivedPanel):
         self.value.add_class("wb-rulings-value")
         super().__init__(system, text, lang, controls=(self.field, self.value), **kw)
         self._syncing = False
-        self.field.observe(lambda _ch: self._offer(), names="value")
-        self.value.observe(lambda _ch: None if self._syncing else self.refresh(), names="value")
+        self.field.observe(lambda _ch: self._field_chosen(), names="value")
+        self.value.observe(lambda _ch: None if self._syncing else self._compare(), names="value")
 
     def _spec(self) -> Any:
         return next(r for r in self.rulings if r.name == self.field.value)
@@ -432,8 +427,12 @@ class ReadingPanel(DerivedPanel):
         lead = f"<p><b>{html.escape(self.text('Ruling'))}:</b> {html.escape(self.text(spec.label))}</p>" if spec else ""
         return panel_section(self, "Compare a ruling", "wb-report-rulings", self.text, lead)
 
-    def follow(self, result: Result) -> None:
-        """Offer every reading other than the one the scenario shown uses."""
+    def update(self, result: Result) -> None:
+        """Offer every reading other than the one the scenario shown uses, then compare."""
+        self._offer(result)
+        super().update(result)
+
+    def _offer(self, result: Result) -> None:
         if not self.rulings:
             return
         spec = self._spec()
@@ -447,10 +446,9 @@ class ReadingPanel(DerivedPanel):
         finally:
             self._syncing = False
 
-    def _offer(self) -> None:
+    def _field_chosen(self) -> None:
         if self.result is not None:
-            self.follow(self.result)
-            self.refresh()
+            self.update(self.result)
 
     def derive(self, scenario: Scenario) -> Pair:
         """A = ``scenario``; B = it with the reading chosen in ``value``."""

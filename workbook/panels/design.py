@@ -32,7 +32,8 @@ from rules_core.variants import VARIANT_FIELD, house_rules, official
 
 from .compare import DerivedPanel, Pair
 from ..page.controls import ScenarioForm
-from .export import panel_section
+from ..page.panel import PageContext
+from .report import panel_section
 
 __all__ = ["DesignPanel"]
 
@@ -81,29 +82,29 @@ class DesignPanel(DerivedPanel):
 
     # -- on a page: the rule's constants leave the main controls for this panel ------------------
     @classmethod
-    def prepare(cls, page: Any) -> None:
+    def prepare(cls, page: PageContext) -> None:
         page.taken[cls.name] = page.form.take_group(VARIANT_FIELD["group"])
 
     @classmethod
-    def applies(cls, page: Any) -> bool:
+    def applies(cls, page: PageContext) -> bool:
         return bool(page.taken.get(cls.name))
 
     @classmethod
-    def opens(cls, page: Any, scenario: Scenario) -> bool:
+    def opens(cls, page: PageContext, scenario: Scenario) -> bool:
         """Open from the start, and when a link opens the page, on a house rule."""
         return bool(house_rules(scenario))
 
     @classmethod
-    def needed(cls, page: Any, scenario: Scenario) -> bool:
+    def needed(cls, page: PageContext, scenario: Scenario) -> bool:
         """Built on a house rule even while closed: its toggle marks a house rule in force."""
         return bool(house_rules(scenario))
 
     @classmethod
-    def for_page(cls, page: Any) -> DesignPanel:
-        design = cls(page.system, page.form, page.taken[cls.name], page.text, page.lang, evaluate=page.evaluate)
+    def for_page(cls, page: PageContext) -> DesignPanel:
+        design = cls(page.system, page.form, page.taken[cls.name], page.text, page.state.lang,
+                     evaluate=page.evaluate)
         design.page = page
         design.toggle = page.toggles[f"{cls.css}-toggle"]
-        design.present = page.present
         return design
 
     def report(self) -> str:
@@ -114,8 +115,13 @@ class DesignPanel(DerivedPanel):
         """The form's controls it shows stay the form's when it is closed."""
         return self.controls_shown
 
-    def follow(self, result: Result) -> None:
-        """The house rules in force, listed; the toggle marked while there is one."""
+    def update(self, result: Result) -> None:
+        """The house rules in force, listed, and the toggle marked while there is one; then the
+        comparison with the official rule."""
+        self._list_house_rules(result)
+        super().update(result)
+
+    def _list_house_rules(self, result: Result) -> None:
         text, rules = self.text, house_rules(result.scenario)
         if self.toggle is not None:
             self.toggle.button_style = "warning" if rules else ""
@@ -134,7 +140,7 @@ class DesignPanel(DerivedPanel):
         """A = ``scenario`` under the official rule; B = ``scenario``."""
         return Pair(official(scenario), scenario, (self.text(NAMES[0]), self.text(NAMES[1])))
 
-    def refresh(self) -> None:
+    def _compare(self) -> None:
         """As for any derived panel, but nothing to compare under the official rule."""
         on_house_rule = self.result is not None and bool(house_rules(self.result.scenario))
         self.compare.widget.layout.display = None if on_house_rule else "none"
@@ -142,7 +148,7 @@ class DesignPanel(DerivedPanel):
             self.official = self.pair = None
             self.compare.clear()
             return
-        super().refresh()
+        super()._compare()
         self.official = self.compare.comparison.a if self.is_open and self.pair is not None else None
 
 

@@ -35,8 +35,6 @@ from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
-import plotly.io as pio
-from plotly.offline import get_plotlyjs
 
 from rules_core import Result, ScenarioError, System, get_system
 from rules_core.jsonio import DuplicateKey, loads_strict
@@ -45,10 +43,14 @@ from rules_core.scenario import Scenario, one_line, parse, shown
 from rules_core.result import number_shown
 from rules_core.tables import comparison_rows, csv_text, outcome_rows, sweep_rows
 
+from ..page.boxes import close_tree
 from ..page.notices import problem_words
+from ..page.panel import PageContext, PagePanel, ResultPage
+from ..page.state import PageState
 from ..page.text import headline_label, number_text, translator
-from ..page.views import OUTCOME_COLUMNS, Rendered, View, at_least_chart, compare_chart, outcome_chart, outcome_grid, \
-    percent_text, system_views, table_html, trace_html, view_html
+from ..page.views import OUTCOME_COLUMNS, Rendered, SystemView, View, at_least_chart, compare_chart, outcome_chart, \
+    outcome_grid, percent_text, system_views, table_html, trace_html, view_css
+from .report import figure_div, panel_html, rendered_html, report_document
 
 __all__ = ["outcomes_csv", "sweep_csv", "comparison_csv", "scenario_json", "LoadError",
            "read_scenario_file", "report_html", "dashboard_report", "report_document", "figure_div",
@@ -191,21 +193,6 @@ def share_link_allowed(link: str) -> bool:
 
 
 
-_REPORT_CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1100px;
-padding:16px;color:#222;line-height:1.4}
-h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin:1.2em 0 .4em;border-bottom:1px solid #ddd}
-.wb-report-headline{display:flex;flex-wrap:wrap;gap:10px}
-.wb-report-card{border:1px solid #ccd;border-radius:8px;padding:8px 12px;min-width:150px;flex:1 1 150px}
-.wb-report-card .name{font-size:.85em;color:#555}.wb-report-card .value{font-size:1.6em;font-weight:600}
-.wb-report-card .exact{font-size:.8em;color:#555;overflow-wrap:anywhere}
-table{border-collapse:collapse;max-width:100%;display:block;overflow-x:auto}
-td,th{padding:2px 10px;text-align:left;border-bottom:1px solid #eee}
-.wb-cite{color:#666}pre{background:#f6f6f6;padding:8px;overflow-x:auto}
-.wb-report-share a{overflow-wrap:anywhere}
-"""
-
-
 def _cards(result: Result, text: Callable[[str], str], lang: str) -> str:
     cards = []
     for key, value in result.headline.items():
@@ -222,69 +209,28 @@ def _cards(result: Result, text: Callable[[str], str], lang: str) -> str:
     return f'<div class="wb-report-headline">{"".join(cards)}</div>'
 
 
-def figure_div(fig: go.Figure, css: str) -> str:
-    """``fig`` as an interactive plotly ``<div>`` (classed ``css``) for a report: drawn by the
-    plotly script :func:`report_document` puts in the file."""
-    div = pio.to_html(fig, full_html=False, include_plotlyjs=False, include_mathjax=False,
-                      config={"displaylogo": False, "responsive": True})
-    return f'<div class="{css}">{div}</div>'
-
-
-def report_document(heading: str, parts: Sequence[str], lang: str = "en") -> str:
-    """One self-contained HTML file titled ``heading`` holding ``parts`` (HTML), the report's
-    style sheet and plotly's script: it opens offline and requests nothing from the network."""
-    return ("<!DOCTYPE html>\n<html lang=\"" + html.escape(lang) + "\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{html.escape(heading)}</title><style>{_REPORT_CSS}</style>"
-            f"<script type=\"text/javascript\">{get_plotlyjs()}</script></head><body>"
-            + "\n".join(parts) + "</body></html>\n")
-
-
-def _rendered_html(thing: Rendered | None, text: Callable[[str], str], css: str) -> str:
-    """A view's output as report HTML: a figure drawn, a table laid out, HTML as it is."""
-    if thing is None:
-        return ""
-    if isinstance(thing, go.Figure):
-        return figure_div(thing, css)
-    return view_html(thing, text)
-
-
-def _panel_html(panel: Any, text: Callable[[str], str]) -> str:
-    """What an open panel of the page shows: an A/B pair (its words, both sets of cards, the
-    chart, the table, the trace lines that differ) or a chart (a sweep); "" when it shows
-    nothing yet."""
-    compare = getattr(panel, "compare", None)
-    if compare is not None and getattr(compare, "comparison", None) is not None:
-        chart = figure_div(compare.figure, "wb-report-pair-chart") if compare.figure is not None else ""
-        return "".join([f'<div class="wb-report-pair-words">{panel.help.value}</div>', compare.cards.value,
-                        chart, compare.table.value, f'<div class="wb-report-pair-trace">{compare.trace.value}</div>'])
-    figure = getattr(panel, "figure", None)
-    return figure_div(figure, "wb-report-view-chart") if isinstance(figure, go.Figure) else ""
-
-
-def _built_panel(view: View, system: System, text: Callable[[str], str], lang: str, result: Result) -> str:
-    """A panel view's report HTML without a page: the panel built, opened on ``result``, read
-    and closed again."""
-    from ..page.controls import close_tree
-
-    panel = view.panel(system, text, lang, system.evaluate)
+def _built_panel(kind: type[PagePanel], system: System, text: Callable[[str], str], lang: str,
+                 result: Result) -> str:
+    """A system's panel as report HTML without a dashboard: built on a page of ``result`` alone
+    (:class:`workbook.page.panel.ResultPage`), opened on it, read and closed again."""
+    panel = kind.for_page(ResultPage(system, PageState(result.scenario, lang), text, result))
     try:
         panel.set_open(True)
         panel.update(result)
-        return _panel_html(panel, text)
+        return panel_html(panel, text)
     finally:
         close_tree(panel.widget)
 
 
 def views_html(result: Result, *, lang: str = "en", system: System | None = None,
-               views: Sequence[View] | None = None, rendered: Mapping[str, Rendered] | None = None,
-               panels: Mapping[str, Any] | None = None, opened: Collection[str] | None = None) -> list[str]:
+               views: Sequence[SystemView] | None = None, rendered: Mapping[str, Rendered] | None = None,
+               panels: Mapping[str, PagePanel] | None = None, opened: Collection[str] | None = None) -> list[str]:
     """The system's own views of ``result`` as report sections (``views``: by default those the
     system declares, :func:`workbook.page.views.system_views`). A page passes what it shows: its
-    ``rendered`` outputs (used as they are), its ``panels`` (read as they are) and the titles of
-    its collapsed views that are ``opened``. A collapsed view is left out unless opened (the
-    Infinity heatmap is 900 evaluations); any other view is rendered from ``result`` when the
-    page has not (a panel is built for it, opened and read)."""
+    ``rendered`` outputs (used as they are), its built ``panels`` by title (read as they are) and
+    the titles of its collapsed views and panels that are ``opened``. A collapsed one is left out
+    unless opened (the Infinity heatmap is 900 evaluations); any other is rendered from
+    ``result`` when the page has not (a panel is built for it, opened and read)."""
     system = system if system is not None else get_system(result.system)
     text = translator(system, lang)
     if views is None:
@@ -292,27 +238,22 @@ def views_html(result: Result, *, lang: str = "en", system: System | None = None
     rendered, panels, opened = rendered or {}, panels or {}, set(opened or ())
     parts = []
     for view in views:
-        if not view.open and view.title not in opened:
-            continue
-        if view.panel is not None:
-            body = _panel_html(panels[view.title], text) if view.title in panels else \
-                _built_panel(view, system, text, lang, result)
-        else:
+        if isinstance(view, View):
+            if not view.open and view.title not in opened:
+                continue
             shown = rendered.get(view.title)
-            body = _rendered_html(shown if shown is not None else view.render(result, lang), text,
-                                  "wb-report-view-chart")
+            body = rendered_html(shown if shown is not None else view.render(result, lang), text,
+                                 "wb-report-view-chart")
+        elif view.collapsible and view.title not in opened:
+            continue
+        else:
+            body = panel_html(panels[view.title], text) if view.title in panels else \
+                _built_panel(view, system, text, lang, result)
         if body:
-            parts.append(f'<section class="wb-report-view {view.css}" data-view="{html.escape(view.title, quote=True)}">'
+            parts.append(f'<section class="wb-report-view {view_css(view.title)}" '
+                         f'data-view="{html.escape(view.title, quote=True)}">'
                          f"<h2>{html.escape(text(view.title))}</h2>{body}</section>")
     return parts
-
-
-def panel_section(panel: Any, title: str, css: str, text: Callable[[str], str], lead: str = "") -> str:
-    """An open A/B panel of the page (the rulings, Design) as a report section: ``title``, the
-    ``lead`` (HTML), and what the panel shows (:func:`_panel_html`); "" when it shows nothing."""
-    body = _panel_html(panel, text)
-    return (f'<section class="{css}"><h2>{html.escape(text(title))}</h2>{lead}{body}</section>'
-            if body else "")
 
 
 def extras_html(result: Result, *, lang: str = "en", system: System | None = None,
@@ -338,8 +279,8 @@ def extras_html(result: Result, *, lang: str = "en", system: System | None = Non
 def report_html(result: Result, *, lang: str = "en", system: System | None = None, share_link: str = "",
                 comparison: Comparison | None = None, comparison_names: tuple[str, str] = ("A", "B"),
                 sweep: Any = None, figures: Sequence[go.Figure] = (), title: str | None = None,
-                views: Sequence[View] | None = None, rendered: Mapping[str, Rendered] | None = None,
-                panels: Mapping[str, Any] | None = None, opened: Collection[str] | None = None,
+                views: Sequence[SystemView] | None = None, rendered: Mapping[str, Rendered] | None = None,
+                panels: Mapping[str, PagePanel] | None = None, opened: Collection[str] | None = None,
                 sections: Sequence[str] = ()) -> str:
     """One HTML file with what the page shows: headline cards, the outcome and hits charts
     (interactive), the outcome table, the system's own views (see :func:`views_html`; ``views=()``
@@ -388,13 +329,16 @@ def dashboard_report(dash: Any, share_link: str = "") -> str:
     its open panels (:meth:`workbook.page.panel.PagePanel.report`: the "Compare, sweep,
     export" extras, the rulings comparison, Design's house rules against the official rule),
     with ``share_link``. Read through the dashboard's public state (``result``, ``views``,
-    ``rendered``, ``panels``, ``view_toggles``, ``built``, ``is_open``)."""
+    ``rendered``, ``view_toggles``, ``built``, ``is_open``)."""
     if dash.result is None:
         raise ValueError("the dashboard shows no result yet")
+    open_panels = {name: panel for name, panel in dash.built.items() if dash.is_open(name)}
     opened = {title for title, toggle in dash.view_toggles.items() if toggle.value}
-    sections = [panel.report() for name, panel in dash.built.items() if dash.is_open(name)]
+    opened |= {type(panel).title for panel in open_panels.values()}
+    sections = [panel.report() for panel in open_panels.values()]
     return report_html(dash.result, lang=dash.lang, system=dash.system, share_link=share_link,
-                       views=dash.views, rendered=dash.rendered, panels=dash.panels, opened=opened,
+                       views=dash.views, rendered=dash.rendered,
+                       panels={type(panel).title: panel for panel in dash.built.values()}, opened=opened,
                        sections=sections)
 
 
@@ -413,13 +357,13 @@ class ExportPanel:
     ``extra_csv`` may return further ``(filename, csv_text, label)`` downloads (a sweep, an
     A/B comparison) for the current result; ``report_extra`` further keywords for
     :func:`report_html` (``comparison=...``, ``sweep=...``). The report holds the system's own
-    views of the result; with ``page`` set to the dashboard that shows this panel, it is
-    :func:`dashboard_report` of that page (its views as shown, the rulings comparison while that
-    panel is open).
+    views of the result; with ``page`` set to the page that shows this panel, it is that page's
+    own report (a dashboard's is :func:`dashboard_report`: its views as shown, the rulings
+    comparison while that panel is open).
     """
 
-    #: The :class:`workbook.pages.dashboard.Dashboard` this panel is on (set by the page), or None.
-    page: Any = None
+    #: The page this panel is on (set by the page), or None.
+    page: PageContext | None = None
 
     def __init__(self, system: System, text: Callable[[str], str] = str, lang: str = "en", *,
                  on_load: Callable[[Scenario], None] | None = None,
@@ -463,7 +407,7 @@ class ExportPanel:
         if self.result is None:
             return None
         if self.page is not None and self.page.result is self.result:
-            self.report = dashboard_report(self.page, self.share_link)
+            self.report = self.page.report(self.share_link)
         else:
             self.report = report_html(self.result, lang=self.lang, system=self.system, share_link=self.share_link,
                                       **(self.report_extra() if self.report_extra else {}))

@@ -17,14 +17,13 @@ Every other panel is a pure function of a result.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 from fractions import Fraction
 
 import plotly.graph_objects as go
 
-from rules_core import Dist, Result, System, get_system
-from rules_core.systems.eldfall import EldfallScenario
+from rules_core import Dist, Result, get_system
 
+from ..page.panel import PageContext
 from ..panels.compare import WorthPanel
 from ..page.table import Table
 from ..page.text import translator
@@ -89,13 +88,19 @@ def hits_and_wounds_chart(a: Result, b: Result, lang: str = "en",
     return fig
 
 
-def worth_panel(system: System, text: Callable[[str], str], lang: str,
-                evaluate: Callable[[EldfallScenario], Result]) -> WorthPanel:
+class ReactionWorthPanel(WorthPanel):
     """What the reaction is worth: the workbook's A/B panel with A = the defender not reacting
     (Protective Barrier kept) and B = the scenario as set, so B − A is the reaction's worth;
-    Hits and Wounds of both on one chart (:func:`hits_and_wounds_chart`)."""
-    return WorthPanel(system, text, lang, evaluate=evaluate, chart=hits_and_wounds_chart, open=True,
-                      names=lambda s: ("Without it", _REACTIONS[s.defender.reaction]))
+    Hits and Wounds of both on one chart (:func:`hits_and_wounds_chart`). Always shown."""
+
+    name, title, collapsible = "worth", "What the Dodge is worth", False
+
+    @classmethod
+    def for_page(cls, page: PageContext) -> ReactionWorthPanel:
+        panel = cls(page.system, page.text, page.state.lang, evaluate=page.evaluate, chart=hits_and_wounds_chart,
+                    open=True, names=lambda s: ("Without it", _REACTIONS[s.defender.reaction]))
+        panel.page = page
+        return panel
 
 
 def second_model_chart(result: Result, lang: str = "en") -> go.Figure | str:
@@ -136,6 +141,6 @@ def after_dodge_table(result: Result, lang: str = "en") -> Table:
     return Table.of(rows)
 
 
-VIEWS = (View("What the Dodge is worth", panel=worth_panel),
+VIEWS = (ReactionWorthPanel,
          View("Second model (Sweep)", second_model_chart),
          View("After the Dodge", after_dodge_table))

@@ -11,17 +11,16 @@ state) and ``data-col`` on each cell, so tests can read them in any language.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 from fractions import Fraction
 
 import plotly.graph_objects as go
 
-from rules_core import Result, System, get_system
+from rules_core import Result, get_system
 from rules_core.result import one_in
 from rules_core.systems.infinity_n4.outcomes import DODGED, final_state_order
 from rules_core.systems.infinity_n4.play import plan_order
-from rules_core.systems.infinity_n4.scenario import InfinityScenario
 
+from ..page.panel import PageContext
 from ..panels.sweep import SweepPanel
 from ..page.text import translator
 from ..page.views import View, distribution_chart, exact_text, percent_text
@@ -129,20 +128,27 @@ def wounds_chart(result: Result, lang: str = "en") -> go.Figure:
     return fig
 
 
-def heatmap_panel(system: System, text: Callable[[str], str], lang: str,
-                  evaluate: Callable[[InfinityScenario], Result]) -> SweepPanel:
+class HeatmapPanel(SweepPanel):
     """The heatmap: the generic :class:`~workbook.panels.sweep.SweepPanel` preset to P(dodge
     succeeds) over the dodger's PH × the first attacker's attribute (its SV is that plus its
     MODs), the rest of the Order as set. The first attacker's Burst is the one in the form;
-    any other field or quantity can be chosen in the panel."""
-    return SweepPanel(system, text, lang, field="dodger.ph", second="attackers.0.value",
-                      quantity="p_dodge_succeeds", toggle=False,
-                      note="The first attacker's Burst and MODs are those set above.")
+    any other field or quantity can be chosen in the panel. Collapsed, and built when first
+    opened: it is 900 evaluations."""
+
+    name, title, css, boxed = "heatmap", "Heatmap", "wb-view-heatmap", False
+
+    @classmethod
+    def for_page(cls, page: PageContext) -> HeatmapPanel:
+        panel = cls(page.system, page.text, page.state.lang, field="dodger.ph", second="attackers.0.value",
+                    quantity="p_dodge_succeeds", toggle=False,
+                    note="The first attacker's Burst and MODs are those set above.")
+        panel.page = page
+        return panel
 
 
 VIEWS = (
     View("The Order, roll by roll", attack_html),
     View("What happens to the dodger", final_state_html),
     View("Wounds", wounds_chart),
-    View("Heatmap", panel=heatmap_panel, open=False),  # 900 evaluations: only while open
+    HeatmapPanel,
 )
