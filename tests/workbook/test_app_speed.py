@@ -162,6 +162,30 @@ def test_a_preheated_page_is_built_before_its_query_is_read(monkeypatch):
     assert dash.form.control("defender.agility").description == "‹Agility›"
 
 
+def test_a_preheated_page_asked_for_with_a_plain_link_only_takes_its_address(monkeypatch):
+    """The usual request (no query): the numbers are the page's as built, not computed again; the
+    share link and the address bar take the page's real address, as a page built for the request
+    would have them."""
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    for name in ("VOILA_REQUEST_URL", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME", "PATH_INFO"):
+        monkeypatch.delenv(name, raising=False)
+
+    def request():
+        monkeypatch.setenv("VOILA_REQUEST_URL", "http://class.example:8866/voila/render/fake.ipynb")
+        return {"QUERY_STRING": ""}
+
+    monkeypatch.setattr(share, "wait_for_request", request)
+    computed = []
+    original = Dashboard._show
+    monkeypatch.setattr(Dashboard, "_show", lambda self, scenario: (computed.append(scenario), original(self, scenario)))
+    dash = Dashboard(FAKE)
+    assert len(computed) == 1  # built once; the request added no evaluation
+    plain = Dashboard(FAKE, query="")
+    assert dash._share.value == plain._share.value and "http://class.example:8866/" in dash._share.value
+    assert dash.urlbar.query == plain.urlbar.query and dash.notices == plain.notices == []
+    assert dash.tables["headline"] == plain.tables["headline"]
+
+
 def test_a_preheated_page_shows_a_refused_query_as_a_notice(monkeypatch):
     monkeypatch.setenv("VOILA_PREHEAT", "True")
     monkeypatch.setattr(share, "wait_for_request", lambda: {"QUERY_STRING": "defender.agility=99"})

@@ -144,6 +144,11 @@ class Dashboard:
         reopen = self._relabel(asked.lang) if asked.lang != self.lang else None
         if asked.scenario != self.form.scenario:
             self.form.set_scenario(asked.scenario)
+        elif reopen is None and not asked.keys and self.result is not None:
+            # the page as built (a preheated one asked for with a plain link, the usual case):
+            # only the notices and the link depend on the request, not the numbers
+            self._set_notices()
+            self._show_link(asked.scenario)
         else:  # same scenario: refresh what depends on the request (notices, link, language)
             self._show(asked.scenario)
         if reopen is not None:
@@ -321,6 +326,18 @@ class Dashboard:
             self._show(self.form.scenario)
         self.follow_address()
 
+    def _show_link(self, scenario: Scenario) -> None:
+        """The share link, the preset shown and the address bar of ``scenario`` (what depends on
+        the page's own address as well as on the scenario)."""
+        # "" in JupyterLab when the notebook's dashboard address is unknown: no link then
+        url = share_url(self.system, scenario, self.lang)
+        extra = "&".join(self.host.queries(lambda panel: panel.share_query()))
+        url = html.escape(f"{url}{'&' if '?' in url else '?'}{extra}" if url and extra else url, quote=True)
+        self._share.value = url and (f"<b>{html.escape(self.text('Share this scenario'))}:</b> "
+                                     f'<a class="wb-share-anchor" href="{url}">{url}</a>')
+        self.toolbar.show_preset(scenario, self.text)
+        self.follow_address()
+
     def _set_notices(self, *extra: str) -> None:
         self.notices = [n for n in (self.state.notice, *extra) if n]
         self._notice.value = notice_html(*self.notices)
@@ -347,14 +364,7 @@ class Dashboard:
         self.figures["at_least"] = at_least_chart(result, lang, system=system)
         show_in(self._at_least_chart, self.figures["at_least"], text, self.present)
         self._trace.value = trace_html(result, lang, system=system)
-        # "" in JupyterLab when the notebook's dashboard address is unknown: no link then
-        url = share_url(system, scenario, lang)
-        extra = "&".join(self.host.queries(lambda panel: panel.share_query()))
-        url = html.escape(f"{url}{'&' if '?' in url else '?'}{extra}" if url and extra else url, quote=True)
-        self._share.value = url and (f"<b>{html.escape(text('Share this scenario'))}:</b> "
-                                     f'<a class="wb-share-anchor" href="{url}">{url}</a>')
-        self.toolbar.show_preset(scenario, text)
-        self.follow_address()
+        self._show_link(scenario)
         for view in self._views():  # the system's own views, heavier, after the common parts
             if view.title in self._opened:
                 self._render_view(view, result)
