@@ -75,7 +75,18 @@ def test_each_game_shows_and_follows_the_cores_numbers(open_static, notebook):
     dash.wait_for_headline(dict(moved.headline))
     dash.wait_for_table(dict(moved.outcome_rows()))
     offline(dash)
+    icons_drawn(dash)
     print(f"static site: {notebook} drawn in {dash.load_seconds:.1f} s")
+
+
+def icons_drawn(dash) -> None:
+    """The page's icons (the Present button's) drawn with the Font Awesome the site itself
+    serves, now that the CDN's style sheets are gone."""
+    glyph = dash.page.evaluate("() => getComputedStyle(document.querySelector('.wb-present-toggle i.fa'), "
+                               "'::before').content")
+    assert glyph not in ("", "none", "normal"), glyph
+    assert dash.page.evaluate("() => Array.from(document.fonts).some(f => f.family.includes('Font Awesome') "
+                              "&& f.status === 'loaded')")
 
 
 def fetched(dash) -> list[str]:
