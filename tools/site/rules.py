@@ -96,11 +96,11 @@ def _said(text: str) -> str:
 
 
 def check(paths: list[Path], taken: set[str]) -> list[Published]:
-    """The rule files ``paths``, each imported and its rules evaluated here (the default
-    scenario and every preset); ``taken`` are the names of the site's own pages, which a rule's
-    id may not take. :class:`RuleFails` at the first file that fails."""
+    """The rule files ``paths``, each imported and its rules evaluated here (:func:`_evaluate`);
+    ``taken`` are the names of the site's own pages, which a rule's id may not take.
+    :class:`RuleFails` at the first file that fails."""
     with _project():
-        from rules_core import ScenarioError, evaluate
+        from rules_core import ScenarioError
         from rules_core.cli import UsageError, system_modules
 
         published: list[Published] = []
@@ -108,30 +108,39 @@ def check(paths: list[Path], taken: set[str]) -> list[Published]:
             try:
                 with system_modules([str(path)]) as systems:
                     for system in systems:
-                        for scenario in (system.default_scenario(), *(p.scenario for p in system.presets)):
-                            try:
-                                evaluate(scenario)
-                            except (UsageError, ScenarioError):
-                                raise
-                            except Exception as err:
-                                line = _line(err, path) or _play_line(system, path)
-                                where = f", line {line}" if line else ""
-                                raise RuleFails(f"RULES {path}{where}: {_said(str(err)) or type(err).__name__}") from None
-            except UsageError as err:
+                        _evaluate(system, path)
+            except UsageError as err:  # the command line's own words: the file, and the line
                 raise RuleFails(f"RULES {_said(str(err))}") from None
             except ScenarioError as err:
                 raise RuleFails(f"RULES {path}: {_said(str(err))}") from None
             module = module_name(path)
-            for other in published:
-                if other.module == module:
-                    raise RuleFails(f"RULES {path}: a rule file of the same name is given already ({other.path})")
-            rules = tuple((s.id, s.name) for s in systems)
-            for id_, _ in rules:
-                if id_ in taken or any(id_ == i for p in published for i, _ in p.rules):
+            if any(other.module == module for other in published):
+                raise RuleFails(f"RULES {path}: a rule file of the same name is given already")
+            ids = tuple((s.id, s.name) for s in systems)
+            for id_, _ in ids:
+                if id_ in taken or any(id_ == i for other in published for i, _ in other.rules):
                     raise RuleFails(f"RULES {path}: the rule id {id_!r} is taken by a page of the site "
                                     "or another rule file; give the rule another id")
-            published.append(Published(path, module, rules))
+            published.append(Published(path, module, ids))
         return published
+
+
+def _evaluate(system, path: Path) -> None:
+    """``system`` (a rule of the file ``path``) evaluated on its default scenario and every
+    preset; its designer's mistake (a ``RuleError``, dice too many to walk, anything its code
+    raised) as :class:`RuleFails` naming the file and the line."""
+    from rules_core import ScenarioError, evaluate
+    from rules_core.cli import UsageError
+
+    for scenario in (system.default_scenario(), *(p.scenario for p in system.presets)):
+        try:
+            evaluate(scenario)
+        except (UsageError, ScenarioError):
+            raise
+        except Exception as err:
+            line = _line(err, path) or _play_line(system, path)
+            where = f", line {line}" if line else ""
+            raise RuleFails(f"RULES {path}{where}: {_said(str(err)) or type(err).__name__}") from None
 
 
 @contextmanager
