@@ -49,14 +49,14 @@ def test_the_lock_pins_every_file_with_its_sha256():
 
 
 def test_a_marker_wheel_holds_only_its_metadata(tmp_path):
-    wheel = build.marker_wheel(tmp_path, "sqlite3", "0+marker", "why")
+    wheel = build.plain_wheel(tmp_path, "sqlite3", "0+marker", "why")
     with zipfile.ZipFile(wheel) as archive:
         assert sorted(archive.namelist()) == ["sqlite3-0+marker.dist-info/METADATA",
                                               "sqlite3-0+marker.dist-info/RECORD",
                                               "sqlite3-0+marker.dist-info/WHEEL"]
     assert build.wheel_name_version(wheel.name) == ("sqlite3", "0+marker")
     (tmp_path / "again").mkdir()
-    again = build.marker_wheel(tmp_path / "again", "sqlite3", "0+marker", "why")
+    again = build.plain_wheel(tmp_path / "again", "sqlite3", "0+marker", "why")
     assert again.read_bytes() == wheel.read_bytes()  # reproducible
 
 
@@ -380,7 +380,8 @@ def test_a_site_keeps_to_its_own_host_or_the_build_says_which_file_asks_which(tm
     """``keep_to_own_host``: every page loses the known links to other hosts and each fallback
     is pointed home; anything left that would load from another host stops the build, naming
     the file and the address."""
-    monkeypatch.setattr(build.patches, "OTHER_HOST_DEFAULTS", {"lib/*.js": ('u||"https://cdn.example.net/a.js"', 'u||"a.js"')})
+    monkeypatch.setattr(build.patches, "OTHER_HOST_DEFAULTS",
+                        {"lib/*.js": ('u||"https://cdn.example.net/a.js"', 'u||"a.js"')})
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "one.js").write_text('f(u||"https://cdn.example.net/a.js")')
     (tmp_path / "lib" / "two.js").write_text('g("own.js")')

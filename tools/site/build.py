@@ -439,16 +439,18 @@ def browser_wheel(entry: dict, offline: bool, out: Path) -> Path:
     return Path(shutil.copy2(source, out / entry["file"]))
 
 
-def marker_wheel(out: Path, name: str, version: str, summary: str) -> Path:
-    """An empty wheel named ``name`` (metadata only), reproducible byte for byte."""
+def plain_wheel(out: Path, name: str, version: str, summary: str, files: dict[str, bytes] | None = None) -> Path:
+    """A wheel named ``name`` of ``files`` (name in the wheel → content; none: an empty wheel,
+    its metadata only), reproducible byte for byte."""
     info = f"{name}-{version}.dist-info"
-    files = {f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: {summary}\n",
-             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tools/site/build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
-    files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n"
+    members = {**(files or {}),
+               f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: {summary}\n",
+               f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tools/site/build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    members[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in members) + f"{info}/RECORD,,\n"
     path = out / f"{name}-{version}-py3-none-any.whl"
     with zipfile.ZipFile(path, "w") as archive:
-        for member, text in files.items():
-            archive.writestr(zipfile.ZipInfo(member, (1980, 1, 1, 0, 0, 0)), text)
+        for member, data in members.items():
+            archive.writestr(zipfile.ZipInfo(member, (1980, 1, 1, 0, 0, 0)), data)
     return path
 
 
@@ -627,18 +629,8 @@ def stage_notebooks(stage: Path, published: list[rules.Published] = ()) -> list[
 
 
 def rules_wheel(out: Path, published: list[rules.Published]) -> Path:
-    """The designers' rule files as the package ``dodge_site_rules`` (``rules.package_files``),
-    a wheel the same byte for byte for the same files."""
-    info = f"{rules.PACKAGE}-1.dist-info"
-    files = {**rules.package_files(published),
-             f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {rules.PACKAGE}\nVersion: 1\n".encode(),
-             f"{info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: tools/site/build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
-    files[f"{info}/RECORD"] = ("".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n").encode()
-    path = out / f"{rules.PACKAGE}-1-py3-none-any.whl"
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for member, data in files.items():
-            archive.writestr(zipfile.ZipInfo(member, (1980, 1, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED)
-    return path
+    """The designers' rule files as the package ``dodge_site_rules`` (``rules.package_files``)."""
+    return plain_wheel(out, rules.PACKAGE, "1", "the designers' rules of this site", rules.package_files(published))
 
 
 
@@ -747,7 +739,7 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
                 (runtime / name).write_bytes(data)
         wheels = [browser_wheel(e, offline, runtime) for e in lock["browser"]]
         wheels += kernel_wheels(lock, offline, runtime) + [project_wheel(runtime)]
-        wheels += [marker_wheel(runtime, name, "0+marker", why) for name, why in KERNEL_START_MARKERS.items()]
+        wheels += [plain_wheel(runtime, name, "0+marker", why) for name, why in KERNEL_START_MARKERS.items()]
         wheels += [Path(shutil.copy2(w, runtime / Path(w).name)) for w in extra_wheels]
         wheels += [rules_wheel(runtime, published)] if published else []
         wheels = [patch_wheel(w) for w in wheels]

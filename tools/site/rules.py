@@ -210,7 +210,8 @@ def notebooks(published: list[Published]) -> dict[str, str]:
             words = (f"# {html.escape(name)}\n\nA house rule published with this workbook: every number below is "
                      f"exact, from every way the dice can fall. The rule's own file: "
                      f"[{html.escape(p.path.name)}](../../{FOLDER}/{html.escape(p.path.name)}).")
-            code = f"from {PACKAGE} import load\nfrom workbook import dashboard\n\nload({p.module!r})\ndashboard({id_!r})"
+            code = (f"from {PACKAGE} import load\nfrom workbook import dashboard\n\n"
+                    f"load({p.module!r})\ndashboard({id_!r})")
             pages[f"{id_}.ipynb"] = _notebook([("markdown", words), ("code", code)])
     return pages
 
