@@ -18,6 +18,8 @@ IDLE        ?= 1800
 TOKEN       ?=
 # TRUST_PROXY=1: behind a reverse proxy that sets X-Real-IP, count each device by that address.
 TRUST_PROXY ?=
+# make site: designers' rule files, each published as its own page (RULES="my_rule.py house.py").
+RULES       ?=
 # make mutate: modules to check again (dotted names); ALL=1: every mutant again. By default a
 # run checks only the functions changed since the verdicts kept in tools/mutation_results.json.
 MODULES     ?=
@@ -115,8 +117,9 @@ mutate: $(TSTAMP)
 ## The static site: every dashboard runs in the reader's browser (Pyodide); builds site/ from
 ## PyPI and npm only, every file pinned and hashed in tools/site/lock.json, downloads cached
 ## (~/.cache/dodge-workbook-site) so a rebuild needs no network. Serve: python -m http.server -d site
+## RULES="my_rule.py ...": each designer's rule file (as --system-module takes it) its own page.
 site: $(STAMP)
-	$(BIN)/python tools/site/build.py --if-stale
+	$(BIN)/python tools/site/build.py --if-stale $(foreach rule,$(RULES),--rule $(rule))
 
 ## The static site's tests alone (make test runs them too): the build script's checks, then
 ## Chromium on site/ (built or reused) with no network but 127.0.0.1.
@@ -124,7 +127,8 @@ test-site: $(TSTAMP)
 	@$(BIN)/python tools/ensure_chromium.py
 	$(BIN)/python -m pytest tests/site -n 0
 
-## The static site in Chromium: first interactive (cold, warm), a control change, the transfer.
+## The static site in Chromium: first headline and interactive (cold, warm), a control change, the
+## transfer (gzip -6 and brotli), each against its target.
 bench-site: $(TSTAMP) site
 	@$(BIN)/python tools/ensure_chromium.py
 	$(BIN)/python tools/site/bench.py

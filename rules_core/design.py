@@ -207,7 +207,8 @@ def rule(id: str, name: str, scenario: type[Scenario], play: Callable[[Any, Roll
       :func:`~rules_core.play.expectation`), beside the common three every rule has;
     - ``evasion``: what the reaction is (:class:`~rules_core.registry.Evasion`: the attribute, the
       change that turns the reaction off): the rule then joins ``worth`` and the page of games;
-    - ``presets``: named scenarios (``Preset`` objects, or ``{name: scenario}``);
+    - ``presets``: named scenarios (``Preset`` objects, or ``{name: scenario}``); with none, the
+      default scenario is the one preset, ``default`` (every page offers a rule's presets);
     - ``trace(scenario)``: the steps every result states whatever the dice (modifiers, targets);
       the trace of each roll is ``play``'s own;
     - ``limit``: the most plays the exact enumeration walks before refusing;
@@ -232,7 +233,7 @@ def rule(id: str, name: str, scenario: type[Scenario], play: Callable[[Any, Roll
     checked_headlines = {k: _value_checked(id, k, h) for k, h in own.items()}
     if isinstance(presets, Mapping):
         presets = [Preset(key, key.replace("-", " ").capitalize(), "", value) for key, value in presets.items()]
-    presets = tuple(presets)
+    presets = tuple(presets) or (Preset("default", "Default", "The rule's default scenario.", scenario()),)
     for p in presets:
         if not isinstance(p, Preset) or not isinstance(p.scenario, scenario):
             raise RuleError(f"rule {id!r}: a preset must be a Preset of a {scenario.__name__}; got {shown(p)}")

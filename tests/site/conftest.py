@@ -7,11 +7,16 @@ runs some of them, one server (the build's lock keeps two workers from building 
 
 Fixtures (the Chromium is the browser tests' one, ``browser`` in tests/conftest.py):
 
+``site_folder``
+    The folder the site is served from.
 ``static_site``
     The site's URL on a free 127.0.0.1 port (``python -m http.server``), under a sub-path
     (``/dodge/``) as on a host that serves it beside other things, built first with
     ``tools/site/build.py --if-stale`` (a few seconds when nothing changed; the first build on a
     machine downloads ~60 MB from PyPI and npm into ``~/.cache/dodge-workbook-site``).
+``rule_site``, ``open_rule_site``
+    The same for a site with the tests' own rule published (``make site
+    RULES=tests/example_rule.py``), built in ``.site-build/site-with-rule``.
 ``open_static``
     ``open_static("infinity-n4-dodge.ipynb")`` opens a dashboard of the site in a fresh context
     and waits until its chart and table are drawn; returns the browser tests'
@@ -21,6 +26,7 @@ Fixtures (the Chromium is the browser tests' one, ``browser`` in tests/conftest.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -35,6 +41,10 @@ import pytest
 from browser.conftest import _DASHBOARD_READY, DashboardPage, ROOT
 
 BUILD = ROOT / "tools" / "site" / "build.py"
+#: The site of tests/site/test_rule_site.py: the tests' own rule published as a designer's would be
+#: (``make site RULES=tests/example_rule.py``), built beside ``site/``.
+RULE_SITE = ROOT / ".site-build" / "site-with-rule"
+RULE_SITE_OPTIONS = ["--rule", str(ROOT / "tests" / "example_rule.py"), "--out", str(RULE_SITE)]
 BUILD_TIMEOUT_S = 1200  # a first build downloads ~60 MB; a cached one takes ~20 s
 RENDER_TIMEOUT_MS = 240_000  # the Python runtime starts in the page: ~10-25 s, more on a busy machine
 
@@ -47,12 +57,17 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     the site up to date; its log is ``.site-build/background.log``."""
     if os.environ.get("DODGE_SITE_DIR") or session.config.option.collectonly:
         return
-    if any(Path(str(item.fspath)).name == "test_static_site.py" for item in session.items):
+    names = {Path(str(item.fspath)).name for item in session.items}
+    builds = [[]] if "test_static_site.py" in names else []
+    builds += [RULE_SITE_OPTIONS] if "test_rule_site.py" in names else []
+    if builds:
         (ROOT / ".site-build").mkdir(exist_ok=True)
         with open(ROOT / ".site-build" / "background.log", "a") as log:
             nice = ["nice", "-n", "10"] if shutil.which("nice") else []
-            subprocess.Popen([*nice, sys.executable, str(BUILD), "--if-stale"], cwd=ROOT, stdout=log,
-                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+            command = " && ".join(" ".join(map(shlex.quote, [*nice, sys.executable, str(BUILD), "--if-stale", *more]))
+                                  for more in builds)  # one after the other (the build's lock)
+            subprocess.Popen(["sh", "-c", command], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL, start_new_session=True)
 
 
 def _wait_until_serving(url: str, process: subprocess.Popen, timeout: float = 30.0) -> None:
@@ -70,14 +85,32 @@ def _wait_until_serving(url: str, process: subprocess.Popen, timeout: float = 30
 
 
 @pytest.fixture(scope="module")
-def static_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def site_folder() -> Path:
+    """The folder served: ``DODGE_SITE_DIR``, or ``site/`` built first (``--if-stale``)."""
     folder = os.environ.get("DODGE_SITE_DIR")
-    if not folder:
-        subprocess.run([sys.executable, str(BUILD), "--if-stale"], check=True, cwd=ROOT,
-                       timeout=BUILD_TIMEOUT_S)
-        folder = str(ROOT / "site")
+    if folder:
+        return Path(folder).resolve()
+    subprocess.run([sys.executable, str(BUILD), "--if-stale"], check=True, cwd=ROOT, timeout=BUILD_TIMEOUT_S)
+    return (ROOT / "site").resolve()
+
+
+@pytest.fixture(scope="module")
+def static_site(tmp_path_factory: pytest.TempPathFactory, site_folder: Path) -> Iterator[str]:
+    yield from _serve(site_folder, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def rule_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a site with the tests' own rule published (``RULE_SITE``), built first."""
+    subprocess.run([sys.executable, str(BUILD), "--if-stale", *RULE_SITE_OPTIONS], check=True, cwd=ROOT,
+                   timeout=BUILD_TIMEOUT_S)
+    yield from _serve(RULE_SITE, tmp_path_factory)
+
+
+def _serve(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``folder`` served by ``python -m http.server`` on 127.0.0.1 under ``/dodge/``."""
     host = tmp_path_factory.mktemp("host")
-    (host / "dodge").symlink_to(Path(folder).resolve(), target_is_directory=True)
+    (host / "dodge").symlink_to(folder, target_is_directory=True)
     # Port 0: the server binds a port the system gives it and says which (a port probed free
     # first could be taken by a starting kernel in between).
     process = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "--bind", "127.0.0.1",
@@ -97,6 +130,16 @@ def static_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def open_static(browser, static_site):
+    yield from _opener(browser, static_site)
+
+
+@pytest.fixture
+def open_rule_site(browser, rule_site):
+    """``open_static`` on the site with the tests' own rule."""
+    yield from _opener(browser, rule_site)
+
+
+def _opener(browser, static_site: str):
     contexts = []
 
     def open_(notebook: str, query: str = "", ready: str = _DASHBOARD_READY, width: int = 1280,

@@ -1,5 +1,5 @@
-"""The static site's build script (tools/site/build.py) without building: its runtime patch,
-its lock and the wheels it writes itself."""
+"""The static site's build script (tools/site/build.py) without building: its lock, the wheels it
+writes itself, its bytecode, deferral and cache (its patches: test_patches.py)."""
 
 from __future__ import annotations
 
@@ -16,115 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from site_build import build
+from site_build import build, patches, pyodide_tarball, runtime_for_node
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _pyodide_tarball() -> Path:
-    (entry,) = [e for e in json.loads(build.LOCK.read_text())["npm"] if e["name"] == "pyodide"]
-    return build.fetch("npm", entry, offline=False)
-
-
-def _runtime(folder: Path) -> Path:
-    """The locked Pyodide as published (for Node), in ``folder/runtime``."""
-    runtime = folder / "runtime"
-    runtime.mkdir()
-    with tarfile.open(_pyodide_tarball()) as tar:
-        for name in [*build.PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
-            (runtime / name).write_bytes(tar.extractfile(f"package/{name}").read())
-    return runtime
-
-
-def test_the_patch_removes_exactly_the_classic_worker_check():
-    text = 'let s={...e};if(r&&ge())throw new Error("Classic web workers are not supported");let o=1;'
-    assert build.patch_pyodide_js(text) == "let s={...e};let o=1;"
-
-
-@pytest.mark.parametrize("text", ["no check here", build.CLASSIC_WORKER_CHECK * 2])
-def test_the_patch_fails_loudly_when_the_runtime_changed(text):
-    with pytest.raises(SystemExit, match=r"pyodide\.js: expected .* once, found it [02] times"):
-        build.patch_pyodide_js(text)
-
-
-def test_the_patch_fits_the_locked_runtime():
-    with tarfile.open(_pyodide_tarball()) as tar:
-        text = tar.extractfile("package/pyodide.js").read().decode()
-    patched = build.patch_pyodide_js(text)
-    assert "Classic web workers are not supported" not in patched
-    assert len(text) - len(patched) == len(build.CLASSIC_WORKER_CHECK)
-
-
-def test_the_kernel_patch_sends_content_and_metadata_through_json_nulls():
-    text = "        get_ipython().send_comm(\n            msg_type,\n" + build.KERNEL_COMM_SEND + "        )\n"
-    patched = build.patch_kernel_comm(text)
-    assert "_json_nulls(content),\n            _json_nulls(metadata),\n" in patched
-    assert patched.endswith(build.KERNEL_COMM_NULLS)
-
-
-@pytest.mark.parametrize("text", ["no call here", build.KERNEL_COMM_SEND * 2])
-def test_the_kernel_patch_fails_loudly_when_the_kernel_changed(text):
-    with pytest.raises(SystemExit, match="pyodide_kernel/comm.py: expected"):
-        build.patch_kernel_comm(text)
-
-
-def test_the_ipython_patch_makes_embed_a_lazy_attribute():
-    text = "from .core.application import Application\n" + build.IPYTHON_EMBED + "\nfrom .core import release\n"
-    patched = build.patch_ipython_init(text)
-    assert "from .terminal" not in patched.split("def __getattr__")[0]
-    space: dict = {"__name__": "IPython"}
-    exec(patched.replace("from .core.application import Application\n", "").replace("from .core import release\n", ""),
-         space)
-    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
-        space["__getattr__"]("nothing")
-    with pytest.raises(SystemExit, match="IPython/__init__.py: expected"):
-        build.patch_ipython_init("import nothing\n")
-
-
-def test_the_patches_fit_the_locked_wheels(tmp_path):
-    """Each patch finds its text once in the wheel the lock pins, and the wheel then holds it
-    patched and listed in RECORD with its new hash."""
-    lock = json.loads(build.LOCK.read_text())
-    wheels = build.kernel_wheels(lock, offline=False, out=tmp_path)
-    wheels += [build.browser_wheel(e, offline=False, out=tmp_path) for e in lock["browser"] if e["name"] == "ipython"]
-    patched = {build.wheel_name_version(w.name)[0]: build.patch_wheel(w) for w in wheels}
-    assert set(build.WHEEL_PATCHES) <= set(patched)
-    for name, files in build.WHEEL_PATCHES.items():
-        with zipfile.ZipFile(patched[name]) as archive:
-            record = archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/RECORD"))).decode()
-            for member in files:
-                data = archive.read(member)
-                assert b"Dodge Workbook" in data  # the patch's own words
-                digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-                assert f"{member},sha256={digest},{len(data)}\n" in record
-                assert record.count(f"{member},") == 1
-
-
-def _kernel_static_files() -> dict[str, str]:
-    """The kernel extension's scripts as the locked kernel's wheel holds them, by file name."""
-    lock = json.loads(build.LOCK.read_text())
-    (entry,) = [e for e in lock["build"] if e["name"] == "jupyterlite-pyodide-kernel"]
-    with zipfile.ZipFile(build.fetch("build", entry, offline=False)) as archive:
-        return {m.rsplit("/", 1)[-1]: archive.read(m).decode() for m in archive.namelist()
-                if "/pyodide-kernel-extension/static/" in m and m.endswith(".js")}
-
-
-def test_the_early_start_patches_fit_the_locked_kernel():
-    """The kernel's page code takes the page's worker; its worker (chunk WORKER_CHUNK) starts
-    the runtime when the page asks, uses it in ``initialize``, and gives piplite its settings
-    lazily; a kernel that changed any of these texts stops the build."""
-    files = _kernel_static_files()
-    (page_code,) = [text for text in files.values() if build.KERNEL_NEW_WORKER in text]
-    taken = build.patch_kernel_worker_taken(page_code)
-    assert "self.dodgeKernelWorker=null,w;" in taken and build.KERNEL_NEW_WORKER not in taken
-    (worker,) = [text for name, text in files.items() if name.startswith(build.WORKER_CHUNK + ".")]
-    patched = build.patch_kernel_worker_piplite(build.patch_kernel_worker_early(worker))
-    assert "self.dodgeEarly?self.dodgeEarly(e):this.initRuntime(e)" in patched
-    assert build.WORKER_EXPOSED + build.WORKER_EARLY_START in patched
-    assert "import piplite.piplite" not in patched and "LazyLoader" in patched
-    for patch in (build.patch_kernel_worker_taken, build.patch_kernel_worker_early, build.patch_kernel_worker_piplite):
-        with pytest.raises(SystemExit, match="the kernel's"):
-            patch("a kernel that changed")
 
 
 def test_the_kernel_finds_every_package_it_looks_for_by_its_own_name():
@@ -132,104 +26,10 @@ def test_the_kernel_finds_every_package_it_looks_for_by_its_own_name():
     settings' packages; it spells its own ``pyodide_kernel``, the lock ``pyodide-kernel``."""
     locked = ["comm", "ipykernel", "ipython", "jedi", "pyodide-kernel", "sqlite3", "traitlets"]
     packages = build.kernel_settings(locked)["loadPyodideOptions"]["packages"]
-    assert set(json.loads(build.KERNEL_PACKAGES)) <= set(packages) and set(locked) <= set(packages)
+    assert set(json.loads(patches.KERNEL_PACKAGES)) <= set(packages) and set(locked) <= set(packages)
     with pytest.raises(SystemExit, match="lacks.*'comm'"):
         build.kernel_settings([p for p in locked if p != "comm"])
 
-
-def test_the_service_worker_answers_only_the_drive_and_stdin_while_its_cache_is_off():
-    """The locked Voici's service worker, patched and run in Node with the browser's parts
-    stubbed: a request for the runtime is left to the browser (no ``respondWith``), one for the
-    drive is still answered by the worker, and with its cache on it answers every request."""
-    lock = json.loads(build.LOCK.read_text())
-    (entry,) = [e for e in lock["build"] if e["name"] == "voici-core"]
-    with zipfile.ZipFile(build.fetch("build", entry, offline=False)) as archive:
-        worker = archive.read("voici_core/static/build/" + build.SERVICE_WORKER).decode()
-    patched = build.patch_service_worker(worker)
-    script = """
-const code = require("node:fs").readFileSync(0, "utf8");
-class BroadcastChannel { postMessage() {} addEventListener() {} }
-const run = (cache) => {
-  const listeners = {};
-  const self = { addEventListener: (type, f) => { listeners[type] = f; }, skipWaiting() {},
-                 clients: { claim: async () => {} }, location: { origin: "http://127.0.0.1" } };
-  const location = { href: "http://127.0.0.1/service-worker.js?enableCache=" + cache, origin: "http://127.0.0.1" };
-  new Function("self", "location", "BroadcastChannel", "fetch", "caches", code)(
-    self, location, BroadcastChannel, async () => new Response("x"),
-    { open: async () => ({ match: async () => null, put: async () => {} }) });
-  listeners.activate({ waitUntil() {} });
-  return (path, method = "GET") => {
-    let answered = false;
-    listeners.fetch({ request: { url: "http://127.0.0.1" + path, method, json: async () => ({}) },
-                      respondWith() { answered = true; }, waitUntil() {} });
-    return answered;
-  };
-};
-const off = run("false"), on = run("true");
-console.log(JSON.stringify([off("/pyodide/pyodide.asm.wasm"), off("/api/drive/x"), on("/pyodide/pyodide.asm.wasm")]));
-"""
-    for text, expected in ((patched, [False, True, True]), (worker, [True, True, True])):
-        done = subprocess.run(["node", "-e", script], input=text, capture_output=True, text=True, timeout=60)
-        assert done.returncode == 0, done.stderr[-2000:]
-        assert json.loads(done.stdout) == expected
-    with pytest.raises(SystemExit, match="service-worker.js: expected"):
-        build.patch_service_worker("a worker that changed")
-
-
-PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8" />
-<title>A page</title></head><body>
-<script id="jupyter-config-data" type="application/json">
-  {"baseUrl": "../../", "fullLabextensionsUrl": "../../extensions", "litePluginSettings":
-   {"@jupyterlite/pyodide-kernel-extension:kernel": {"pyodideUrl": "../../pyodide/pyodide.js",
-    "loadPyodideOptions": {"lockFileURL": "pyodide/pyodide-lock.json", "packages": ["a</script>"]}}}}
-</script>
-</body></html>"""
-
-
-def test_a_page_gets_the_early_start_first_in_its_head_with_its_own_settings():
-    page = PAGE.replace('"a</script>"', '"a<\\/script>"')  # as JSON in a page holds it
-    started = build.add_early_start(page, "kernel/352.x.js?v=x", "workbook/static/plotly.min.js?v=1")
-    head = started[:started.index("<title>")]
-    assert head.startswith('<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8" />\n<script>')
-    config = json.loads(re.search(r"const config = (\{.*?\});", head).group(1))
-    assert config == {"baseUrl": "../../", "fullLabextensionsUrl": "../../extensions",
-                      "kernel": {"pyodideUrl": "../../pyodide/pyodide.js", "loadPyodideOptions": {
-                          "lockFileURL": "pyodide/pyodide-lock.json", "packages": ["a</script>"]}}}
-    assert "</script>" not in head.split("<script>", 1)[1].rsplit("</script>", 1)[0]  # escaped
-    assert '"kernel/352.x.js?v=x"' in head and '"workbook/static/plotly.min.js?v=1"' in head
-    assert started.replace(head, "", 1) == page.replace(head[:head.index("<script>")], "", 1)
-    with pytest.raises(SystemExit, match="expected its settings once"):
-        build.add_early_start(page.replace("jupyter-config-data", "other"), "w.js", "p.js")
-
-
-def test_the_locked_kernel_sends_none_as_null(tmp_path):
-    """The kernel's wheel as the site ships it has the patched comm; run in the site's Pyodide,
-    what it sends for None reaches JSON as null, where the kernel as released drops the key
-    (``layout.display = None`` did not open a panel on the static site)."""
-    lock = json.loads(build.LOCK.read_text())
-    (kernel,) = [build.patch_wheel(p) for p in build.kernel_wheels(lock, offline=False, out=tmp_path)
-                 if p.name.startswith("pyodide_kernel-")]
-    with zipfile.ZipFile(kernel) as wheel:
-        comm = wheel.read(build.KERNEL_COMM).decode()
-    assert "_json_nulls(content)" in comm
-    nulls = comm[comm.index("def _json_nulls"):]
-    runtime = _runtime(tmp_path)
-    state = "{'state': {'display': None, 'width': '1em'}, 'buffer_paths': [None]}"
-    script = f"""
-const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});
-const py = await loadPyodide({{ indexURL: {json.dumps(str(runtime) + "/")} }});
-py.runPython({json.dumps(nulls)});
-for (const code of [{json.dumps(state)}, {json.dumps(f"_json_nulls({state})")}]) {{
-  console.log(JSON.stringify(py.runPython(code).toJs({{ dict_converter: Object.fromEntries }})));
-}}
-"""
-    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    released, patched = map(json.loads, done.stdout.split())
-    assert released == {"state": {"width": "1em"}, "buffer_paths": [None]}  # the key is lost
-    assert patched == {"state": {"display": None, "width": "1em"}, "buffer_paths": [None]}
 
 
 def test_the_lock_pins_every_file_with_its_sha256():
@@ -249,14 +49,14 @@ def test_the_lock_pins_every_file_with_its_sha256():
 
 
 def test_a_marker_wheel_holds_only_its_metadata(tmp_path):
-    wheel = build.marker_wheel(tmp_path, "sqlite3", "0+marker", "why")
+    wheel = build.plain_wheel(tmp_path, "sqlite3", "0+marker", "why")
     with zipfile.ZipFile(wheel) as archive:
         assert sorted(archive.namelist()) == ["sqlite3-0+marker.dist-info/METADATA",
                                               "sqlite3-0+marker.dist-info/RECORD",
                                               "sqlite3-0+marker.dist-info/WHEEL"]
     assert build.wheel_name_version(wheel.name) == ("sqlite3", "0+marker")
     (tmp_path / "again").mkdir()
-    again = build.marker_wheel(tmp_path / "again", "sqlite3", "0+marker", "why")
+    again = build.plain_wheel(tmp_path / "again", "sqlite3", "0+marker", "why")
     assert again.read_bytes() == wheel.read_bytes()  # reproducible
 
 
@@ -357,7 +157,7 @@ def test_a_module_compiled_to_bytecode_by_the_sites_pyodide_runs_there(tmp_path)
         (tmp_path / folder).mkdir()
         _wheel(tmp_path / folder / "demo-1-py3-none-any.whl",
                {"demo/__init__.py": "ANSWER = 6 * 7\n", "demo/later.py": "LATER = True\n", "demo/data.json": "{}"})
-        build.to_bytecode(_pyodide_tarball(), tmp_path / folder, [tmp_path / folder / "demo-1-py3-none-any.whl"],
+        build.to_bytecode(pyodide_tarball(), tmp_path / folder, [tmp_path / folder / "demo-1-py3-none-any.whl"],
                           [notebook], imports=())
     wheel = tmp_path / "a" / "demo-1-py3-none-any.whl"
     assert wheel.read_bytes() == (tmp_path / "b" / wheel.name).read_bytes()
@@ -369,7 +169,7 @@ def test_a_module_compiled_to_bytecode_by_the_sites_pyodide_runs_there(tmp_path)
         record = archive.read("demo-1.dist-info/RECORD").decode()
         assert record.startswith("demo/__init__.pyc,sha256=") and "__init__.py," not in record
         assert "demo/later.py,sha256=" in record
-    runtime = _runtime(tmp_path)
+    runtime = runtime_for_node(tmp_path)
     script = f"""
 const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});
 const py = await loadPyodide({{ indexURL: {json.dumps(str(runtime) + "/")} }});
@@ -396,7 +196,7 @@ def test_a_packed_wheel_is_smaller_the_same_each_time_and_installed_by_pyodides_
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()
         wheel = _wheel(tmp_path / folder / "demo-1-py3-none-any.whl", members)
-        build.to_bytecode(_pyodide_tarball(), tmp_path / folder, [wheel], [notebook], imports=(), pack=True)
+        build.to_bytecode(pyodide_tarball(), tmp_path / folder, [wheel], [notebook], imports=(), pack=True)
         assert not wheel.exists()
     packed = tmp_path / "a" / "demo-1-py3-none-any.tar"
     assert build.packed(wheel).name == packed.name
@@ -405,7 +205,7 @@ def test_a_packed_wheel_is_smaller_the_same_each_time_and_installed_by_pyodides_
         for name, text in members.items():
             deflated.writestr(name, text)
     assert packed.stat().st_size < (tmp_path / "deflated.whl").stat().st_size / 2  # one stream, not file by file
-    runtime = _runtime(tmp_path)
+    runtime = runtime_for_node(tmp_path)
     python = f"""
 import json, tarfile
 from pyodide._package_loader import unpack_buffer
@@ -445,7 +245,7 @@ def test_a_page_whose_code_fails_in_the_sites_pyodide_stops_the_build(tmp_path):
     _wheel(tmp_path / "demo-1-py3-none-any.whl", {"demo/__init__.py": "ANSWER = 42\n"})
     before = (tmp_path / "demo-1-py3-none-any.whl").read_bytes()
     with pytest.raises(build.PageFails) as failed:
-        build.to_bytecode(_pyodide_tarball(), tmp_path, [tmp_path / "demo-1-py3-none-any.whl"], [good, bad],
+        build.to_bytecode(pyodide_tarball(), tmp_path, [tmp_path / "demo-1-py3-none-any.whl"], [good, bad],
                           imports=("json",))
     assert str(failed.value) == ("fails in the site's Pyodide: bad.ipynb: "
                                  "AttributeError(\"module 'demo' has no attribute 'MISSING'\")")
@@ -464,17 +264,17 @@ def test_a_fresh_clone_takes_the_site_built_before_from_the_same_inputs(tmp_path
     digest = {"now": "a" * 64}
     builds = []
 
-    def fake_build(offline, extra_wheels):
+    def fake_build(offline, extra_wheels, published):
         builds.append(digest["now"])
         (site / "voici" / "render").mkdir(parents=True)
         (site / "voici" / "render" / "page.html").write_text(f"built from {digest['now']}")
         build.STAMP.write_text(digest["now"])
 
     monkeypatch.setattr(build, "build", fake_build)
-    monkeypatch.setattr(build, "inputs_digest", lambda extra=(): digest["now"])
+    monkeypatch.setattr(build, "inputs_digest", lambda extra=(), rule_files=(): digest["now"])
 
     def run():
-        build._main(build.argparse.Namespace(update_lock=False, if_stale=True, extra_wheel=[], offline=True))
+        build._main(build.argparse.Namespace(update_lock=False, if_stale=True, extra_wheel=[], rule=[], offline=True))
 
     run()
     assert builds == ["a" * 64]
@@ -506,8 +306,8 @@ def test_a_module_no_page_imports_waits_on_the_site_and_is_fetched_when_imported
                    {"demo/__init__.py": "ANSWER = 42\n", "demo/later.py": "LATER = 'later'\n",
                     "demo/sub/__init__.py": "from . import deep\n", "demo/sub/deep.py": "DEEP = 'deep'\n",
                     "demo/data.json": "{}"})
-    runtime = _runtime(tmp_path)
-    index = build.to_bytecode(_pyodide_tarball(), tmp_path, [wheel], [notebook], imports=(), defer=True)
+    runtime = runtime_for_node(tmp_path)
+    index = build.to_bytecode(pyodide_tarball(), tmp_path, [wheel], [notebook], imports=(), defer=True)
     assert index == {"demo.later": ["demo.zip", "demo/later.py", False],
                      "demo.sub": ["demo.zip", "demo/sub/__init__.py", True],
                      "demo.sub.deep": ["demo.zip", "demo/sub/deep.py", False]}
@@ -574,3 +374,24 @@ def test_a_first_build_downloads_each_kind_of_file_in_one_run(monkeypatch, tmp_p
     assert (tmp_path / "build" / entries[0]["file"]).read_bytes() == b"cached"
     build.prefetch("build", entries, offline=True)
     assert len(runs) == 1
+
+
+def test_a_site_keeps_to_its_own_host_or_the_build_says_which_file_asks_which(tmp_path, monkeypatch):
+    """``keep_to_own_host``: every page loses the known links to other hosts and each fallback
+    is pointed home; anything left that would load from another host stops the build, naming
+    the file and the address."""
+    monkeypatch.setattr(build.patches, "OTHER_HOST_DEFAULTS",
+                        {"lib/*.js": ('u||"https://cdn.example.net/a.js"', 'u||"a.js"')})
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "one.js").write_text('f(u||"https://cdn.example.net/a.js")')
+    (tmp_path / "lib" / "two.js").write_text('g("own.js")')
+    (tmp_path / "page.html").write_text('<head>\n  <link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/'
+                                        'font-awesome@4.5.0/css/font-awesome.min.css" type="text/css" />\n</head>')
+    build.keep_to_own_host(tmp_path)
+    assert (tmp_path / "lib" / "one.js").read_text() == 'f(u||"a.js")'
+    assert (tmp_path / "page.html").read_text() == "<head>\n</head>"
+    assert build.other_hosts(tmp_path) == {}
+    (tmp_path / "lib" / "one.js").write_text('f(u||"https://cdn.example.net/a.js")')
+    (tmp_path / "style.css").write_text("a { background: url(https://example.org/i.png) }")
+    with pytest.raises(SystemExit, match=r"^the site would ask other hosts: style\.css: https://example\.org/i\.png$"):
+        build.keep_to_own_host(tmp_path)

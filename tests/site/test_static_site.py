@@ -13,6 +13,7 @@ import json
 import urllib.request
 import zipfile
 from fractions import Fraction
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -21,7 +22,7 @@ from rules_core import evaluate, play_once
 from rules_core.compare import without_reaction
 from rules_core.simulate import simulate
 from rules_core.systems.d100_homebrew.text import translate
-from site_build import build as site_build
+from site_build import build, patches as site_patches
 from workbook.page.share import encode_query
 from workbook.pages.four_games import FourGames
 
@@ -56,9 +57,8 @@ def built(notebook: str):
 
 
 def offline(dash) -> None:
-    """Nothing was asked of another host but the web font Voilà's template links, and no
-    Python error reached the page."""
-    assert dash.hosts - {"127.0.0.1"} <= {"cdn.jsdelivr.net"}, dash.hosts
+    """Nothing was asked of another host, and no Python error reached the page."""
+    assert dash.hosts == {"127.0.0.1"}, dash.hosts
     assert dash.python_errors() == []
 
 
@@ -75,7 +75,18 @@ def test_each_game_shows_and_follows_the_cores_numbers(open_static, notebook):
     dash.wait_for_headline(dict(moved.headline))
     dash.wait_for_table(dict(moved.outcome_rows()))
     offline(dash)
+    icons_drawn(dash)
     print(f"static site: {notebook} drawn in {dash.load_seconds:.1f} s")
+
+
+def icons_drawn(dash) -> None:
+    """The page's icons (the Present button's) drawn with the Font Awesome the site itself
+    serves, now that the CDN's style sheets are gone."""
+    glyph = dash.page.evaluate("() => getComputedStyle(document.querySelector('.wb-present-toggle i.fa'), "
+                               "'::before').content")
+    assert glyph not in ("", "none", "normal"), glyph
+    assert dash.page.evaluate("() => Array.from(document.fonts).some(f => f.family.includes('Font Awesome') "
+                              "&& f.status === 'loaded')")
 
 
 def fetched(dash) -> list[str]:
@@ -214,6 +225,45 @@ def test_the_page_of_games_shows_the_cores_worth(open_static):
     offline(dash)
 
 
+def test_no_page_of_the_site_asks_another_host(browser, static_site, site_folder):
+    """Every HTML page of the site, found in the folder served (the lab's too, when the site has
+    one), opened in Chromium with every other host refused: none asks another host. A rendered
+    notebook is watched until its first output is drawn (its kernel started and ran), any other
+    page until its network is idle (a page that only redirects may never be)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    pages = sorted(p.relative_to(site_folder).as_posix() for p in site_folder.rglob("*.html"))
+    assert "index.html" in pages and "voici/render/eldfall.html" in pages, pages
+    for name in pages:
+        context = browser.new_context()
+        try:
+            asked: set[str] = set()
+
+            def route(r):
+                asked.add(urlsplit(r.request.url).hostname or "")
+                r.continue_() if r.request.url.startswith(static_site) else r.abort()
+
+            context.route("**/*", route)  # the page's workers too
+            page = context.new_page()
+            page.goto(static_site + name, wait_until="commit", timeout=60_000)
+            if name.startswith(build.PAGES):
+                page.wait_for_function("() => Boolean(document.querySelector('.jp-OutputArea-output'))",
+                                       timeout=240_000, polling=200)
+            try:
+                page.wait_for_load_state("networkidle", timeout=20_000)
+            except PlaywrightTimeout:
+                pass  # still busy (a redirect, a kernel): what it asked so far is what is checked
+            assert asked == {"127.0.0.1"}, (name, asked)
+        finally:
+            context.close()
+
+
+def test_no_file_of_the_built_site_names_another_host_to_load(site_folder):
+    """The static scan: no page, script or style sheet of the site as served names an address
+    of another host that it would load (``patches.other_host_urls``)."""
+    assert build.other_hosts(site_folder) == {}
+
+
 def test_a_lesson_is_drawn(open_static):
     dash = open_static(LESSON, ready="() => Boolean(document.querySelector('.js-plotly-plot'))")
     offline(dash)
@@ -300,7 +350,7 @@ def test_python_starts_with_the_page_and_once(open_static, static_site):
             return b"self.dodgeKernelWorker=null" in served.read()
 
     kernel_code = next(i for i, url in enumerate(dash.requested)
-                       if site_build.KERNEL_STATIC in url and url.split("?")[0].endswith(".js") and takes_the_worker(url))
+                       if site_patches.KERNEL_STATIC in url and url.split("?")[0].endswith(".js") and takes_the_worker(url))
     assert len(runtime) == 1 and runtime[0] < kernel_code, dash.requested
     assert not [text for kind, text in dash.console if "[site]" in text], dash.console  # no fallback
     offline(dash)
@@ -309,7 +359,7 @@ def test_python_starts_with_the_page_and_once(open_static, static_site):
 def test_piplite_has_its_settings_without_being_imported(browser, static_site):
     """piplite, set up lazily as the kernel's worker now does (``piplite_settings``): nothing of
     it or of micropip is imported until a notebook uses it; then it has the kernel's settings."""
-    said, asked = _in_a_worker(browser, static_site, site_build.piplite_settings("True", '["here/all.json"]') + """
+    said, asked = _in_a_worker(browser, static_site, site_patches.piplite_settings("True", '["here/all.json"]') + """
 import json
 started = sorted(m for m in sys.modules if m.split(".")[0] in ("micropip", "unittest"))
 import piplite.cli  # as %pip does

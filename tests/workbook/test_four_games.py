@@ -311,3 +311,26 @@ def test_a_second_page_computes_no_worth_of_its_scenarios_again(monkeypatch):
     shown = {s: counted[s] for s in first.scenarios.values()}
     FourGames(query="")
     assert {s: counted[s] for s in first.scenarios.values()} == shown == {s: 1 for s in first.scenarios.values()}
+
+
+def test_a_rule_with_no_presets_stands_beside_the_four_games_on_its_default_scenario():
+    """A designer's rule made with no presets (the README's way) has its default scenario as
+    its one preset, which the page shows: the page is built, exact, with five games."""
+    import dataclasses
+
+    from example_rule import SYSTEM, play
+    from rules_core import register, rule, unregister
+
+    bare = rule(SYSTEM.id, SYSTEM.name, SYSTEM.scenario_cls, play, outcomes=("dodged", "some hit", "all hit"),
+                evasion=dataclasses.replace(SYSTEM.evasion))
+    assert [(p.name, p.scenario) for p in bare.presets] == [("default", SYSTEM.scenario_cls())]
+    register(bare)
+    try:
+        page = FourGames(query="")
+        assert page.title == "One dodge, five games"
+        scenario = page.scenarios[bare.id]
+        assert scenario == SYSTEM.scenario_cls()
+        gained = evaluate(scenario).headline["p_no_hit"] - evaluate(without_reaction(scenario)).headline["p_no_hit"]
+        assert page.worths[bare.id].gained["p_no_hit"] == gained > 0
+    finally:
+        unregister(bare.id)

@@ -1,17 +1,20 @@
-"""Measure the static site in Chromium (``make bench-site``): first interactive cold and warm, a
-control change, and what the first dashboard transfers.
+"""Measure the static site in Chromium (``make bench-site``): first headline and first
+interactive, cold and warm, a control change, and what the first dashboard transfers, each
+against the project's targets (``TARGETS``).
 
 The site (``site/``, or ``--site DIR``) is served by ``python -m http.server`` on 127.0.0.1;
 no other host name resolves (Chromium's ``--host-resolver-rules``). *First interactive*: page
-request → the dashboard's chart and table drawn. The browser has a profile on disk, as a
+request → the dashboard's chart and table drawn; *first headline*: page request → the headline's
+exact value shown. The browser has a profile on disk, as a
 reader's browser has: *cold* is the first visit (empty caches), *warm* the same page opened
 again (``--warm`` times, the median reported), then a further dashboard; for those, the bytes
 that came over the network. Playwright's own contexts would not do: requests routed through
 Playwright bypass the HTTP cache, and a fresh context (like a private window) kept the files but
 not the code the browser compiled from them (a second visit there took as long as the first).
 *Transfer*: every
-file the page asked for, as sent uncompressed and as a host that compresses would send it
-(brotli, quality 11; wheels and other zip files barely compress). Then a designer's rule
+file the page asked for, as sent uncompressed and as a host that compresses would send it: gzip
+-6, what most static hosts (GitHub Pages among them) send, and brotli (quality 11), which only
+some send; wheels and other archives barely compress. Then a designer's rule
 evaluated and swept in the site's Pyodide beside icepool (tools/site/bench_design.py; not with
 ``--no-design``). Prints a Markdown report.
 
@@ -38,19 +41,23 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser.conftest import _DASHBOARD_READY, CHROMIUM, CHROMIUM_FLAGS, _free_port  # noqa: E402
 
 TIMEOUT_MS = 300_000
+#: What a dashboard's first open may cost (docs/deploy.md, "Measured"): seconds to the first
+#: headline, cold and warm, and megabytes fetched as gzip -6.
+TARGETS = {"cold": 5.0, "warm": 2.5, "gzip": 10.0}
 _ERROR = '[data-mime-type="application/vnd.jupyter.stderr"]'
 _HEADLINE = """() => { const c = document.querySelector('.wb-headline [data-key=p_dodge_succeeds] [data-col=exact]');
     return c ? (c.dataset.value ?? c.textContent) : null; }"""
 
 
 def compressed(path: Path) -> tuple[int, int]:
+    """The file's size as gzip -6 and as brotli (quality 11; gzip's again without brotli)."""
     data = path.read_bytes()
+    gzipped = len(gzip.compress(data, 6))
     try:
         import brotli
-        return len(gzip.compress(data, 6)), len(brotli.compress(data, quality=11))
     except ImportError:
-        small = len(gzip.compress(data, 9))
-        return small, small
+        return gzipped, gzipped
+    return gzipped, len(brotli.compress(data, quality=11))
 
 
 def serve(folder: Path) -> tuple[str, subprocess.Popen]:
@@ -70,20 +77,24 @@ def serve(folder: Path) -> tuple[str, subprocess.Popen]:
 
 def open_page(context, url: str, base: str, requested: list[str], received: list[int] | None = None):
     """Open ``url``; ``requested`` gets every URL asked for, ``received`` the bytes of each
-    response body that came over the network (0 for a 304 or one the browser's cache served)."""
+    response body that came over the network (0 for a 304 or one the browser's cache served).
+    Returns the seconds to the first headline and to the first interactive, and the page."""
     page = context.new_page()
     page.on("request", lambda r: requested.append(r.url))
     if received is not None:
         page.on("requestfinished", lambda r: received.append(max(0, r.sizes()["responseBodySize"])))
     start = time.perf_counter()
     page.goto(url, timeout=TIMEOUT_MS)
+    page.wait_for_function(f"() => ({_HEADLINE})() !== null || Boolean(document.querySelector({_ERROR!r}))",
+                           timeout=TIMEOUT_MS, polling=20)
+    headline = time.perf_counter() - start
     page.wait_for_function(f"() => ({_DASHBOARD_READY})() || Boolean(document.querySelector({_ERROR!r}))",
                            timeout=TIMEOUT_MS, polling=50)
     seconds = time.perf_counter() - start
     error = page.locator(_ERROR)
     if error.count():
         raise SystemExit(f"the dashboard failed in the browser:\n{error.first.inner_text()[-1500:]}")
-    return seconds, page
+    return headline, seconds, page
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -107,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
                 profile, executable_path=CHROMIUM, viewport={"width": 1280, "height": 1000},
                 args=[*CHROMIUM_FLAGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
             cold_requests: list[str] = []
-            cold, page = open_page(context, url, base, cold_requests)
+            cold_headline, cold, page = open_page(context, url, base, cold_requests)
             changes = []
             for i in range(args.changes):
                 before = page.evaluate(_HEADLINE)
@@ -116,16 +127,17 @@ def main(argv: list[str] | None = None) -> None:
                 page.wait_for_function(f"() => ({_HEADLINE})() !== {before!r}", timeout=60_000, polling=10)
                 changes.append(time.perf_counter() - start)
             page.close()
-            warms = []
+            warms, warm_headlines = [], []
             for _ in range(args.warm):
                 warm_requests: list[str] = []
                 warm_bytes: list[int] = []
-                seconds, page = open_page(context, url, base, warm_requests, warm_bytes)
+                headline, seconds, page = open_page(context, url, base, warm_requests, warm_bytes)
                 warms.append(seconds)
+                warm_headlines.append(headline)
                 page.close()
-            warm = statistics.median(warms)
+            warm, warm_headline = statistics.median(warms), statistics.median(warm_headlines)
             further_bytes: list[int] = []
-            further, page = open_page(context, f"{base}voici/render/{args.further}.html", base, [], further_bytes)
+            _, further, page = open_page(context, f"{base}voici/render/{args.further}.html", base, [], further_bytes)
             context.close()
     finally:
         server.terminate()
@@ -145,6 +157,13 @@ def main(argv: list[str] | None = None) -> None:
     load = os.getloadavg()[0]
     p95 = sorted(changes)[max(0, int(round(0.95 * len(changes))) - 1)]
     print(f"## {args.notebook} (load average {load:.1f} on {os.cpu_count()} cores)\n")
+    print("| measure | measured | target | met |\n| --- | --- | --- | --- |")
+    for name, value, target, unit in (("first headline, cold cache", cold_headline, TARGETS["cold"], "s"),
+                                      (f"first headline, warm cache, median of {len(warms)}", warm_headline,
+                                       TARGETS["warm"], "s"),
+                                      ("first open's files as gzip -6", gz / 1e6, TARGETS["gzip"], "MB")):
+        print(f"| {name} | {value:.1f} {unit} | ≤ {target:g} {unit} | {'yes' if value <= target else 'no'} |")
+    print(f"\nWarm first headlines: {', '.join(f'{s:.1f}' for s in warm_headlines)} s.\n")
     print("| measure | value |\n| --- | --- |")
     print(f"| first interactive, cold cache | {cold:.1f} s |")
     print(f"| first interactive, warm cache, median of {len(warms)} | {warm:.1f} s "

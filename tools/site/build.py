@@ -10,8 +10,8 @@ sha256 in ``tools/site/lock.json`` and kept in a download cache, so a rebuild ne
    from the cache.
 2. **The Python runtime** for the browser: the npm package ``pyodide`` (the interpreter and its
    standard library, no packages). Its ``pyodide.js`` refuses to start in a classic web worker,
-   which is where this kernel starts it; :func:`patch_pyodide_js` removes that one check (see
-   docs/deploy.md, *The static site*).
+   which is where this kernel starts it; a patch removes that one check (see docs/deploy.md,
+   *The static site*).
 3. **The browser's packages**: pure-Python wheels and the WebAssembly wheel of pydantic-core
    (``pyemscripten_2026_0_wasm32``, Python 3.14) from PyPI, the kernel's own wheels, and the
    project's ``rules_core`` + ``workbook`` as a wheel built here; two of them patched
@@ -22,7 +22,8 @@ sha256 in ``tools/site/lock.json`` and kept in a download cache, so a rebuild ne
    (``jupyter-lite.json``) point it at the runtime and the lock above.
 5. The pages' start made shorter: each page starts Python with the page (the early start,
    patching the kernel's scripts), piplite is set up lazily, and JupyterLite's service worker
-   answers only what it must (see the patches below and docs/deploy.md).
+   answers only what it must. Every patch to a third-party file is in ``tools/site/patches.py``
+   (docs/deploy.md).
 
 Usage::
 
@@ -31,6 +32,8 @@ Usage::
     python tools/site/build.py --update-lock   # resolve the pins below again, rewrite lock.json
     python tools/site/build.py --if-stale      # keep site/ if built from the same inputs (make site)
     python tools/site/build.py --extra-wheel W # also ship wheel W (an experiment, never the real site)
+    python tools/site/build.py --rule my_rule.py --rule house.py   # designers' rules, each a page (RULES=)
+    python tools/site/build.py --out DIR       # build DIR instead of site/
 
 The cache is ``$DODGE_SITE_CACHE`` or ``~/.cache/dodge-workbook-site``.
 """
@@ -40,6 +43,7 @@ from __future__ import annotations
 import argparse
 import fcntl
 import hashlib
+import html
 import json
 import os
 import re
@@ -51,6 +55,9 @@ import tempfile
 import time
 import zipfile
 from pathlib import Path
+
+import patches  # tools/site/patches.py, beside this script
+import rules  # tools/site/rules.py: designers' rules (RULES=)
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -147,258 +154,6 @@ def wheel_name_version(filename: str) -> tuple[str, str]:
     return normalize(name), version
 
 
-# -- the patches ---------------------------------------------------------------------------------
-# Each replaces one exact text and stops the build unless that text is there exactly once: a
-# new version of what it patches must be looked at again (docs/deploy.md, "The static site").
-
-def replace_once(text: str, old: str, new: str, where: str) -> str:
-    """``text`` with its one ``old`` replaced by ``new``; fails loudly, naming ``where``, unless
-    ``old`` is there exactly once.
-
-    >>> replace_once('a;b;', 'b;', 'c;', 'x.js')
-    'a;c;'
-    """
-    count = text.count(old)
-    if count != 1:
-        raise SystemExit(f"{where}: expected {old.strip()[:60]!r} once, found it {count} times "
-                         "(a new version? see the patches in tools/site/build.py)")
-    return text.replace(old, new)
-
-
-#: The check in pyodide.js (npm pyodide 314.0.x) that refuses a classic web worker. Pyodide 314 loads
-#: its interpreter (``pyodide.asm.mjs``) with a dynamic ``import()``, which classic workers have
-#: in every current browser; the kernel 0.7.0 starts Pyodide in a classic worker with
-#: ``importScripts``. Removing this one statement is the whole patch.
-CLASSIC_WORKER_CHECK = 'if(r&&ge())throw new Error("Classic web workers are not supported");'
-
-
-def patch_pyodide_js(text: str) -> str:
-    """``pyodide.js`` without its classic-worker check.
-
-    >>> patch_pyodide_js('a;' + CLASSIC_WORKER_CHECK + 'b')
-    'a;b'
-    """
-    return replace_once(text, CLASSIC_WORKER_CHECK, "", "pyodide.js")
-
-
-#: The kernel 0.7.0 hands each comm message to JavaScript with ``toJs()``, which turns a dict's
-#: None into ``undefined``; the message's JSON then drops that key. A widget's trait set to None
-#: never reached the page: ``layout.display = None``, which shows a folded panel, did nothing,
-#: so no panel of a dashboard opened. The patch has the kernel's comm send None as JavaScript's
-#: ``null`` (``pyodide.ffi.jsnull``), which is what JSON has for it.
-KERNEL_COMM = "pyodide_kernel/comm.py"
-KERNEL_COMM_SEND = "            content,\n            metadata,\n"
-KERNEL_COMM_NULLS = '''
-
-def _json_nulls(value):
-    """``value`` with each None as JavaScript's null: ``toJs()`` makes None undefined, which the
-    message's JSON drops (patched in by the Dodge Workbook's site build)."""
-    if value is None:
-        from pyodide.ffi import jsnull
-
-        return jsnull
-    if isinstance(value, dict):
-        return {key: _json_nulls(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_nulls(item) for item in value]
-    return value
-'''
-
-
-def patch_kernel_comm(text: str) -> str:
-    """The kernel's ``comm.py`` sending its messages' content and metadata through ``_json_nulls``."""
-    return replace_once(text, KERNEL_COMM_SEND, "            _json_nulls(content),\n"
-                        "            _json_nulls(metadata),\n", KERNEL_COMM) + KERNEL_COMM_NULLS
-
-
-#: IPython's ``__init__`` imports its terminal shell for ``IPython.embed``, and with it
-#: prompt_toolkit: 0.5 MB of the first download that no page uses (a kernel has no terminal).
-#: The patch imports it when ``IPython.embed`` is first asked for (a module ``__getattr__``,
-#: PEP 562), so ``IPython.embed`` and ``from IPython import embed`` still work.
-IPYTHON_INIT = "IPython/__init__.py"
-IPYTHON_EMBED = "from .terminal.embed import embed\n"
-IPYTHON_LAZY_EMBED = '''
-
-def __getattr__(name):
-    # IPython.embed, imported when first asked for (patched in by the Dodge Workbook's site build)
-    if name == "embed":
-        from .terminal.embed import embed
-
-        return embed
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-'''
-
-
-def patch_ipython_init(text: str) -> str:
-    """IPython's ``__init__`` importing its terminal shell only for ``IPython.embed``."""
-    return replace_once(text, IPYTHON_EMBED, IPYTHON_LAZY_EMBED, IPYTHON_INIT)
-
-
-#: The browser wheels' patches: wheel's name → {file in the wheel: patch}.
-WHEEL_PATCHES = {"pyodide-kernel": {KERNEL_COMM: patch_kernel_comm},
-                 "ipython": {IPYTHON_INIT: patch_ipython_init}}
-
-
-#: **The early start.** The kernel creates its web worker, which starts Python, only once the
-#: page's own scripts (JupyterLite and Voici, ~3 MB) have loaded and run: 1.5–2 s into every
-#: visit, a warm one too, with all of Python's start still to come. Each page gets a small
-#: script (:func:`add_early_start`), first in its head, that creates the kernel's worker at once
-#: and asks it to start the runtime (``loadPyodide`` with every package of the lock) with
-#: the options the kernel will give it; the kernel then takes that worker instead of creating one
-#: (:func:`patch_kernel_worker_taken`), and the worker's ``initialize`` uses the runtime already
-#: starting when the kernel's options are the same, else starts its own as before
-#: (:func:`patch_kernel_worker_early`). Pages of a cross-origin isolated host (the kernel's other
-#: worker) start as before.
-KERNEL_STATIC = "extensions/@jupyterlite/pyodide-kernel-extension/static/"
-#: The kernel's (0.7.0) choice of worker: chunk 620 when cross-origin isolated, else chunk 352.
-KERNEL_NEW_WORKER = ("initWorker(e){return crossOriginIsolated?new Worker(new URL(n.p+n.u(620),n.b),{type:void 0})"
-                     ":new Worker(new URL(n.p+n.u(352),n.b),{type:void 0})}")
-WORKER_CHUNK = "352"
-WORKER_INIT_RUNTIME = "await this.initRuntime(e),await this.initFilesystem(e)"
-WORKER_EXPOSED = "Mu=new nr;Nt(Mu)"  # the worker's kernel object, offered to the page (comlink)
-WORKER_EARLY_START = """;
-/* The early start (the Dodge Workbook's site build): the page asks for the runtime at once. */
-self.addEventListener("message", (event) => {
-  const early = event.data && event.data.dodgeEarlyStart;
-  if (!early || self.dodgeEarly) return;
-  const key = (o) => JSON.stringify([o.pyodideUrl, o.indexUrl, o.loadPyodideOptions]);
-  const started = Mu.initRuntime(early);
-  started.catch(() => {});
-  self.dodgeEarly = (options) => {
-    if (key(options) === key(early)) return started;
-    console.warn("[site] the kernel's options are not the early start's: Python starts again");
-    return Mu.initRuntime(options);
-  };
-})"""
-
-
-def patch_kernel_worker_taken(text: str) -> str:
-    """The kernel's page code taking the worker the page started early (``self.dodgeKernelWorker``),
-    once, instead of creating one."""
-    taken = ("initWorker(e){const w=self.dodgeKernelWorker;if(w&&!crossOriginIsolated)"
-             "return self.dodgeKernelWorker=null,w;" + KERNEL_NEW_WORKER.removeprefix("initWorker(e){"))
-    return replace_once(text, KERNEL_NEW_WORKER, taken, "the kernel's page code")
-
-
-def patch_kernel_worker_early(text: str) -> str:
-    """The kernel's worker starting the runtime when the page asks (a ``dodgeEarlyStart``
-    message), and its ``initialize`` using that runtime."""
-    text = replace_once(text, WORKER_INIT_RUNTIME, "await(self.dodgeEarly?self.dodgeEarly(e):this.initRuntime(e))"
-                        ",await this.initFilesystem(e)", "the kernel's worker")
-    return replace_once(text, WORKER_EXPOSED, WORKER_EXPOSED + WORKER_EARLY_START, "the kernel's worker")
-
-
-#: **piplite, set up lazily.** The kernel's worker gives piplite (``%pip`` in a notebook) its
-#: settings by importing it, and with it micropip and ``unittest.mock``: 55 modules, 0.1–0.3 s of
-#: every start, that no dashboard uses. The patch gives the same settings to the modules made
-#: lazy (``importlib.util.LazyLoader``): they are imported when first used, and the settings,
-#: set before, are kept (the lazy loader applies them after the module's code has run).
-WORKER_PIPLITE = ("await this._pyodide.runPythonAsync(`\\n      import piplite.piplite\\n"
-                  "      piplite.piplite._PIPLITE_DISABLE_PYPI = ${n?\"True\":\"False\"}\\n"
-                  "      piplite.piplite._PIPLITE_URLS = ${JSON.stringify(s)}\\n    `)")
-
-
-def piplite_settings(disable_pypi: str, urls: str) -> str:
-    """Python giving piplite its settings without importing it: ``piplite`` and
-    ``piplite.piplite`` in ``sys.modules`` as lazy modules, the name ``piplite`` bound as the
-    kernel's own code binds it."""
-    return ("import importlib.machinery, importlib.util, sys\n"
-            "def _lazy(name, path=None):\n"
-            "    spec = importlib.machinery.PathFinder.find_spec(name, path)\n"
-            "    spec.loader = importlib.util.LazyLoader(spec.loader)\n"
-            "    module = importlib.util.module_from_spec(spec)\n"
-            "    sys.modules[name] = module\n"
-            "    spec.loader.exec_module(module)\n"
-            "    return module, spec\n"
-            "piplite, _spec = _lazy('piplite')\n"
-            "_settings, _ = _lazy('piplite.piplite', _spec.submodule_search_locations)\n"
-            "piplite.piplite = _settings\n"
-            f"_settings._PIPLITE_DISABLE_PYPI = {disable_pypi}\n"
-            f"_settings._PIPLITE_URLS = {urls}\n"
-            "del _lazy, _spec, _settings\n")
-
-
-def patch_kernel_worker_piplite(text: str) -> str:
-    """The kernel's worker giving piplite its settings with :func:`piplite_settings`; it must
-    look for the packages ``KERNEL_PACKAGES`` names (else piplite is imported after all)."""
-    if text.count(KERNEL_PACKAGES) != 1:
-        raise SystemExit(f"the kernel's worker: expected it to look for {KERNEL_PACKAGES} (a new kernel?)")
-    code = piplite_settings('${n?"True":"False"}', "${JSON.stringify(s)}").replace("\n", "\\n")
-    return replace_once(text, WORKER_PIPLITE, f"await this._pyodide.runPythonAsync(`{code}`)", "the kernel's worker")
-
-
-#: **The service worker's pass-through.** JupyterLite's service worker (Voici's
-#: ``service-worker.js``) answers every request of a page and of its workers: the drive's and
-#: stdin's itself (the kernel's files and ``input()``), and every other one by fetching it again
-#: (``maybeFromCache``), which with its cache off (the default, and the site's) is the same
-#: request once more, through the worker's script: ~250 requests a visit, the runtime's among
-#: them. The patch leaves those to the browser (the handler does not answer them, as when no
-#: service worker is there); the drive's and stdin's requests go through it as before.
-SERVICE_WORKER = "service-worker.js"
-SERVICE_WORKER_ANSWERS = "shouldDrop(t,a)||(n=maybeFromCache(e))"
-
-
-def patch_service_worker(text: str) -> str:
-    """JupyterLite's service worker answering only what it must while its cache is off."""
-    return replace_once(text, SERVICE_WORKER_ANSWERS, "shouldDrop(t,a)||!enableCache||(n=maybeFromCache(e))",
-                        SERVICE_WORKER)
-
-
-EARLY_START_PAGE = """
-<script>
-/* The early start (tools/site/build.py): the kernel's worker starts Python while the page loads,
-   and the charts' plotly.js loads once the page has (the charts take it: workbook/page/chart.py). */
-(() => {
-  self.__workbookPlotlyEarly = new Promise((resolve, reject) => addEventListener("load", () => {
-    const script = Object.assign(document.createElement("script"), { src: PLOTLY_PATH, async: true });
-    script.onload = () => self.Plotly ? resolve(self.Plotly) : reject(new Error("no Plotly"));
-    script.onerror = () => reject(new Error("plotly.js is not served"));
-    document.head.appendChild(script);
-  }, { once: true }));
-  self.__workbookPlotlyEarly.catch(() => {});
-  try {
-    if (self.crossOriginIsolated || !self.Worker) return;
-    const config = PAGE_CONFIG;  // the page's own settings, as the kernel will read them
-    const here = (path, base = document.baseURI) => new URL(path, base).href;
-    const pyodideUrl = here(config.kernel.pyodideUrl);
-    const loadPyodideOptions = { ...config.kernel.loadPyodideOptions };
-    for (const [key, value] of Object.entries(loadPyodideOptions))
-      if (key.endsWith("URL") && typeof value == "string") loadPyodideOptions[key] = here(value, here(config.baseUrl));
-    const worker = new Worker(here(WORKER_PATH, here(config.fullLabextensionsUrl + "/")));
-    worker.postMessage({ dodgeEarlyStart: {
-      pyodideUrl, indexUrl: pyodideUrl.slice(0, pyodideUrl.lastIndexOf("/") + 1), loadPyodideOptions } });
-    self.dodgeKernelWorker = worker;
-  } catch (error) {
-    console.warn("[site] no early start:", error);
-  }
-})();
-</script>"""
-PAGE_CHARSET = '<meta charset="utf-8" />'
-PAGE_SETTINGS = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', re.S)
-
-
-def _script_literal(value) -> str:
-    """``value`` as a JavaScript literal that can stand inside a page's ``<script>``."""
-    return json.dumps(value).replace("<", "\\u003c")
-
-
-def add_early_start(page: str, worker: str, plotly: str) -> str:
-    """A page of the site with the early start's script first in its head (right after its
-    charset), the page's own kernel settings written into it; ``worker`` is the kernel's worker
-    script as the kernel asks for it, relative to the extensions' folder, ``plotly`` the charts'
-    plotly.js as they ask for it, relative to the page."""
-    found = PAGE_SETTINGS.findall(page)
-    if len(found) != 1:
-        raise SystemExit(f"a page of the site: expected its settings once, found {len(found)} (a new Voici?)")
-    settings = json.loads(found[0])
-    config = {"baseUrl": settings["baseUrl"], "fullLabextensionsUrl": settings["fullLabextensionsUrl"],
-              "kernel": settings["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]}
-    script = (EARLY_START_PAGE.replace("PAGE_CONFIG", _script_literal(config))
-              .replace("WORKER_PATH", _script_literal(worker)).replace("PLOTLY_PATH", _script_literal(plotly)))
-    return replace_once(page, PAGE_CHARSET, PAGE_CHARSET + script, "a page of the site")
-
-
 def plotly_path(lock: dict) -> str:
     """The charts' plotly.js as the site's charts ask for it, relative to the pages: with the
     browser's plotly version (``workbook.page.static_address.plotly_path`` in the browser)."""
@@ -408,25 +163,61 @@ def plotly_path(lock: dict) -> str:
 
 def add_early_start_to_site(site: Path, plotly: str) -> None:
     """The early start in the kernel's code and every rendered page of ``site``."""
-    static = site / KERNEL_STATIC
-    (worker,) = static.glob(f"{WORKER_CHUNK}.*.js")
-    (page_code,) = [p for p in static.glob("*.js") if KERNEL_NEW_WORKER in p.read_text(encoding="utf-8")]
-    page_code.write_text(patch_kernel_worker_taken(page_code.read_text(encoding="utf-8")), encoding="utf-8")
-    worker.write_text(patch_kernel_worker_piplite(patch_kernel_worker_early(worker.read_text(encoding="utf-8"))),
-                      encoding="utf-8")
+    static = site / patches.KERNEL_STATIC
+    (worker,) = static.glob(f"{patches.WORKER_CHUNK}.*.js")
+    (page_code,) = [p for p in static.glob("*.js") if patches.KERNEL_NEW_WORKER in p.read_text(encoding="utf-8")]
+    page_code.write_text(patches.patch_kernel_worker_taken(page_code.read_text(encoding="utf-8")), encoding="utf-8")
+    worker_code = patches.patch_kernel_worker_early(worker.read_text(encoding="utf-8"))
+    worker.write_text(patches.patch_kernel_worker_piplite(worker_code), encoding="utf-8")
     # the worker's address as the kernel makes it: "352.<hash>.js?v=<hash>" (webpack's chunk name)
     chunk_hash = worker.name.split(".")[1]
-    path = KERNEL_STATIC.removeprefix("extensions/") + f"{worker.name}?v={chunk_hash}"
+    path = patches.KERNEL_STATIC.removeprefix("extensions/") + f"{worker.name}?v={chunk_hash}"
     for page in sorted((site / PAGES).glob("*.html")):
-        page.write_text(add_early_start(page.read_text(encoding="utf-8"), path, plotly), encoding="utf-8")
+        page.write_text(patches.add_early_start(page.read_text(encoding="utf-8"), path, plotly), encoding="utf-8")
+
+
+#: The files of a site that a page reads as markup, script or style (what :func:`other_hosts` reads).
+LOADED_KINDS = {".html": "html", ".js": "js", ".mjs": "js", ".css": "css"}
+
+
+def keep_to_own_host(site: Path) -> None:
+    """``site`` asking no other host (``patches.drop_other_hosts`` on every page, each of
+    ``patches.OTHER_HOST_DEFAULTS`` in the one file that has it); stops the build if anything
+    still would (:func:`other_hosts`)."""
+    for page in sorted(site.rglob("*.html")):
+        page.write_text(patches.drop_other_hosts(page.read_text(encoding="utf-8")), encoding="utf-8")
+    for where, (old, _) in patches.OTHER_HOST_DEFAULTS.items():
+        holders = [p for p in sorted(site.glob(where)) if old in p.read_text(encoding="utf-8")]
+        if len(holders) != 1:
+            raise SystemExit(f"{where}: expected one file with {old[:60]!r}, found {len(holders)} "
+                             "(a new version? see OTHER_HOST_DEFAULTS in tools/site/patches.py)")
+        holders[0].write_text(patches.patch_other_host_default(holders[0].read_text(encoding="utf-8"), where),
+                              encoding="utf-8")
+    found = other_hosts(site)
+    if found:
+        raise SystemExit("the site would ask other hosts: " + "; ".join(
+            f"{path}: {', '.join(sorted(set(urls)))}" for path, urls in found.items()))
+
+
+def other_hosts(site: Path) -> dict[str, list[str]]:
+    """Each page, script and style sheet of ``site`` (its path from the site's root) that would
+    load something from another host, with those addresses (``patches.other_host_urls``)."""
+    found = {}
+    for path in sorted(site.rglob("*")):
+        kind = LOADED_KINDS.get(path.suffix)
+        if kind and path.is_file():
+            urls = patches.other_host_urls(path.read_text(encoding="utf-8", errors="replace"), kind)
+            if urls:
+                found[path.relative_to(site).as_posix()] = urls
+    return found
 
 
 def patch_wheel(wheel: Path) -> Path:
     """``wheel`` with its files patched (``WHEEL_PATCHES``), in its place."""
-    patches = WHEEL_PATCHES.get(wheel_name_version(wheel.name)[0], {})
-    if patches:
+    found = patches.WHEEL_PATCHES.get(wheel_name_version(wheel.name)[0], {})
+    if found:
         with zipfile.ZipFile(wheel) as archive:
-            files = {name: patch(archive.read(name).decode()).encode() for name, patch in patches.items()}
+            files = {name: patch(archive.read(name).decode()).encode() for name, patch in found.items()}
         with tempfile.TemporaryDirectory() as tmp:
             add_to_wheel(shutil.move(wheel, Path(tmp) / wheel.name), wheel, files)
     return wheel
@@ -648,16 +439,18 @@ def browser_wheel(entry: dict, offline: bool, out: Path) -> Path:
     return Path(shutil.copy2(source, out / entry["file"]))
 
 
-def marker_wheel(out: Path, name: str, version: str, summary: str) -> Path:
-    """An empty wheel named ``name`` (metadata only), reproducible byte for byte."""
+def plain_wheel(out: Path, name: str, version: str, summary: str, files: dict[str, bytes] | None = None) -> Path:
+    """A wheel named ``name`` of ``files`` (name in the wheel → content; none: an empty wheel,
+    its metadata only), reproducible byte for byte."""
     info = f"{name}-{version}.dist-info"
-    files = {f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: {summary}\n",
-             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tools/site/build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
-    files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n"
+    members = {**(files or {}),
+               f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: {summary}\n",
+               f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tools/site/build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    members[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in members) + f"{info}/RECORD,,\n"
     path = out / f"{name}-{version}-py3-none-any.whl"
     with zipfile.ZipFile(path, "w") as archive:
-        for member, text in files.items():
-            archive.writestr(zipfile.ZipInfo(member, (1980, 1, 1, 0, 0, 0)), text)
+        for member, data in members.items():
+            archive.writestr(zipfile.ZipInfo(member, (1980, 1, 1, 0, 0, 0)), data)
     return path
 
 
@@ -676,7 +469,7 @@ def start_code(notebooks: list[Path], imports: tuple[str, ...] = KERNEL_IMPORTS)
     cells), each part on its own. A part that raises stops the build, named: its page would fail
     in a reader's browser the same way (``PageFails``)."""
     kernel = "pyodide_kernel" in imports
-    parts = [("piplite's settings", piplite_settings("True", "[]"))] if kernel else []  # as the kernel gives them
+    parts = [("piplite's settings", patches.piplite_settings("True", "[]"))] if kernel else []  # as the kernel gives them
     parts += [(f"import {name}", f"import {name}") for name in imports]
     if kernel:  # the page's side of the widgets' comms, which Node has not
         parts.append(("the page's comms", PAGE_COMMS))
@@ -817,29 +610,38 @@ def pyodide_lock(runtime_lock: dict, shipped: dict[Path, list[str]]) -> dict:
     return {"info": runtime_lock["info"], "packages": dict(sorted(packages.items()))}
 
 
-def stage_notebooks(stage: Path) -> None:
-    """The notebooks, as they are (stored without outputs), in the folder Voici reads."""
+def stage_notebooks(stage: Path, published: list[rules.Published] = ()) -> list[Path]:
+    """The notebooks, as they are (stored without outputs), in the folder Voici reads, and a page
+    of each designer's rule (``rules.notebooks``; the page of games then loads the rules)."""
     stage.mkdir(parents=True)
     for name in NOTEBOOKS:
         shutil.copy2(ROOT / "notebooks" / name, stage / name)
+    if published:
+        for name, text in rules.notebooks(published).items():
+            (stage / name).write_text(text, encoding="utf-8")
+        games = stage / "compare-systems.ipynb"
+        with rules.with_rules_loaded(published):
+            from workbook.pages.catalog import games_title, systems_with_evasion
+
+            title = games_title(len(systems_with_evasion()))
+        games.write_text(rules.with_games_loaded(games.read_text(encoding="utf-8"), title), encoding="utf-8")
+    return [stage / name for name in [*NOTEBOOKS, *rules.notebooks(published)]]
 
 
-#: The packages the kernel's worker (0.7.0) looks for by these names among the settings' packages
-#: as it starts, installing with piplite each one it does not find there. It spells its own
-#: package ``pyodide_kernel``, which the lock names ``pyodide-kernel``: with that spelling
-#: missing, every start imported piplite and micropip to install the kernel already there.
-#: Pyodide reads both spellings as the one package.
-KERNEL_PACKAGES = '["sqlite3","ipykernel","comm","pyodide_kernel","jedi","ipython"]'
+def rules_wheel(out: Path, published: list[rules.Published]) -> Path:
+    """The designers' rule files as the package ``dodge_site_rules`` (``rules.package_files``)."""
+    return plain_wheel(out, rules.PACKAGE, "1", "the designers' rules of this site", rules.package_files(published))
+
 
 
 def kernel_settings(packages: list[str]) -> dict:
     """The Pyodide kernel's settings: the site's runtime and lock, every package loaded at start
     (and each one the kernel looks for, by the name it looks for)."""
     canonical = {normalize(name) for name in packages}
-    missing = [name for name in json.loads(KERNEL_PACKAGES) if normalize(name) not in canonical]
+    missing = [name for name in json.loads(patches.KERNEL_PACKAGES) if normalize(name) not in canonical]
     if missing:
         raise SystemExit(f"the kernel looks for packages the site lacks: {missing}")
-    packages = sorted({*packages, *json.loads(KERNEL_PACKAGES)})
+    packages = sorted({*packages, *json.loads(patches.KERNEL_PACKAGES)})
     return {"pyodideUrl": "./pyodide/pyodide.js",
             "disablePyPIFallback": True,
             "loadPyodideOptions": {"lockFileURL": "pyodide/pyodide-lock.json", "packages": packages}}
@@ -863,36 +665,46 @@ INDEX_PAGE = """<!DOCTYPE html>
 <p>What a dodge is really worth, in four games and a few lessons. Every page runs in your browser:
 nothing is sent anywhere, and a link copied from a page opens the same scenario for whoever you
 send it to. The first page takes a few seconds to start its Python.</p>
-{cards}
+{cards}{rules}
 <p>The notebooks where you write code (exploring in code, designing a rule of your own) need
 Jupyter: see the project's README.</p>
 </body></html>
 """
 
 
-def index_page() -> str:
-    """The site's front page: the index notebook's cards of the site's pages, written here (a
-    static page: no Python starts until a reader opens a dashboard)."""
-    sys.path.insert(0, str(ROOT))
-    try:
+def index_page(published: list[rules.Published] = ()) -> str:
+    """The site's front page: the index notebook's cards of the site's pages, a designer's rule
+    beside the four games, written here (a static page: no Python starts until a reader opens
+    a dashboard); then each rule's own file."""
+    with tempfile.TemporaryDirectory() as tmp, rules.with_rules_loaded(published):
         from workbook.pages.catalog import index
-    finally:
-        sys.path.remove(str(ROOT))
-    cards = index(ROOT / "notebooks",
-                  link=lambda name: PAGES + name.removesuffix(".ipynb") + ".html" if name in NOTEBOOKS else None)
-    return INDEX_PAGE.format(cards=cards.value)
+
+        folder = Path(tmp)
+        for path in (ROOT / "notebooks").iterdir():
+            shutil.copy2(path, folder / path.name)
+        pages = [*NOTEBOOKS, *rules.notebooks(published)]
+        for name, text in rules.notebooks(published).items():
+            (folder / name).write_text(text, encoding="utf-8")
+        cards = index(folder, link=lambda name: PAGES + name.removesuffix(".ipynb") + ".html" if name in pages else None)
+    files = "".join(f'<li><a class="wb-rule-file" href="{html.escape(rules.FOLDER + "/" + p.path.name, quote=True)}" '
+                    f'download>{html.escape(p.path.name)}</a>: {html.escape(", ".join(name for _, name in p.rules))}</li>'
+                    for p in published)
+    said = (f"<p>The house rules on this site, each a Python file (open it in the workbook with "
+            f"<code>--system-module</code>):</p><ul>{files}</ul>") if published else ""
+    return INDEX_PAGE.format(cards=cards.value, rules=said)
 
 
 STAMP = SITE / ".inputs-sha256"
 
 
-def inputs_digest(extra_wheels: list[Path] = ()) -> str:
+def inputs_digest(extra_wheels: list[Path] = (), rule_files: list[Path] = ()) -> str:
     """A digest of everything the site is built from: this script, the lock, the project's
-    packages and notebooks as they are in the work tree, and any extra wheel."""
+    packages and notebooks as they are in the work tree, any extra wheel and each designer's
+    rule file."""
     digest = hashlib.sha256()
-    files = [Path(__file__).resolve(), HERE / "bytecode.py", HERE / "bytecode.mjs", HERE / "deferred_imports.py",
-             LOCK, ROOT / "pyproject.toml",
-             *map(Path, extra_wheels)]
+    files = [Path(__file__).resolve(), *(HERE / name for name in ("patches.py", "rules.py", "bytecode.py",
+                                                                  "bytecode.mjs", "deferred_imports.py")),
+             LOCK, ROOT / "pyproject.toml", *map(Path, extra_wheels), *map(Path, rule_files)]
     files += sorted(p for d in ("rules_core", "workbook") for p in (ROOT / d).rglob("*")
                     if p.is_file() and "__pycache__" not in p.parts)
     files += [ROOT / "notebooks" / n for n in NOTEBOOKS]
@@ -902,10 +714,10 @@ def inputs_digest(extra_wheels: list[Path] = ()) -> str:
     return digest.hexdigest()
 
 
-def build(offline: bool, extra_wheels: list[Path] = ()) -> None:
+def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Published] = ()) -> None:
     started = time.monotonic()
     lock = json.loads(LOCK.read_text())
-    want = inputs_digest(extra_wheels)
+    want = inputs_digest(extra_wheels, [p.path for p in published])
     ensure_build_venv(lock, offline)
     prefetch("browser", lock["browser"], offline)
     prefetch("npm", lock["npm"], offline)
@@ -920,44 +732,50 @@ def build(offline: bool, extra_wheels: list[Path] = ()) -> None:
             for name in PYODIDE_FILES + ["pyodide-lock.json"]:
                 data = tar.extractfile(f"package/{name}").read()
                 if name == "pyodide.js":
-                    data = patch_pyodide_js(data.decode()).encode()
+                    data = patches.patch_pyodide_js(data.decode()).encode()
                 if name == "pyodide-lock.json":
                     runtime_lock = json.loads(data)
                     continue
                 (runtime / name).write_bytes(data)
         wheels = [browser_wheel(e, offline, runtime) for e in lock["browser"]]
         wheels += kernel_wheels(lock, offline, runtime) + [project_wheel(runtime)]
-        wheels += [marker_wheel(runtime, name, "0+marker", why) for name, why in KERNEL_START_MARKERS.items()]
+        wheels += [plain_wheel(runtime, name, "0+marker", why) for name, why in KERNEL_START_MARKERS.items()]
         wheels += [Path(shutil.copy2(w, runtime / Path(w).name)) for w in extra_wheels]
+        wheels += [rules_wheel(runtime, published)] if published else []
         wheels = [patch_wheel(w) for w in wheels]
         imports = {wheel: wheel_imports(wheel) for wheel in wheels}
+        lite = tmp / "lite"
+        pages = stage_notebooks(lite / "notebooks", published)
         deferred = to_bytecode(fetch("npm", npm, offline), runtime, [*wheels, runtime / "python_stdlib.zip"],
-                               [ROOT / "notebooks" / n for n in NOTEBOOKS], defer=True, pack=True)
+                               pages, defer=True, pack=True)
         add_deferred_finder(runtime / "python_stdlib.zip", deferred)
         index = pyodide_lock(runtime_lock, {packed(wheel): tops for wheel, tops in imports.items()})
         (runtime / "pyodide-lock.json").write_text(json.dumps(index, indent=1) + "\n")
 
-        lite = tmp / "lite"
-        stage_notebooks(lite / "notebooks")
         write_lite_config(lite, sorted(index["packages"]))
         env = dict(os.environ, SOURCE_DATE_EPOCH=source_date_epoch())
         run(VENV / "bin" / "voici", "build", "--contents", lite / "notebooks", "--output-dir", SITE,
             "--no-sourcemaps", "--source-date-epoch", env["SOURCE_DATE_EPOCH"], cwd=lite, env=env,
             stdout=subprocess.DEVNULL)
         add_early_start_to_site(SITE, plotly_path(lock))
-        (SITE / SERVICE_WORKER).write_text(patch_service_worker((SITE / SERVICE_WORKER).read_text(encoding="utf-8")),
-                                           encoding="utf-8")
+        service_worker = SITE / patches.SERVICE_WORKER
+        service_worker.write_text(patches.patch_service_worker(service_worker.read_text(encoding="utf-8")),
+                                  encoding="utf-8")
         shutil.copytree(runtime, SITE / "pyodide")
-        (SITE / "index.html").write_text(index_page(), encoding="utf-8")
+        (SITE / "index.html").write_text(index_page(published), encoding="utf-8")
+        for p in published:  # each rule's file as its designer wrote it, to read and download
+            (SITE / rules.FOLDER).mkdir(exist_ok=True)
+            shutil.copyfile(p.path, SITE / rules.FOLDER / p.path.name)
         name, member, target = PLOTLY_BUNDLE
         (entry,) = [e for e in lock["npm"] if e["name"] == name]
         with tarfile.open(fetch("npm", entry, offline)) as tar:
             (SITE / target).parent.mkdir(parents=True)
             (SITE / target).write_bytes(tar.extractfile(member).read())
+    keep_to_own_host(SITE)
     STAMP.write_text(want)
     size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())
-    log(f"built {SITE.relative_to(ROOT)}/ ({size / 1e6:.1f} MB) in {time.monotonic() - started:.0f} s;"
-        f" serve it with: python -m http.server -d site")
+    log(f"built {SITE.name}/ ({size / 1e6:.1f} MB) in {time.monotonic() - started:.0f} s;"
+        f" serve it with: python -m http.server -d {SITE.name}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -968,7 +786,14 @@ def main(argv: list[str] | None = None) -> None:
                         help="keep site/ if it was built from the same inputs (tools/site/, the project's sources)")
     parser.add_argument("--extra-wheel", action="append", default=[], type=Path, metavar="WHEEL",
                         help="also ship this wheel (an experiment; the site is then not the locked one)")
+    parser.add_argument("--rule", action="append", default=[], type=Path, metavar="RULE_FILE",
+                        help="a designer's rule file (as --system-module takes it), published as its own page")
+    parser.add_argument("--out", type=Path, help="build this folder instead of site/")
     args = parser.parse_args(argv)
+    if args.out:
+        global SITE, STAMP
+        SITE = args.out.resolve()
+        STAMP = SITE / ".inputs-sha256"
     WORK.mkdir(exist_ok=True)
     with open(WORK / "lock", "w") as held:  # one build at a time (a test run and `make site`)
         fcntl.flock(held, fcntl.LOCK_EX)
@@ -1012,14 +837,15 @@ def to_cache(digest: str) -> None:
 def _main(args: argparse.Namespace) -> None:
     if args.update_lock:
         update_lock()
-    digest = inputs_digest(args.extra_wheel)
+    published = rules.check(args.rule, {Path(n).stem for n in NOTEBOOKS} | {"index"}) if args.rule else []
+    digest = inputs_digest(args.extra_wheel, args.rule)
     if args.if_stale and STAMP.exists() and STAMP.read_text() == digest:
         log(f"{SITE.name}/ is up to date")
         return
     if args.if_stale and not args.extra_wheel and from_cache(digest):
         log(f"{SITE.name}/ taken from the site built before from the same inputs ({BUILT})")
         return
-    build(args.offline, args.extra_wheel)
+    build(args.offline, args.extra_wheel, published)
     if not args.extra_wheel:
         to_cache(digest)
 

@@ -1,0 +1,279 @@
+"""The static site's patches to third-party files (tools/site/patches.py): each does exactly its
+replacement, fails loudly when the text it replaces changed, and fits the locked file it patches."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import subprocess
+import tarfile
+import zipfile
+
+import pytest
+
+from site_build import build, patches, pyodide_tarball, runtime_for_node
+
+
+def test_the_patch_removes_exactly_the_classic_worker_check():
+    text = 'let s={...e};if(r&&ge())throw new Error("Classic web workers are not supported");let o=1;'
+    assert patches.patch_pyodide_js(text) == "let s={...e};let o=1;"
+
+
+@pytest.mark.parametrize("text", ["no check here", patches.CLASSIC_WORKER_CHECK * 2])
+def test_the_patch_fails_loudly_when_the_runtime_changed(text):
+    with pytest.raises(SystemExit, match=r"pyodide\.js: expected .* once, found it [02] times"):
+        patches.patch_pyodide_js(text)
+
+
+def test_the_patch_fits_the_locked_runtime():
+    with tarfile.open(pyodide_tarball()) as tar:
+        text = tar.extractfile("package/pyodide.js").read().decode()
+    patched = patches.patch_pyodide_js(text)
+    assert "Classic web workers are not supported" not in patched
+    assert len(text) - len(patched) == len(patches.CLASSIC_WORKER_CHECK)
+
+
+def test_the_kernel_patch_sends_content_and_metadata_through_json_nulls():
+    text = "        get_ipython().send_comm(\n            msg_type,\n" + patches.KERNEL_COMM_SEND + "        )\n"
+    patched = patches.patch_kernel_comm(text)
+    assert "_json_nulls(content),\n            _json_nulls(metadata),\n" in patched
+    assert patched.endswith(patches.KERNEL_COMM_NULLS)
+
+
+@pytest.mark.parametrize("text", ["no call here", patches.KERNEL_COMM_SEND * 2])
+def test_the_kernel_patch_fails_loudly_when_the_kernel_changed(text):
+    with pytest.raises(SystemExit, match="pyodide_kernel/comm.py: expected"):
+        patches.patch_kernel_comm(text)
+
+
+def test_the_ipython_patch_makes_embed_a_lazy_attribute():
+    text = "from .core.application import Application\n" + patches.IPYTHON_EMBED + "\nfrom .core import release\n"
+    patched = patches.patch_ipython_init(text)
+    assert "from .terminal" not in patched.split("def __getattr__")[0]
+    space: dict = {"__name__": "IPython"}
+    exec(patched.replace("from .core.application import Application\n", "").replace("from .core import release\n", ""),
+         space)
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        space["__getattr__"]("nothing")
+    with pytest.raises(SystemExit, match="IPython/__init__.py: expected"):
+        patches.patch_ipython_init("import nothing\n")
+
+
+def test_the_patches_fit_the_locked_wheels(tmp_path):
+    """Each patch finds its text once in the wheel the lock pins, and the wheel then holds it
+    patched and listed in RECORD with its new hash."""
+    lock = json.loads(build.LOCK.read_text())
+    wheels = build.kernel_wheels(lock, offline=False, out=tmp_path)
+    wheels += [build.browser_wheel(e, offline=False, out=tmp_path) for e in lock["browser"] if e["name"] == "ipython"]
+    patched = {build.wheel_name_version(w.name)[0]: build.patch_wheel(w) for w in wheels}
+    assert set(patches.WHEEL_PATCHES) <= set(patched)
+    for name, files in patches.WHEEL_PATCHES.items():
+        with zipfile.ZipFile(patched[name]) as archive:
+            record = archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/RECORD"))).decode()
+            for member in files:
+                data = archive.read(member)
+                assert b"Dodge Workbook" in data  # the patch's own words
+                digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+                assert f"{member},sha256={digest},{len(data)}\n" in record
+                assert record.count(f"{member},") == 1
+
+
+def _kernel_static_files() -> dict[str, str]:
+    """The kernel extension's scripts as the locked kernel's wheel holds them, by file name."""
+    lock = json.loads(build.LOCK.read_text())
+    (entry,) = [e for e in lock["build"] if e["name"] == "jupyterlite-pyodide-kernel"]
+    with zipfile.ZipFile(build.fetch("build", entry, offline=False)) as archive:
+        return {m.rsplit("/", 1)[-1]: archive.read(m).decode() for m in archive.namelist()
+                if "/pyodide-kernel-extension/static/" in m and m.endswith(".js")}
+
+
+def test_the_early_start_patches_fit_the_locked_kernel():
+    """The kernel's page code takes the page's worker; its worker (chunk WORKER_CHUNK) starts
+    the runtime when the page asks, uses it in ``initialize``, and gives piplite its settings
+    lazily; a kernel that changed any of these texts stops the build."""
+    files = _kernel_static_files()
+    (page_code,) = [text for text in files.values() if patches.KERNEL_NEW_WORKER in text]
+    taken = patches.patch_kernel_worker_taken(page_code)
+    assert "self.dodgeKernelWorker=null,w;" in taken and patches.KERNEL_NEW_WORKER not in taken
+    (worker,) = [text for name, text in files.items() if name.startswith(patches.WORKER_CHUNK + ".")]
+    patched = patches.patch_kernel_worker_piplite(patches.patch_kernel_worker_early(worker))
+    assert "self.dodgeEarly?self.dodgeEarly(e):this.initRuntime(e)" in patched
+    assert patches.WORKER_EXPOSED + patches.WORKER_EARLY_START in patched
+    assert "import piplite.piplite" not in patched and "LazyLoader" in patched
+    for patch in (patches.patch_kernel_worker_taken, patches.patch_kernel_worker_early, patches.patch_kernel_worker_piplite):
+        with pytest.raises(SystemExit, match="the kernel's"):
+            patch("a kernel that changed")
+
+
+def test_the_service_worker_answers_only_the_drive_and_stdin_while_its_cache_is_off():
+    """The locked Voici's service worker, patched and run in Node with the browser's parts
+    stubbed: a request for the runtime is left to the browser (no ``respondWith``), one for the
+    drive is still answered by the worker, and with its cache on it answers every request."""
+    lock = json.loads(build.LOCK.read_text())
+    (entry,) = [e for e in lock["build"] if e["name"] == "voici-core"]
+    with zipfile.ZipFile(build.fetch("build", entry, offline=False)) as archive:
+        worker = archive.read("voici_core/static/build/" + patches.SERVICE_WORKER).decode()
+    patched = patches.patch_service_worker(worker)
+    script = """
+const code = require("node:fs").readFileSync(0, "utf8");
+class BroadcastChannel { postMessage() {} addEventListener() {} }
+const run = (cache) => {
+  const listeners = {};
+  const self = { addEventListener: (type, f) => { listeners[type] = f; }, skipWaiting() {},
+                 clients: { claim: async () => {} }, location: { origin: "http://127.0.0.1" } };
+  const location = { href: "http://127.0.0.1/service-worker.js?enableCache=" + cache, origin: "http://127.0.0.1" };
+  new Function("self", "location", "BroadcastChannel", "fetch", "caches", code)(
+    self, location, BroadcastChannel, async () => new Response("x"),
+    { open: async () => ({ match: async () => null, put: async () => {} }) });
+  listeners.activate({ waitUntil() {} });
+  return (path, method = "GET") => {
+    let answered = false;
+    listeners.fetch({ request: { url: "http://127.0.0.1" + path, method, json: async () => ({}) },
+                      respondWith() { answered = true; }, waitUntil() {} });
+    return answered;
+  };
+};
+const off = run("false"), on = run("true");
+console.log(JSON.stringify([off("/pyodide/pyodide.asm.wasm"), off("/api/drive/x"), on("/pyodide/pyodide.asm.wasm")]));
+"""
+    for text, expected in ((patched, [False, True, True]), (worker, [True, True, True])):
+        done = subprocess.run(["node", "-e", script], input=text, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert json.loads(done.stdout) == expected
+    with pytest.raises(SystemExit, match="service-worker.js: expected"):
+        patches.patch_service_worker("a worker that changed")
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8" />
+<title>A page</title></head><body>
+<script id="jupyter-config-data" type="application/json">
+  {"baseUrl": "../../", "fullLabextensionsUrl": "../../extensions", "litePluginSettings":
+   {"@jupyterlite/pyodide-kernel-extension:kernel": {"pyodideUrl": "../../pyodide/pyodide.js",
+    "loadPyodideOptions": {"lockFileURL": "pyodide/pyodide-lock.json", "packages": ["a</script>"]}}}}
+</script>
+</body></html>"""
+
+
+def test_a_page_gets_the_early_start_first_in_its_head_with_its_own_settings():
+    page = PAGE.replace('"a</script>"', '"a<\\/script>"')  # as JSON in a page holds it
+    started = patches.add_early_start(page, "kernel/352.x.js?v=x", "workbook/static/plotly.min.js?v=1")
+    head = started[:started.index("<title>")]
+    assert head.startswith('<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8" />\n<script>')
+    config = json.loads(re.search(r"const config = (\{.*?\});", head).group(1))
+    assert config == {"baseUrl": "../../", "fullLabextensionsUrl": "../../extensions",
+                      "kernel": {"pyodideUrl": "../../pyodide/pyodide.js", "loadPyodideOptions": {
+                          "lockFileURL": "pyodide/pyodide-lock.json", "packages": ["a</script>"]}}}
+    assert "</script>" not in head.split("<script>", 1)[1].rsplit("</script>", 1)[0]  # escaped
+    assert '"kernel/352.x.js?v=x"' in head and '"workbook/static/plotly.min.js?v=1"' in head
+    assert started.replace(head, "", 1) == page.replace(head[:head.index("<script>")], "", 1)
+    with pytest.raises(SystemExit, match="expected its settings once"):
+        patches.add_early_start(page.replace("jupyter-config-data", "other"), "w.js", "p.js")
+
+
+def test_the_locked_kernel_sends_none_as_null(tmp_path):
+    """The kernel's wheel as the site ships it has the patched comm; run in the site's Pyodide,
+    what it sends for None reaches JSON as null, where the kernel as released drops the key
+    (``layout.display = None`` did not open a panel on the static site)."""
+    lock = json.loads(build.LOCK.read_text())
+    (kernel,) = [build.patch_wheel(p) for p in build.kernel_wheels(lock, offline=False, out=tmp_path)
+                 if p.name.startswith("pyodide_kernel-")]
+    with zipfile.ZipFile(kernel) as wheel:
+        comm = wheel.read(patches.KERNEL_COMM).decode()
+    assert "_json_nulls(content)" in comm
+    nulls = comm[comm.index("def _json_nulls"):]
+    runtime = runtime_for_node(tmp_path)
+    state = "{'state': {'display': None, 'width': '1em'}, 'buffer_paths': [None]}"
+    script = f"""
+const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});
+const py = await loadPyodide({{ indexURL: {json.dumps(str(runtime) + "/")} }});
+py.runPython({json.dumps(nulls)});
+for (const code of [{json.dumps(state)}, {json.dumps(f"_json_nulls({state})")}]) {{
+  console.log(JSON.stringify(py.runPython(code).toJs({{ dict_converter: Object.fromEntries }})));
+}}
+"""
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    released, patched = map(json.loads, done.stdout.split())
+    assert released == {"state": {"width": "1em"}, "buffer_paths": [None]}  # the key is lost
+    assert patched == {"state": {"display": None, "width": "1em"}, "buffer_paths": [None]}
+
+
+def _locked_files() -> dict[str, str]:
+    """The text of each file ``OTHER_HOST_DEFAULTS`` patches, as the locked packages hold it."""
+    lock = json.loads(build.LOCK.read_text())
+    texts = {}
+    with tarfile.open(pyodide_tarball()) as tar:
+        texts["pyodide/pyodide.js"] = tar.extractfile("package/pyodide.js").read().decode()
+    (plotly,) = [e for e in lock["npm"] if e["name"] == build.PLOTLY_BUNDLE[0]]
+    with tarfile.open(build.fetch("npm", plotly, offline=False)) as tar:
+        texts["voici/render/workbook/static/plotly.min.js"] = tar.extractfile(build.PLOTLY_BUNDLE[1]).read().decode()
+    (voici,) = [e for e in lock["build"] if e["name"] == "voici-core"]
+    with zipfile.ZipFile(build.fetch("build", voici, offline=False)) as archive:
+        scripts = [archive.read(n).decode() for n in archive.namelist() if n.startswith("voici_core/static/build/")
+                   and n.endswith(".js")]
+    texts["voici/build/*.js"] = "\n".join(scripts)
+    texts[patches.KERNEL_STATIC + "*.js"] = "\n".join(_kernel_static_files().values())
+    return texts
+
+
+def test_each_fallback_to_another_host_is_found_once_in_the_locked_files_and_then_gone():
+    """Each of ``OTHER_HOST_DEFAULTS`` fits the file the lock pins (its text once among the files
+    its glob names), and the patched text names no other host to load."""
+    texts = _locked_files()
+    assert set(texts) == set(patches.OTHER_HOST_DEFAULTS)
+    for where, text in texts.items():
+        before = patches.other_host_urls(text, "js")
+        patched = patches.patch_other_host_default(text, where)
+        after = patches.other_host_urls(patched, "js")
+        assert len(before) == len(after) + 1, (where, before, after)
+        with pytest.raises(SystemExit, match="expected .* once"):
+            patches.patch_other_host_default(patched, where)
+
+
+PAGE_WITH_OTHER_HOSTS = """<head><meta charset="utf-8" />
+  <link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/all.min.css" type="text/css" />
+  <link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/v4-shims.min.css" type="text/css" />
+<link rel="stylesheet" href="../build/voici.css">
+</head><body><a href="https://example.org/rules">the rules</a>
+<script type="module">
+  document.addEventListener("DOMContentLoaded", async () => {
+    const diagrams = document.querySelectorAll(".jp-Mermaid > pre.mermaid");
+    const mermaid = (await import("https://cdnjs.cloudflare.com/ajax/libs/mermaid/11.10.0/mermaid.esm.min.mjs")).default;
+  });
+</script>
+<script>const own = "../build/voici.js";</script>
+</body>"""
+
+
+def test_a_page_loses_the_font_awesome_links_and_the_mermaid_loader_and_nothing_else():
+    assert sorted(patches.other_host_urls(PAGE_WITH_OTHER_HOSTS, "html")) == [
+        "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/all.min.css",
+        "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/v4-shims.min.css",
+        "https://cdnjs.cloudflare.com/ajax/libs/mermaid/11.10.0/mermaid.esm.min.mjs"]
+    kept = patches.drop_other_hosts(PAGE_WITH_OTHER_HOSTS)
+    assert patches.other_host_urls(kept, "html") == []
+    assert kept == ('<head><meta charset="utf-8" />\n<link rel="stylesheet" href="../build/voici.css">\n</head><body>'
+                    '<a href="https://example.org/rules">the rules</a>\n'
+                    '<script>const own = "../build/voici.js";</script>\n</body>')
+
+
+@pytest.mark.parametrize(("text", "kind", "found"), [
+    ('<img src="//img.example.org/a.png">', "html", ["//img.example.org/a.png"]),
+    ("<iframe src='https://example.org/page'></iframe>", "html", ["https://example.org/page"]),
+    ('<a href="https://example.org/">a link a reader follows</a>', "html", []),
+    ('<link href="../own.css"><script src="own.js"></script>', "html", []),
+    ("<style>@font-face { src: url(https://fonts.gstatic.com/x.woff2) }</style>", "html",
+     ["https://fonts.gstatic.com/x.woff2"]),
+    ('@import "https://example.org/more.css"; a { background: url( "https://example.org/i.svg" ) }', "css",
+     ["https://example.org/more.css", "https://example.org/i.svg"]),
+    ("importScripts('https://example.org/w.js')", "js", ["https://example.org/w.js"]),
+    ("const base = `https://cdn.example.net/v${v}/full/`", "js", ["https://cdn.example.net/v${v}/full/"]),
+    ('const help = "https://example.org/help/"', "js", []),
+    ('{"$schema": "https://example.org/schema.json", $ref: "https://example.org/r.json#"}', "js", []),
+])
+def test_what_counts_as_loading_from_another_host(text, kind, found):
+    assert patches.other_host_urls(text, kind) == found

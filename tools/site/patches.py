@@ -1,0 +1,349 @@
+"""The static site's patches to third-party files (``tools/site/build.py`` applies them).
+
+Each replaces one exact text with :func:`replace_once` and stops the build unless that text is
+there exactly once: a new version of what it patches must be looked at again (docs/deploy.md,
+"The static site"). Every patch is a pure function of the file's text, tested without a build
+(tests/site/test_patches.py) and against the locked files themselves.
+
+- ``pyodide.js``: :func:`patch_pyodide_js` (the classic-worker check);
+- the browser's wheels (``WHEEL_PATCHES``): :func:`patch_kernel_comm` (None sent as null),
+  :func:`patch_ipython_init` (IPython without its terminal);
+- the kernel's scripts: :func:`patch_kernel_worker_taken`, :func:`patch_kernel_worker_early`
+  (the early start), :func:`patch_kernel_worker_piplite` (piplite set up lazily);
+- JupyterLite's service worker: :func:`patch_service_worker` (the pass-through);
+- every page: :func:`add_early_start` (the early start's script).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+#: The packages the kernel's worker (0.7.0) looks for by these names among the settings' packages
+#: as it starts, installing with piplite each one it does not find there. It spells its own
+#: package ``pyodide_kernel``, which the lock names ``pyodide-kernel``: with that spelling
+#: missing, every start imported piplite and micropip to install the kernel already there.
+#: Pyodide reads both spellings as the one package.
+KERNEL_PACKAGES = '["sqlite3","ipykernel","comm","pyodide_kernel","jedi","ipython"]'
+
+
+def replace_once(text: str, old: str, new: str, where: str) -> str:
+    """``text`` with its one ``old`` replaced by ``new``; fails loudly, naming ``where``, unless
+    ``old`` is there exactly once.
+
+    >>> replace_once('a;b;', 'b;', 'c;', 'x.js')
+    'a;c;'
+    """
+    count = text.count(old)
+    if count != 1:
+        raise SystemExit(f"{where}: expected {old.strip()[:60]!r} once, found it {count} times "
+                         "(a new version? see tools/site/patches.py)")
+    return text.replace(old, new)
+
+
+#: The check in pyodide.js (npm pyodide 314.0.x) that refuses a classic web worker. Pyodide 314 loads
+#: its interpreter (``pyodide.asm.mjs``) with a dynamic ``import()``, which classic workers have
+#: in every current browser; the kernel 0.7.0 starts Pyodide in a classic worker with
+#: ``importScripts``. Removing this one statement is the whole patch.
+CLASSIC_WORKER_CHECK = 'if(r&&ge())throw new Error("Classic web workers are not supported");'
+
+
+def patch_pyodide_js(text: str) -> str:
+    """``pyodide.js`` without its classic-worker check.
+
+    >>> patch_pyodide_js('a;' + CLASSIC_WORKER_CHECK + 'b')
+    'a;b'
+    """
+    return replace_once(text, CLASSIC_WORKER_CHECK, "", "pyodide.js")
+
+
+#: The kernel 0.7.0 hands each comm message to JavaScript with ``toJs()``, which turns a dict's
+#: None into ``undefined``; the message's JSON then drops that key. A widget's trait set to None
+#: never reached the page: ``layout.display = None``, which shows a folded panel, did nothing,
+#: so no panel of a dashboard opened. The patch has the kernel's comm send None as JavaScript's
+#: ``null`` (``pyodide.ffi.jsnull``), which is what JSON has for it.
+KERNEL_COMM = "pyodide_kernel/comm.py"
+KERNEL_COMM_SEND = "            content,\n            metadata,\n"
+KERNEL_COMM_NULLS = '''
+
+def _json_nulls(value):
+    """``value`` with each None as JavaScript's null: ``toJs()`` makes None undefined, which the
+    message's JSON drops (patched in by the Dodge Workbook's site build)."""
+    if value is None:
+        from pyodide.ffi import jsnull
+
+        return jsnull
+    if isinstance(value, dict):
+        return {key: _json_nulls(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_nulls(item) for item in value]
+    return value
+'''
+
+
+def patch_kernel_comm(text: str) -> str:
+    """The kernel's ``comm.py`` sending its messages' content and metadata through ``_json_nulls``."""
+    return replace_once(text, KERNEL_COMM_SEND, "            _json_nulls(content),\n"
+                        "            _json_nulls(metadata),\n", KERNEL_COMM) + KERNEL_COMM_NULLS
+
+
+#: IPython's ``__init__`` imports its terminal shell for ``IPython.embed``, and with it
+#: prompt_toolkit: 0.5 MB of the first download that no page uses (a kernel has no terminal).
+#: The patch imports it when ``IPython.embed`` is first asked for (a module ``__getattr__``,
+#: PEP 562), so ``IPython.embed`` and ``from IPython import embed`` still work.
+IPYTHON_INIT = "IPython/__init__.py"
+IPYTHON_EMBED = "from .terminal.embed import embed\n"
+IPYTHON_LAZY_EMBED = '''
+
+def __getattr__(name):
+    # IPython.embed, imported when first asked for (patched in by the Dodge Workbook's site build)
+    if name == "embed":
+        from .terminal.embed import embed
+
+        return embed
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+'''
+
+
+def patch_ipython_init(text: str) -> str:
+    """IPython's ``__init__`` importing its terminal shell only for ``IPython.embed``."""
+    return replace_once(text, IPYTHON_EMBED, IPYTHON_LAZY_EMBED, IPYTHON_INIT)
+
+
+#: The browser wheels' patches: wheel's name → {file in the wheel: patch}.
+WHEEL_PATCHES = {"pyodide-kernel": {KERNEL_COMM: patch_kernel_comm},
+                 "ipython": {IPYTHON_INIT: patch_ipython_init}}
+
+
+#: **The early start.** The kernel creates its web worker, which starts Python, only once the
+#: page's own scripts (JupyterLite and Voici, ~3 MB) have loaded and run: 1.5–2 s into every
+#: visit, a warm one too, with all of Python's start still to come. Each page gets a small
+#: script (:func:`add_early_start`), first in its head, that creates the kernel's worker at once
+#: and asks it to start the runtime (``loadPyodide`` with every package of the lock) with
+#: the options the kernel will give it; the kernel then takes that worker instead of creating one
+#: (:func:`patch_kernel_worker_taken`), and the worker's ``initialize`` uses the runtime already
+#: starting when the kernel's options are the same, else starts its own as before
+#: (:func:`patch_kernel_worker_early`). Pages of a cross-origin isolated host (the kernel's other
+#: worker) start as before.
+KERNEL_STATIC = "extensions/@jupyterlite/pyodide-kernel-extension/static/"
+#: The kernel's (0.7.0) choice of worker: chunk 620 when cross-origin isolated, else chunk 352.
+KERNEL_NEW_WORKER = ("initWorker(e){return crossOriginIsolated?new Worker(new URL(n.p+n.u(620),n.b),{type:void 0})"
+                     ":new Worker(new URL(n.p+n.u(352),n.b),{type:void 0})}")
+WORKER_CHUNK = "352"
+WORKER_INIT_RUNTIME = "await this.initRuntime(e),await this.initFilesystem(e)"
+WORKER_EXPOSED = "Mu=new nr;Nt(Mu)"  # the worker's kernel object, offered to the page (comlink)
+WORKER_EARLY_START = """;
+/* The early start (the Dodge Workbook's site build): the page asks for the runtime at once. */
+self.addEventListener("message", (event) => {
+  const early = event.data && event.data.dodgeEarlyStart;
+  if (!early || self.dodgeEarly) return;
+  const key = (o) => JSON.stringify([o.pyodideUrl, o.indexUrl, o.loadPyodideOptions]);
+  const started = Mu.initRuntime(early);
+  started.catch(() => {});
+  self.dodgeEarly = (options) => {
+    if (key(options) === key(early)) return started;
+    console.warn("[site] the kernel's options are not the early start's: Python starts again");
+    return Mu.initRuntime(options);
+  };
+})"""
+
+
+def patch_kernel_worker_taken(text: str) -> str:
+    """The kernel's page code taking the worker the page started early (``self.dodgeKernelWorker``),
+    once, instead of creating one."""
+    taken = ("initWorker(e){const w=self.dodgeKernelWorker;if(w&&!crossOriginIsolated)"
+             "return self.dodgeKernelWorker=null,w;" + KERNEL_NEW_WORKER.removeprefix("initWorker(e){"))
+    return replace_once(text, KERNEL_NEW_WORKER, taken, "the kernel's page code")
+
+
+def patch_kernel_worker_early(text: str) -> str:
+    """The kernel's worker starting the runtime when the page asks (a ``dodgeEarlyStart``
+    message), and its ``initialize`` using that runtime."""
+    text = replace_once(text, WORKER_INIT_RUNTIME, "await(self.dodgeEarly?self.dodgeEarly(e):this.initRuntime(e))"
+                        ",await this.initFilesystem(e)", "the kernel's worker")
+    return replace_once(text, WORKER_EXPOSED, WORKER_EXPOSED + WORKER_EARLY_START, "the kernel's worker")
+
+
+#: **piplite, set up lazily.** The kernel's worker gives piplite (``%pip`` in a notebook) its
+#: settings by importing it, and with it micropip and ``unittest.mock``: 55 modules, 0.1–0.3 s of
+#: every start, that no dashboard uses. The patch gives the same settings to the modules made
+#: lazy (``importlib.util.LazyLoader``): they are imported when first used, and the settings,
+#: set before, are kept (the lazy loader applies them after the module's code has run).
+WORKER_PIPLITE = ("await this._pyodide.runPythonAsync(`\\n      import piplite.piplite\\n"
+                  "      piplite.piplite._PIPLITE_DISABLE_PYPI = ${n?\"True\":\"False\"}\\n"
+                  "      piplite.piplite._PIPLITE_URLS = ${JSON.stringify(s)}\\n    `)")
+
+
+def piplite_settings(disable_pypi: str, urls: str) -> str:
+    """Python giving piplite its settings without importing it: ``piplite`` and
+    ``piplite.piplite`` in ``sys.modules`` as lazy modules, the name ``piplite`` bound as the
+    kernel's own code binds it."""
+    return ("import importlib.machinery, importlib.util, sys\n"
+            "def _lazy(name, path=None):\n"
+            "    spec = importlib.machinery.PathFinder.find_spec(name, path)\n"
+            "    spec.loader = importlib.util.LazyLoader(spec.loader)\n"
+            "    module = importlib.util.module_from_spec(spec)\n"
+            "    sys.modules[name] = module\n"
+            "    spec.loader.exec_module(module)\n"
+            "    return module, spec\n"
+            "piplite, _spec = _lazy('piplite')\n"
+            "_settings, _ = _lazy('piplite.piplite', _spec.submodule_search_locations)\n"
+            "piplite.piplite = _settings\n"
+            f"_settings._PIPLITE_DISABLE_PYPI = {disable_pypi}\n"
+            f"_settings._PIPLITE_URLS = {urls}\n"
+            "del _lazy, _spec, _settings\n")
+
+
+def patch_kernel_worker_piplite(text: str) -> str:
+    """The kernel's worker giving piplite its settings with :func:`piplite_settings`; it must
+    look for the packages ``KERNEL_PACKAGES`` names (else piplite is imported after all)."""
+    if text.count(KERNEL_PACKAGES) != 1:
+        raise SystemExit(f"the kernel's worker: expected it to look for {KERNEL_PACKAGES} (a new kernel?)")
+    code = piplite_settings('${n?"True":"False"}', "${JSON.stringify(s)}").replace("\n", "\\n")
+    return replace_once(text, WORKER_PIPLITE, f"await this._pyodide.runPythonAsync(`{code}`)", "the kernel's worker")
+
+
+#: **The service worker's pass-through.** JupyterLite's service worker (Voici's
+#: ``service-worker.js``) answers every request of a page and of its workers: the drive's and
+#: stdin's itself (the kernel's files and ``input()``), and every other one by fetching it again
+#: (``maybeFromCache``), which with its cache off (the default, and the site's) is the same
+#: request once more, through the worker's script: ~250 requests a visit, the runtime's among
+#: them. The patch leaves those to the browser (the handler does not answer them, as when no
+#: service worker is there); the drive's and stdin's requests go through it as before.
+SERVICE_WORKER = "service-worker.js"
+SERVICE_WORKER_ANSWERS = "shouldDrop(t,a)||(n=maybeFromCache(e))"
+
+
+def patch_service_worker(text: str) -> str:
+    """JupyterLite's service worker answering only what it must while its cache is off."""
+    return replace_once(text, SERVICE_WORKER_ANSWERS, "shouldDrop(t,a)||!enableCache||(n=maybeFromCache(e))",
+                        SERVICE_WORKER)
+
+
+EARLY_START_PAGE = """
+<script>
+/* The early start (tools/site/patches.py): the kernel's worker starts Python while the page loads,
+   and the charts' plotly.js loads once the page has (the charts take it: workbook/page/chart.py). */
+(() => {
+  self.__workbookPlotlyEarly = new Promise((resolve, reject) => addEventListener("load", () => {
+    const script = Object.assign(document.createElement("script"), { src: PLOTLY_PATH, async: true });
+    script.onload = () => self.Plotly ? resolve(self.Plotly) : reject(new Error("no Plotly"));
+    script.onerror = () => reject(new Error("plotly.js is not served"));
+    document.head.appendChild(script);
+  }, { once: true }));
+  self.__workbookPlotlyEarly.catch(() => {});
+  try {
+    if (self.crossOriginIsolated || !self.Worker) return;
+    const config = PAGE_CONFIG;  // the page's own settings, as the kernel will read them
+    const here = (path, base = document.baseURI) => new URL(path, base).href;
+    const pyodideUrl = here(config.kernel.pyodideUrl);
+    const loadPyodideOptions = { ...config.kernel.loadPyodideOptions };
+    for (const [key, value] of Object.entries(loadPyodideOptions))
+      if (key.endsWith("URL") && typeof value == "string") loadPyodideOptions[key] = here(value, here(config.baseUrl));
+    const worker = new Worker(here(WORKER_PATH, here(config.fullLabextensionsUrl + "/")));
+    worker.postMessage({ dodgeEarlyStart: {
+      pyodideUrl, indexUrl: pyodideUrl.slice(0, pyodideUrl.lastIndexOf("/") + 1), loadPyodideOptions } });
+    self.dodgeKernelWorker = worker;
+  } catch (error) {
+    console.warn("[site] no early start:", error);
+  }
+})();
+</script>"""
+PAGE_CHARSET = '<meta charset="utf-8" />'
+PAGE_SETTINGS = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', re.S)
+
+
+def _script_literal(value) -> str:
+    """``value`` as a JavaScript literal that can stand inside a page's ``<script>``."""
+    return json.dumps(value).replace("<", "\\u003c")
+
+
+def add_early_start(page: str, worker: str, plotly: str) -> str:
+    """A page of the site with the early start's script first in its head (right after its
+    charset), the page's own kernel settings written into it; ``worker`` is the kernel's worker
+    script as the kernel asks for it, relative to the extensions' folder, ``plotly`` the charts'
+    plotly.js as they ask for it, relative to the page."""
+    found = PAGE_SETTINGS.findall(page)
+    if len(found) != 1:
+        raise SystemExit(f"a page of the site: expected its settings once, found {len(found)} (a new Voici?)")
+    settings = json.loads(found[0])
+    config = {"baseUrl": settings["baseUrl"], "fullLabextensionsUrl": settings["fullLabextensionsUrl"],
+              "kernel": settings["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]}
+    script = (EARLY_START_PAGE.replace("PAGE_CONFIG", _script_literal(config))
+              .replace("WORKER_PATH", _script_literal(worker)).replace("PLOTLY_PATH", _script_literal(plotly)))
+    return replace_once(page, PAGE_CHARSET, PAGE_CHARSET + script, "a page of the site")
+
+
+#: **No other host.** A page of the site asks no host but its own (a reader's browser tells no
+#: third party what they read, and the site works offline). Voilà's page template links Font
+#: Awesome's CSS on a CDN (the icons the pages show are bundled with their scripts) and loads
+#: mermaid from another CDN when a notebook has a diagram (none has); :func:`drop_other_hosts`
+#: takes both out of every page. Three scripts fall back to a CDN for an address the site's
+#: settings always give, and plotly.js names one for maps that its cartesian bundle cannot draw:
+#: ``OTHER_HOST_DEFAULTS`` points each at the site's own. :func:`other_host_urls` is the check:
+#: the build stops if any page, script or style sheet still names another host to load.
+FONT_AWESOME = re.compile(r'[ \t]*<link rel="stylesheet" href="https://cdn\.jsdelivr\.net/npm/'
+                          r'(@fortawesome/fontawesome-free|font-awesome)@[^"]*" type="text/css" ?/>\n')
+MERMAID = re.compile(r'<script type="module">\s*document\.addEventListener\("DOMContentLoaded", async \(\) => \{\s*'
+                     r'const diagrams = document\.querySelectorAll\("\.jp-Mermaid > pre\.mermaid"\);.*?</script>\n?',
+                     re.S)
+
+#: file (a glob from the site's root) → (its fallback to another host, what replaces it)
+OTHER_HOST_DEFAULTS = {
+    "pyodide/pyodide.js": ("e.cdnUrl=A(e.packageBaseUrl??`https://cdn.jsdelivr.net/pyodide/v${O}/full/`)",
+                           "e.cdnUrl=A(e.packageBaseUrl??t)"),  # t: the runtime's own folder (indexURL)
+    KERNEL_STATIC + "*.js": ('c=a.pyodideUrl||"https://cdn.jsdelivr.net/pyodide/v0.29.0/full/pyodide.js"',
+                             'c=a.pyodideUrl||"pyodide/pyodide.js"'),
+    "voici/build/*.js": ('"null"===i?"https://cdnjs.cloudflare.com/ajax/libs/mathjax/2.7.7/MathJax.js":i',
+                         '"null"===i?"":i'),  # as with no MathJax 2 address set
+    "voici/render/workbook/static/plotly.min.js": ('topojsonURL:{valType:"string",noBlank:!0,dflt:"https://cdn.plot.ly/un/"}',
+                                                   'topojsonURL:{valType:"string",noBlank:!0,dflt:"topojson/"}'),
+}
+
+
+def drop_other_hosts(page: str) -> str:
+    """A page of the site without Font Awesome's CDN links and the mermaid loader."""
+    return MERMAID.sub("", FONT_AWESOME.sub("", page))
+
+
+def patch_other_host_default(text: str, where: str) -> str:
+    """``text`` of the file ``where`` (a key of ``OTHER_HOST_DEFAULTS``) pointing at the site's own."""
+    old, new = OTHER_HOST_DEFAULTS[where]
+    return replace_once(text, old, new, where)
+
+
+_URL = r"(?:https?:)?//[A-Za-z0-9.-]+\.[A-Za-z]{2,}(?::\d+)?(?:/[^\s\"'`)<>]*)?"
+#: A file a script would load by its name: a script, style, data, font, image or archive.
+_FILE = r"\.(?:m?js|css|wasm|json|whl|zip|tar|woff2?|ttf|otf|png|svg|gif|jpe?g)(?:[?#][^\"'`]*)?"
+#: Hosts that serve files for pages to load (any address there counts, a folder's too).
+_CDN = r"(?:https?:)?//(?:cdn[\w-]*\.|[\w.-]*(?:jsdelivr|unpkg|googleapis|gstatic|pythonhosted)\.)"
+#: What a page loads: an HTML attribute that fetches (not an ``<a>``'s ``href``, which a reader
+#: follows), a style sheet's ``url()`` or ``@import``, and in a script a string that is the
+#: address of a file to load or any address on a CDN; a JSON Schema's ``$schema``, ``$id`` or
+#: ``$ref`` names a schema and is never fetched.
+_LOADS = {
+    "html": re.compile(r"<(?!a\b)[a-z][^>]*?\s(?:src|href|srcset|poster|data|action)\s*=\s*[\"']?(" + _URL + ")", re.I),
+    "css": re.compile(r"(?:url\(\s*[\"']?|@import\s+[\"'])(" + _URL + ")", re.I),
+    "js": re.compile(r"[\"'`]((?=" + _CDN + ")" + _URL + "|" + _URL + _FILE + r")[\"'`]"),
+}
+_SCHEMA_NAME = re.compile(r"[\"']?\$(?:schema|id|ref)[\"']?\s*:\s*$")
+
+
+def other_host_urls(text: str, kind: str) -> list[str]:
+    """The addresses of another host that ``text`` (``kind``: ``html``, ``css`` or ``js``) would
+    load; a page's inline scripts and styles are read as scripts and styles.
+
+    >>> other_host_urls('<link href="https://cdn.example.org/a.css"><a href="https://example.org/">x</a>', "html")
+    ['https://cdn.example.org/a.css']
+    >>> other_host_urls('import("https://cdn.example.org/m.mjs"); const s = {$id: "https://example.org/s.json"}', "js")
+    ['https://cdn.example.org/m.mjs']
+    """
+    found = [m.group(1) for m in _LOADS[kind].finditer(text)
+             if kind != "js" or not _SCHEMA_NAME.search(text[max(0, m.start() - 12):m.start()])]
+    if kind == "html":
+        found += [u for body in re.findall(r"<script\b[^>]*>(.*?)</script>", text, re.S | re.I)
+                  for u in other_host_urls(body, "js")]
+        found += [u for body in re.findall(r"<style\b[^>]*>(.*?)</style>", text, re.S | re.I)
+                  for u in other_host_urls(body, "css")]
+    return found
