@@ -26,7 +26,8 @@ from typing import Any
 #: Each public name and the module that defines it.
 _PUBLIC = {"dashboard": "pages.dashboard", "Dashboard": "pages.dashboard",
            "NotebookDashboard": "pages.dashboard", "View": "page.views",
-           "compare_table": "page.views", "compare_chart": "page.views", "outcome_chart": "page.views",
+           "compare_table": "page.views", "compare_grid": "page.views", "Table": "page.table",
+           "compare_chart": "page.views", "outcome_chart": "page.views",
            "at_least_chart": "page.views", "distribution_chart": "page.views",
            "distribution_views": "page.views", "PagePanel": "page.panel", "register_panel": "panels.registry"}
 __all__ = sorted([*_PUBLIC, "explore"])

@@ -52,6 +52,8 @@ import time
 import zipfile
 from pathlib import Path
 
+from lab import LAB_INPUTS, add_lab
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 LOCK = HERE / "lock.json"
@@ -891,7 +893,7 @@ def inputs_digest(extra_wheels: list[Path] = ()) -> str:
     packages and notebooks as they are in the work tree, and any extra wheel."""
     digest = hashlib.sha256()
     files = [Path(__file__).resolve(), HERE / "bytecode.py", HERE / "bytecode.mjs", HERE / "deferred_imports.py",
-             LOCK, ROOT / "pyproject.toml",
+             LOCK, ROOT / "pyproject.toml", *LAB_INPUTS,
              *map(Path, extra_wheels)]
     files += sorted(p for d in ("rules_core", "workbook") for p in (ROOT / d).rglob("*")
                     if p.is_file() and "__pycache__" not in p.parts)
@@ -954,6 +956,8 @@ def build(offline: bool, extra_wheels: list[Path] = ()) -> None:
         with tarfile.open(fetch("npm", entry, offline)) as tar:
             (SITE / target).parent.mkdir(parents=True)
             (SITE / target).write_bytes(tar.extractfile(member).read())
+        add_lab(SITE, VENV / "bin" / "jupyter-lite", kernel_settings(sorted(index["packages"])), SITE / target,
+                target.removeprefix(PAGES), tmp / "lab", env)
     STAMP.write_text(want)
     size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())
     log(f"built {SITE.relative_to(ROOT)}/ ({size / 1e6:.1f} MB) in {time.monotonic() - started:.0f} s;"

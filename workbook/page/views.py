@@ -369,15 +369,13 @@ def _union(*orders: Sequence[Hashable]) -> list[Hashable]:
     return list(seen)
 
 
-def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, str] = ("A", "B"),
-                  system: System | None = None) -> pd.DataFrame:
-    """Two results side by side: every headline quantity, then every outcome.
+def compare_grid(a: Result, b: Result, lang: str = "en", *, system: System | None = None) -> Table:
+    """Two results side by side, without pandas: every headline quantity, then every outcome.
 
     Columns: kind ("headline" / "outcome"), key, name (translated), ``a`` and ``b`` (exact
     ``"n/d"`` or None), difference (exact ``b - a`` or None), difference_pp (that difference in
     percentage points, as text, for probabilities), and a_value / b_value / difference_value as
-    floats (``float64``; the other columns ``object``). ``names`` only label the columns when
-    shown: ``frame.attrs["names"]``.
+    floats (None where there is no value).
     """
     text = translator(_system(a, system), lang)
     comparison = Comparison(a, b)
@@ -395,7 +393,16 @@ def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, s
                          "a_value": None if pa is None else float(pa),
                          "b_value": None if pb is None else float(pb),
                          "difference_value": None if diff is None else float(diff)})
-    frame = Table.of(rows, floats=("a_value", "b_value", "difference_value")).to_frame()
+    return Table.of(rows, floats=("a_value", "b_value", "difference_value"))
+
+
+def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, str] = ("A", "B"),
+                  system: System | None = None) -> pd.DataFrame:
+    """:func:`compare_grid` as a pandas DataFrame (a_value, b_value and difference_value
+    ``float64``, the other columns ``object``). ``names`` only label the columns when shown:
+    ``frame.attrs["names"]``.
+    """
+    frame = compare_grid(a, b, lang, system=system).to_frame()
     frame.attrs["names"] = names
     return frame
 
