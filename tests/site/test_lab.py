@@ -91,14 +91,17 @@ def exact_rows(rows: dict) -> list[list[str]]:
 def open_lab(browser, static_site):
     contexts = []
 
-    def open_(path: str) -> DashboardPage:
+    def open_(notebook: str) -> DashboardPage:
+        """The site's front page, its link to the lab followed, ``notebook`` opened from the
+        lab's file browser (as a reader finds it)."""
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         contexts.append(context)
         page = context.new_page()
-        lab = DashboardPage(page, f"{static_site}lab/lab/index.html?path={path}")
+        lab = DashboardPage(page, static_site)
 
         def route(r):
             lab.hosts.add(urlsplit(r.request.url).hostname or "")
+            lab.requested.append(r.request.url)
             if r.request.url.startswith(static_site):
                 r.continue_()
             else:
@@ -108,7 +111,9 @@ def open_lab(browser, static_site):
         context.route("**/*", route)  # the kernel's worker too: the runtime loads in it
         page.on("console", lambda m: lab.console.append((m.type, m.text)))
         page.on("pageerror", lambda e: lab.console.append(("error", f"page error: {e}")))
-        page.goto(lab.url, timeout=RENDER_TIMEOUT_MS)
+        page.goto(static_site, timeout=RENDER_TIMEOUT_MS)
+        page.locator('a[href="lab/"]').click()
+        page.locator(".jp-DirListing-item", has_text=notebook).dblclick(timeout=RENDER_TIMEOUT_MS)
         page.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=RENDER_TIMEOUT_MS)
         return lab
 
@@ -132,6 +137,7 @@ def test_the_design_notebook_runs_in_the_lab_with_the_cores_numbers(open_lab):
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_text("Run All Cells", exact=True).click()
     page.wait_for_function(_ALL_RUN, timeout=RENDER_TIMEOUT_MS, polling=500)
+    lab.wait_drawn(".wb-outcome-chart", timeout=RENDER_TIMEOUT_MS)  # scrolled to: a chart draws near the view
     page.wait_for_function(_DASHBOARD_READY, timeout=RENDER_TIMEOUT_MS, polling=500)
     assert lab.python_errors() == []
     assert page.evaluate(_RESULT_OUTCOMES, DUCK_RESULT) == exact_rows(duck_outcomes)

@@ -63,8 +63,8 @@ SITE = ROOT / "site"
 CACHE = Path(os.environ.get("DODGE_SITE_CACHE", Path.home() / ".cache" / "dodge-workbook-site"))
 
 #: The pages of the site: every page of the index that needs no kernel of its own (the four
-#: games, the page of games, the lessons). The notebooks where a reader writes code (exploring
-#: in code, designing a rule) need Jupyter: the site's index says so.
+#: games, the page of games, the lessons). The notebook where a reader designs a rule is in the
+#: site's lab (tools/site/lab.py), linked from the site's front page.
 NOTEBOOKS = ["infinity-n4-dodge.ipynb", "gurps-4e.ipynb", "eldfall.ipynb", "d100-homebrew.ipynb",
              "compare-systems.ipynb", "lesson-bell-and-flat.ipynb", "lesson-leftover-successes.ipynb",
              "lesson-one-die-three-attackers.ipynb", "lesson-sampling.ipynb"]
@@ -866,8 +866,8 @@ INDEX_PAGE = """<!DOCTYPE html>
 nothing is sent anywhere, and a link copied from a page opens the same scenario for whoever you
 send it to. The first page takes a few seconds to start its Python.</p>
 {cards}
-<p>The notebooks where you write code (exploring in code, designing a rule of your own) need
-Jupyter: see the project's README.</p>
+<p>To write a rule of your own, open <a href="lab/">the lab</a>: JupyterLab in your browser, with
+the workbook installed and the notebook <i>Design your own rule</i> (a larger download, once).</p>
 </body></html>
 """
 

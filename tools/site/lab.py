@@ -1,6 +1,6 @@
 """The static site's lab (``site/lab/``): JupyterLite's JupyterLab, where a designer writes code
-with no install — the project's notebooks where a reader writes code, run by the site's own
-Python in the browser.
+with no install — the notebook *Design your own rule*, a rule file and the lessons, run by the
+site's own Python in the browser.
 
 The lab is a JupyterLite of its own inside the site (``jupyter lite build --apps lab``, the
 jupyterlite-core and Pyodide kernel the dashboards' pages are built with): its own scripts,
@@ -23,11 +23,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: The lab's notebooks (``notebooks/``): the two where a reader writes code, then the lessons,
-#: which run there as in a dashboard's page.
-LAB_NOTEBOOKS = ["design-a-rule.ipynb", "explore-in-code.ipynb", "lesson-bell-and-flat.ipynb",
-                 "lesson-leftover-successes.ipynb", "lesson-one-die-three-attackers.ipynb",
-                 "lesson-sampling.ipynb"]
+#: The lab's notebooks (``notebooks/``): designing a rule, then the lessons, which run there as in
+#: a dashboard's page. Not ``explore-in-code.ipynb``: it works in pandas DataFrames from its first
+#: cells (``workbook.explore``, plotly express), and pandas and numpy have no wheel for the
+#: site's Python (PyPI has none for Pyodide 314), so it would stop at its first cell.
+LAB_NOTEBOOKS = ["design-a-rule.ipynb", "lesson-bell-and-flat.ipynb", "lesson-leftover-successes.ipynb",
+                 "lesson-one-die-three-attackers.ipynb", "lesson-sampling.ipynb"]
 #: A rule module, as ``make site RULES=`` and ``--system-module`` take it, beside the notebooks:
 #: what a designer edits in the lab, and downloads to publish.
 LAB_RULE = ROOT / "notebooks" / "my_rule.py"
