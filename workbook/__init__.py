@@ -12,7 +12,8 @@ game's own views) ← ``pages/`` (what the notebooks show).
 The pages never import pandas or numpy (they run in the browser, where neither has a wheel): their
 tables are :class:`workbook.page.table.Table`. pandas is for a notebook: :mod:`workbook.explore`,
 and the DataFrames of ``outcome_table``, ``headline_table``, ``compare_table`` and
-``Table.to_frame()``, which import it when called.
+``Table.to_frame()``, which import it when called. Where pandas has no wheel (the static site's
+lab), a notebook shows a ``Table`` as it is: ``compare_grid`` is ``compare_table`` without pandas.
 
 In a notebook, the names designers use are here (imported when first used, so that
 ``import workbook`` stays light)::
