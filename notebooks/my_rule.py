@@ -1,7 +1,7 @@
 """My 2d10 dodge: a rule of your own, as one Python file (the README's example).
 
-Edit it in the lab (or any editor), check it with the notebook *Design your own rule* (its last
-section loads this file), then publish it as a page anyone opens with no server:
+Edit it in the lab (or any editor), check it with the notebook *Design your own rule* (its
+section 7 loads this file), then publish it as a page anyone opens with no server:
 
     make site RULES=my_rule.py
 
