@@ -104,7 +104,7 @@ def add_lab(site: Path, jupyter_lite: Path, kernel: dict, plotly_js: Path, plotl
     for name in LAB_NOTEBOOKS:
         (contents / name).write_text(lab_notebook((ROOT / "notebooks" / name).read_text(encoding="utf-8")),
                                      encoding="utf-8")
-    shutil.copy2(LAB_RULE, contents / LAB_RULE.name)
+    (contents / LAB_RULE.name).write_bytes(LAB_RULE.read_bytes())  # its time: the build's (SOURCE_DATE_EPOCH)
     (work / "jupyter-lite.json").write_text(json.dumps(lab_config(kernel), indent=2))
     subprocess.run([str(jupyter_lite), "build", "--apps", "lab", "--contents", str(contents),
                     "--output-dir", str(site / LAB), "--no-sourcemaps", "--no-unused-shared-packages",
