@@ -12,7 +12,8 @@ game's own views) ← ``pages/`` (what the notebooks show).
 The pages never import pandas or numpy (they run in the browser, where neither has a wheel): their
 tables are :class:`workbook.page.table.Table`. pandas is for a notebook: :mod:`workbook.explore`,
 and the DataFrames of ``outcome_table``, ``headline_table``, ``compare_table`` and
-``Table.to_frame()``, which import it when called.
+``Table.to_frame()``, which import it when called. Where pandas has no wheel (the static site's
+lab), a notebook shows a ``Table`` as it is: ``compare_grid`` is ``compare_table`` without pandas.
 
 In a notebook, the names designers use are here (imported when first used, so that
 ``import workbook`` stays light)::
@@ -26,7 +27,8 @@ from typing import Any
 #: Each public name and the module that defines it.
 _PUBLIC = {"dashboard": "pages.notebook", "Dashboard": "pages.dashboard",
            "NotebookDashboard": "pages.notebook", "View": "page.views",
-           "compare_table": "page.views", "compare_chart": "page.views", "outcome_chart": "page.views",
+           "compare_table": "page.views", "compare_grid": "page.views", "Table": "page.table",
+           "compare_chart": "page.views", "outcome_chart": "page.views",
            "at_least_chart": "page.views", "distribution_chart": "page.views",
            "distribution_views": "page.views", "PagePanel": "page.panel", "register_panel": "panels.registry"}
 __all__ = sorted([*_PUBLIC, "explore"])

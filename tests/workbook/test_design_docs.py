@@ -52,3 +52,18 @@ def test_a_rule_not_registered_is_registered_by_its_dashboard():
         assert d.result.headline["expected_hits"] == Fraction(21 * 3 + 8 * 1 + 6 * 2, 100)
     finally:
         unregister("my-2d10")
+
+
+def test_the_rule_file_beside_the_design_notebook_is_the_readme_example():
+    """notebooks/my_rule.py, the file the lab offers to download and publish, is the README's
+    2d10 rule: the same numbers, read as ``make site RULES=`` and ``--system-module`` read it."""
+    from rules_core import evaluate
+    from rules_core.cli import system_modules
+
+    with system_modules([str(ROOT / "notebooks" / "my_rule.py")]) as (mine,):
+        assert mine.id == "my-2d10"
+        result = evaluate(mine.default_scenario())
+        assert (result.headline["p_dodge_succeeds"], result.headline["p_no_hit"],
+                result.headline["expected_hits"]) == (Fraction(11, 20), Fraction(37, 100), Fraction(163, 100))
+        off = evaluate(mine.default_scenario().set("dodges", False))
+        assert off.headline["expected_hits"] == 3

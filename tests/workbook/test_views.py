@@ -12,6 +12,7 @@ import pytest
 from rules_core import Dist, get_system
 from rules_core.result import Result, TraceStep
 from workbook.page import views
+from workbook.page.table import Table
 from workbook.pages import dashboard as app
 from workbook.page.views import (View, at_least_chart, compare_chart, compare_table, distribution_chart,
                             distribution_views, exact_text, headline_grid, headline_html, headline_table,
@@ -88,6 +89,25 @@ def test_a_notebooks_frame_is_the_pages_table_with_pandas_dtypes():
     assert str(outcomes.dtypes["percent"]) == "float64" and str(outcomes.dtypes["exact"]) == "object"
     assert compare_table(result, result, names=("x", "y")).attrs["names"] == ("x", "y")
 
+
+
+def test_a_notebook_without_pandas_gets_the_same_comparison_and_shows_it():
+    """compare_grid is compare_table's rows without pandas; a Table shows as an escaped HTML
+    table in a notebook, and select picks columns or names the one it lacks."""
+    result = fake_result()
+    other = Result(system="fake-dice", scenario=result.scenario, outcomes=result.outcomes,
+                   outcome_order=result.outcome_order, hits=result.hits,
+                   headline={**result.headline, "p_dodge_succeeds": Fraction(1, 3)}, trace=result.trace)
+    grid = views.compare_grid(result, other, system=FAKE)
+    assert compare_table(result, other, system=FAKE).to_dict("records") == grid.records()
+    row = grid.select("key", "b", "difference").records()[0]
+    assert row == {"key": "p_dodge_succeeds", "b": "1/3",
+                   "difference": views.exact_text(Fraction(1, 3) - result.headline["p_dodge_succeeds"])}
+    with pytest.raises(KeyError, match="no column 'names'; the columns are kind, key"):
+        grid.select("name", "names")
+    shown = Table.of([{"rule": "<b>house</b>", "p": "1/3"}])._repr_html_()
+    assert "&lt;b&gt;house&lt;/b&gt;" in shown and "<b>" not in shown
+    assert shown.startswith("<table") and '<th data-col="p"' in shown and ">1/3</td>" in shown
 
 def test_charts_carry_the_exact_numbers():
     result = INF.evaluate(INF.presets[0].scenario)

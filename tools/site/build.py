@@ -58,6 +58,7 @@ from pathlib import Path
 
 import patches  # tools/site/patches.py, beside this script
 import rules  # tools/site/rules.py: designers' rules (RULES=)
+from lab import LAB_INPUTS, add_lab
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -68,8 +69,8 @@ SITE = ROOT / "site"
 CACHE = Path(os.environ.get("DODGE_SITE_CACHE", Path.home() / ".cache" / "dodge-workbook-site"))
 
 #: The pages of the site: every page of the index that needs no kernel of its own (the four
-#: games, the page of games, the lessons). The notebooks where a reader writes code (exploring
-#: in code, designing a rule) need Jupyter: the site's index says so.
+#: games, the page of games, the lessons). The notebook where a reader designs a rule is in the
+#: site's lab (tools/site/lab.py), linked from the site's front page.
 NOTEBOOKS = ["infinity-n4-dodge.ipynb", "gurps-4e.ipynb", "eldfall.ipynb", "d100-homebrew.ipynb",
              "compare-systems.ipynb", "lesson-bell-and-flat.ipynb", "lesson-leftover-successes.ipynb",
              "lesson-one-die-three-attackers.ipynb", "lesson-sampling.ipynb"]
@@ -666,8 +667,8 @@ INDEX_PAGE = """<!DOCTYPE html>
 nothing is sent anywhere, and a link copied from a page opens the same scenario for whoever you
 send it to. The first page takes a few seconds to start its Python.</p>
 {cards}{rules}
-<p>The notebooks where you write code (exploring in code, designing a rule of your own) need
-Jupyter: see the project's README.</p>
+<p>To write a rule of your own, open <a href="lab/">the lab</a>: JupyterLab in your browser, with
+the workbook installed and the notebook <i>Design your own rule</i> (a larger download, once).</p>
 </body></html>
 """
 
@@ -704,7 +705,7 @@ def inputs_digest(extra_wheels: list[Path] = (), rule_files: list[Path] = ()) ->
     digest = hashlib.sha256()
     files = [Path(__file__).resolve(), *(HERE / name for name in ("patches.py", "rules.py", "bytecode.py",
                                                                   "bytecode.mjs", "deferred_imports.py")),
-             LOCK, ROOT / "pyproject.toml", *map(Path, extra_wheels), *map(Path, rule_files)]
+             LOCK, ROOT / "pyproject.toml", *LAB_INPUTS, *map(Path, extra_wheels), *map(Path, rule_files)]
     files += sorted(p for d in ("rules_core", "workbook") for p in (ROOT / d).rglob("*")
                     if p.is_file() and "__pycache__" not in p.parts)
     files += [ROOT / "notebooks" / n for n in NOTEBOOKS]
@@ -771,6 +772,8 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
         with tarfile.open(fetch("npm", entry, offline)) as tar:
             (SITE / target).parent.mkdir(parents=True)
             (SITE / target).write_bytes(tar.extractfile(member).read())
+        add_lab(SITE, VENV / "bin" / "jupyter-lite", kernel_settings(sorted(index["packages"])), SITE / target,
+                target.removeprefix(PAGES), tmp / "lab", env)
     keep_to_own_host(SITE)
     STAMP.write_text(want)
     size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())

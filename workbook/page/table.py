@@ -6,6 +6,9 @@ one out, :func:`workbook.page.layout.headline_cards` reads the headline's. A not
 pandas DataFrame with :meth:`Table.to_frame`, which imports pandas then, and only then (what
 :func:`workbook.page.views.outcome_table` and its kin return).
 
+A notebook where pandas has no wheel (the static site's lab) shows a :class:`Table` as it is
+(``_repr_html_``), and :meth:`Table.select` picks its columns.
+
 A DataFrame a designer's own view returns is still shown: :meth:`Table.from_frame` reads it
 through its own methods, and :func:`is_frame` tells one without importing pandas.
 """
@@ -61,8 +64,28 @@ class Table:
         at = self.columns.index(name)
         return [row[at] for row in self.rows]
 
+    def select(self, *names: str) -> Table:
+        """The table of the columns ``names`` alone, in that order.
+
+        >>> Table.of([{"a": 1, "b": 2}]).select("b").records()
+        [{'b': 2}]
+        """
+        unknown = [n for n in names if n not in self.columns]
+        if unknown:
+            raise KeyError(f"no column {unknown[0]!r}; the columns are {', '.join(self.columns)}")
+        at = [self.columns.index(n) for n in names]
+        return Table(names, tuple(tuple(row[i] for i in at) for row in self.rows),
+                     tuple(f for f in self.floats if f in names))
+
     def __len__(self) -> int:
         return len(self.rows)
+
+    def _repr_html_(self) -> str:
+        """Shown in a notebook as the page shows a table (every column, headed by its name): a
+        notebook without pandas (the static site's lab) still shows it as a table."""
+        from .views import view_html  # views lays tables out and imports this module
+
+        return view_html(self)
 
     def to_frame(self) -> pd.DataFrame:
         """The table as a pandas DataFrame, for a notebook: every column ``object`` (None kept

@@ -7,10 +7,9 @@ and the "1 in N" wording; charts plot ``float(Fraction)`` and carry the exact te
 ``customdata`` for the hover.
 
 A page's tables are :class:`workbook.page.table.Table` objects (:func:`outcome_grid`,
-:func:`headline_grid`): nothing here imports pandas, so that a dashboard runs where pandas has
-no wheel (the browser). The same tables as pandas DataFrames, for a notebook, are
-:func:`outcome_table`, :func:`headline_table` and :func:`compare_table` (pandas is imported when
-one is asked for).
+:func:`headline_grid`, :func:`compare_grid`): nothing here imports pandas, so a dashboard runs
+where pandas has no wheel (the browser); :func:`outcome_table`, :func:`headline_table` and
+:func:`compare_table` give them to a notebook as DataFrames (importing pandas then).
 
 Charts are plain ``plotly.graph_objects.Figure`` objects built with their final data (a dashboard
 shows them with :class:`workbook.page.chart.Chart`, a few kilobytes each, updated in place).
@@ -334,15 +333,13 @@ def _union(*orders: Sequence[Hashable]) -> list[Hashable]:
     return list(seen)
 
 
-def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, str] = ("A", "B"),
-                  system: System | None = None) -> pd.DataFrame:
-    """Two results side by side: every headline quantity, then every outcome.
+def compare_grid(a: Result, b: Result, lang: str = "en", *, system: System | None = None) -> Table:
+    """Two results side by side, without pandas: every headline quantity, then every outcome.
 
     Columns: kind ("headline" / "outcome"), key, name (translated), ``a`` and ``b`` (exact
     ``"n/d"`` or None), difference (exact ``b - a`` or None), difference_pp (that difference in
     percentage points, as text, for probabilities), and a_value / b_value / difference_value as
-    floats (``float64``; the other columns ``object``). ``names`` only label the columns when
-    shown: ``frame.attrs["names"]``.
+    floats (None where there is no value).
     """
     text = translator(_system(a, system), lang)
     comparison = Comparison(a, b)
@@ -360,7 +357,14 @@ def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, s
                          "a_value": None if pa is None else float(pa),
                          "b_value": None if pb is None else float(pb),
                          "difference_value": None if diff is None else float(diff)})
-    frame = Table.of(rows, floats=("a_value", "b_value", "difference_value")).to_frame()
+    return Table.of(rows, floats=("a_value", "b_value", "difference_value"))
+
+
+def compare_table(a: Result, b: Result, lang: str = "en", *, names: tuple[str, str] = ("A", "B"),
+                  system: System | None = None) -> pd.DataFrame:
+    """:func:`compare_grid` as a pandas DataFrame (the ``*_value`` columns ``float64``, the others
+    ``object``); ``names`` label the columns when shown (``frame.attrs["names"]``)."""
+    frame = compare_grid(a, b, lang, system=system).to_frame()
     frame.attrs["names"] = names
     return frame
 
@@ -394,12 +398,9 @@ HEADLINE_COLUMNS = {"name": "Quantity", "exact": "Exact", "shown": "Value", "one
 
 def table_html(table: Table, columns: Mapping[str, str], css: str = "wb-grid",
                text: Callable[[str], str] = str) -> str:
-    """A plain HTML table of ``table``'s ``columns`` (``{column: header}``, headers passed
-    through ``text``).
-
-    Each cell carries ``data-col="<column>"`` and each row ``data-key`` (and ``data-kind``) from
-    the ``key`` (and ``kind``) column when present, so the page stays machine-readable whatever
-    the language.
+    """A plain HTML table of ``table``'s ``columns`` (``{column: header}``, headers passed through
+    ``text``). Each cell carries ``data-col="<column>"`` and each row ``data-key`` (and
+    ``data-kind``) from the ``key`` (and ``kind``) column, so the page reads the same in any language.
     """
     head = "".join(f'<th data-col="{html.escape(c)}" style="text-align:left;padding:2px 10px">'
                    f'{html.escape(text(h))}</th>' for c, h in columns.items())
