@@ -17,7 +17,7 @@ import pytest
 from rules_core import ScenarioError, all_systems, evaluate, find_preset, get_system, play_once
 from rules_core.compare import makes_no_reaction, no_reaction_error, worth, worth_curve
 from rules_core.registry import PresetError, near_names
-from rules_core.trace import TraceStep
+from rules_core.trace import TraceStep, localised_numbers
 
 GURPS_REACTS = "gurps-4e/rapid-fire-dodge-and-drop"
 
@@ -219,16 +219,22 @@ def test_a_step_whose_rule_has_a_colon_is_cut_where_the_rule_ends():
 
 
 def test_every_step_of_every_d100_preset_and_roll_reads_the_same_either_way():
+    """The same words either way; the step itself also has its numbers written the Russian way
+    (a line is translated word for word: a page that writes numbers itself hands over parts)."""
     steps = set()
     for preset in D100.presets:
         steps.update(evaluate(preset.scenario).trace)
         for seed in (1, 2, 3):
             steps.update(play_once(D100, preset.scenario, seed=seed).trace)
     assert len(steps) > 50
+    decimals = 0
     for step in steps:
         russian = D100.text(step, "ru")
-        assert D100.text(str(step), "ru") == russian, str(step)
+        line = D100.text(str(step), "ru")
+        assert localised_numbers(line, "ru") == russian, str(step)
         assert russian != str(step)
+        decimals += line != russian
+    assert decimals > 0  # some steps have numbers with decimals, and those differ
 
 
 def test_in_the_first_language_or_without_a_translator_a_step_is_its_line():
