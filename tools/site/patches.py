@@ -300,6 +300,12 @@ OTHER_HOST_DEFAULTS = {
     "voici/render/workbook/static/plotly.min.js": ('topojsonURL:{valType:"string",noBlank:!0,dflt:"https://cdn.plot.ly/un/"}',
                                                    'topojsonURL:{valType:"string",noBlank:!0,dflt:"topojson/"}'),
 }
+# the lab (tools/site/lab.py) has its own copies: its kernel's runtime is the site's, two folders up
+OTHER_HOST_DEFAULTS.update({
+    "lab/" + KERNEL_STATIC + "*.js": (OTHER_HOST_DEFAULTS[KERNEL_STATIC + "*.js"][0],
+                                      'c=a.pyodideUrl||"../../pyodide/pyodide.js"'),
+    "lab/lab/workbook/static/plotly.min.js": OTHER_HOST_DEFAULTS["voici/render/workbook/static/plotly.min.js"],
+})
 
 
 def drop_other_hosts(page: str) -> str:
