@@ -1,7 +1,7 @@
 """A table of the page, without pandas: its columns by name and its rows of plain values.
 
 The dashboards run where pandas and numpy have no wheels (Pyodide, in the browser), so every
-table a page builds and shows is a :class:`Table`: :func:`workbook.page.views.table_html` lays
+table a page builds and shows is a :class:`Table`: :func:`table_html` lays
 one out, :func:`workbook.page.layout.headline_cards` reads the headline's. A notebook gets the
 pandas DataFrame with :meth:`Table.to_frame`, which imports pandas then, and only then (what
 :func:`workbook.page.views.outcome_table` and its kin return).
@@ -15,14 +15,16 @@ through its own methods, and :func:`is_frame` tells one without importing pandas
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import html
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Table", "is_frame"]
+__all__ = ["Table", "is_frame", "table_html"]
 
 
 @dataclass(frozen=True)
@@ -83,9 +85,7 @@ class Table:
     def _repr_html_(self) -> str:
         """Shown in a notebook as the page shows a table (every column, headed by its name): a
         notebook without pandas (the static site's lab) still shows it as a table."""
-        from .views import view_html  # views lays tables out and imports this module
-
-        return view_html(self)
+        return table_html(self, {c: str(c) for c in self.columns})
 
     def to_frame(self) -> pd.DataFrame:
         """The table as a pandas DataFrame, for a notebook: every column ``object`` (None kept
@@ -100,3 +100,27 @@ def is_frame(thing: Any) -> bool:
     """Whether ``thing`` is a pandas DataFrame, told by its ``columns`` and ``to_dict`` (pandas
     is not imported to ask)."""
     return hasattr(thing, "columns") and hasattr(thing, "to_dict")
+
+
+def table_html(table: Table, columns: Mapping[str, str], css: str = "wb-grid",
+               text: Callable[[str], str] = str) -> str:
+    """A plain HTML table of ``table``'s ``columns`` (``{column: header}``, headers passed through
+    ``text``). Each cell carries ``data-col="<column>"`` and each row ``data-key`` (and
+    ``data-kind``) from the ``key`` (and ``kind``) column, so the page reads the same in any language.
+    """
+    head = "".join(f'<th data-col="{html.escape(c)}" style="text-align:left;padding:2px 10px">'
+                   f'{html.escape(text(h))}</th>' for c, h in columns.items())
+    body = []
+    for row in table.records():
+        marks = "".join(f' data-{c}="{html.escape(str(row[c]), quote=True)}"'
+                        for c in ("key", "kind") if c in row)
+        cells = "".join(f'<td data-col="{html.escape(c)}" style="padding:2px 10px">'
+                        f'{"" if _missing(row[c]) else html.escape(str(row[c]))}</td>'
+                        for c in columns)
+        body.append(f"<tr{marks}>{cells}</tr>")
+    return (f'<table class="{css}" style="border-collapse:collapse"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))

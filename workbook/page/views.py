@@ -21,7 +21,6 @@ import dis
 import html
 import importlib
 import importlib.util
-import math
 import pkgutil
 import re
 from collections import OrderedDict
@@ -40,7 +39,7 @@ from rules_core.play import COMMON_HEADLINE_DEFINITIONS
 
 from .layout import localised_figure
 from .panel import PagePanel
-from .table import Table, is_frame
+from .table import Table, is_frame, table_html
 from .text import headline_label, lang_of, localised_numbers, number_text, one_in_text, percent_text, points_text, translator
 
 if TYPE_CHECKING:
@@ -394,30 +393,6 @@ OUTCOME_COLUMNS = {"outcome": "Outcome", "exact": "Exact", "percent_text": "Perc
                    "one_in": "1 in N"}
 HEADLINE_COLUMNS = {"name": "Quantity", "exact": "Exact", "shown": "Value", "one_in": "1 in N",
                     "note": "Note"}
-
-
-def table_html(table: Table, columns: Mapping[str, str], css: str = "wb-grid",
-               text: Callable[[str], str] = str) -> str:
-    """A plain HTML table of ``table``'s ``columns`` (``{column: header}``, headers passed through
-    ``text``). Each cell carries ``data-col="<column>"`` and each row ``data-key`` (and
-    ``data-kind``) from the ``key`` (and ``kind``) column, so the page reads the same in any language.
-    """
-    head = "".join(f'<th data-col="{html.escape(c)}" style="text-align:left;padding:2px 10px">'
-                   f'{html.escape(text(h))}</th>' for c, h in columns.items())
-    body = []
-    for row in table.records():
-        marks = "".join(f' data-{c}="{html.escape(str(row[c]), quote=True)}"'
-                        for c in ("key", "kind") if c in row)
-        cells = "".join(f'<td data-col="{html.escape(c)}" style="padding:2px 10px">'
-                        f'{"" if _missing(row[c]) else html.escape(str(row[c]))}</td>'
-                        for c in columns)
-        body.append(f"<tr{marks}>{cells}</tr>")
-    return (f'<table class="{css}" style="border-collapse:collapse"><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table>')
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 def view_html(thing: Table | pd.DataFrame | str, text: Callable[[str], str] = str) -> str:
