@@ -797,10 +797,12 @@ def main(argv: list[str] | None = None) -> None:
         global SITE, STAMP
         SITE = args.out.resolve()
         STAMP = SITE / ".inputs-sha256"
+    # a rule that fails is said at once, not after another build holding the lock
+    published = rules.check(args.rule, {Path(n).stem for n in NOTEBOOKS} | {"index"}) if args.rule else []
     WORK.mkdir(exist_ok=True)
     with open(WORK / "lock", "w") as held:  # one build at a time (a test run and `make site`)
         fcntl.flock(held, fcntl.LOCK_EX)
-        _main(args)
+        _main(args, published)
 
 
 #: Sites built before, by their inputs' digest (``--if-stale``: a fresh clone of the same sources
@@ -837,10 +839,9 @@ def to_cache(digest: str) -> None:
         old.unlink()
 
 
-def _main(args: argparse.Namespace) -> None:
+def _main(args: argparse.Namespace, published: list[rules.Published]) -> None:
     if args.update_lock:
         update_lock()
-    published = rules.check(args.rule, {Path(n).stem for n in NOTEBOOKS} | {"index"}) if args.rule else []
     digest = inputs_digest(args.extra_wheel, args.rule)
     if args.if_stale and STAMP.exists() and STAMP.read_text() == digest:
         log(f"{SITE.name}/ is up to date")

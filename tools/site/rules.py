@@ -110,7 +110,10 @@ def check(paths: list[Path], taken: set[str]) -> list[Published]:
                     for system in systems:
                         _evaluate(system, path)
             except UsageError as err:  # the command line's own words: the file, and the line
-                raise RuleFails(f"RULES {_said(str(err))}") from None
+                said = _said(str(err))
+                named, sep, rest = said.partition(": ")  # the file as given (the command line clips it)
+                raise RuleFails(f"RULES {path}: {rest}" if sep and named.endswith(path.name) else
+                                f"RULES {said}") from None
             except ScenarioError as err:
                 raise RuleFails(f"RULES {path}: {_said(str(err))}") from None
             module = module_name(path)
