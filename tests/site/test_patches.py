@@ -99,7 +99,8 @@ def test_the_patches_fit_the_locked_wheels(tmp_path):
     patched and listed in RECORD with its new hash."""
     lock = json.loads(build.LOCK.read_text())
     wheels = build.kernel_wheels(lock, offline=False, out=tmp_path)
-    wheels += [build.browser_wheel(e, offline=False, out=tmp_path) for e in lock["browser"] if e["name"] in patches.WHEEL_PATCHES]
+    wheels += [build.browser_wheel(e, offline=False, out=tmp_path) for e in lock["browser"]
+               if e["name"] in patches.WHEEL_PATCHES]
     patched = {build.wheel_name_version(w.name)[0]: build.patch_wheel(w) for w in wheels}
     assert set(patches.WHEEL_PATCHES) <= set(patched)
     for name, files in patches.WHEEL_PATCHES.items():
