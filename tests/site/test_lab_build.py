@@ -18,7 +18,7 @@ HOST = "https://example.org/any/path/"  # the site works under any path of any h
 
 
 def test_the_labs_kernel_loads_the_runtime_and_lock_the_dashboards_load():
-    dashboards = build.kernel_settings(["dodge-workbook", "pydantic", *json.loads(build.KERNEL_PACKAGES)])
+    dashboards = build.kernel_settings(["dodge-workbook", "pydantic", *json.loads(build.patches.KERNEL_PACKAGES)])
     lab = lab_kernel_settings(dashboards)
     # a dashboard's page reads them against its baseUrl, the site's root; the lab's kernel the
     # runtime against its page, the lock against the lab's root (the kernel's own rules)
