@@ -385,10 +385,13 @@ def test_a_site_keeps_to_its_own_host_or_the_build_says_which_file_asks_which(tm
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "one.js").write_text('f(u||"https://cdn.example.net/a.js")')
     (tmp_path / "lib" / "two.js").write_text('g("own.js")')
+    (tmp_path / "lab" / "lib").mkdir(parents=True)  # the lab's own copy of the same script
+    (tmp_path / "lab" / "lib" / "one.js").write_text('f(u||"https://cdn.example.net/a.js")')
     (tmp_path / "page.html").write_text('<head>\n  <link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/'
                                         'font-awesome@4.5.0/css/font-awesome.min.css" type="text/css" />\n</head>')
     build.keep_to_own_host(tmp_path)
     assert (tmp_path / "lib" / "one.js").read_text() == 'f(u||"a.js")'
+    assert (tmp_path / "lab" / "lib" / "one.js").read_text() == 'f(u||"a.js")'
     assert (tmp_path / "page.html").read_text() == "<head>\n</head>"
     assert build.other_hosts(tmp_path) == {}
     (tmp_path / "lib" / "one.js").write_text('f(u||"https://cdn.example.net/a.js")')

@@ -8,6 +8,7 @@ import hashlib
 import json
 import re
 import subprocess
+import sys
 import tarfile
 import zipfile
 
@@ -61,12 +62,45 @@ def test_the_ipython_patch_makes_embed_a_lazy_attribute():
         patches.patch_ipython_init("import nothing\n")
 
 
+def test_an_import_moves_before_the_line_that_uses_it_and_runs_there():
+    text = "import os\nimport json\n\n\ndef dump(value):\n    return json.dumps(value)\n"
+    patched = patches.move_imports(text, "m.py", [("import json\n", "    return json.dumps(value)\n")])
+    assert patched.startswith("import os\n\n\ndef dump(value):\n")
+    space: dict = {}
+    exec(patched, space)
+    assert "json" not in space and space["dump"]([1]) == "[1]"
+    with pytest.raises(SystemExit, match="m.py: expected 'import json' once, found it 0 times"):
+        patches.move_imports(patched, "m.py", [("import json\n", "    return json.dumps(value)\n")])
+    with pytest.raises(SystemExit, match="m.py: expected 'return json.loads"):
+        patches.move_imports(text, "m.py", [("import json\n", "    return json.loads(value)\n")])
+
+
+def test_the_debuggers_factory_imports_the_debugger_only_when_a_debugger_is_made(monkeypatch):
+    """IPython's tracebacks and shell name ``_debugger``'s factory (``READ_WHEN_USED``): making
+    the factory imports nothing; calling it imports IPython's debugger and makes one of the class
+    named, with the arguments given."""
+    (_, factory), _ = patches.READ_WHEN_USED["ipython"][patches.IPYTHON_TBTOOLS]
+    space: dict = {}
+    exec(factory, space)
+    debugger = type(sys)("IPython.core.debugger")
+    debugger.Pdb = lambda *args, **kwargs: ("Pdb", args, kwargs)
+    core = type(sys)("IPython.core")
+    monkeypatch.setitem(sys.modules, "IPython.core", core)
+    make = space["_debugger"]("Pdb")
+    assert not hasattr(core, "debugger")  # nothing imported yet: importing it now would fail
+    with pytest.raises(ImportError):
+        make()
+    core.debugger = debugger
+    assert make(1, context=5) == ("Pdb", (1,), {"context": 5})
+
+
 def test_the_patches_fit_the_locked_wheels(tmp_path):
     """Each patch finds its text once in the wheel the lock pins, and the wheel then holds it
     patched and listed in RECORD with its new hash."""
     lock = json.loads(build.LOCK.read_text())
     wheels = build.kernel_wheels(lock, offline=False, out=tmp_path)
-    wheels += [build.browser_wheel(e, offline=False, out=tmp_path) for e in lock["browser"] if e["name"] == "ipython"]
+    wheels += [build.browser_wheel(e, offline=False, out=tmp_path) for e in lock["browser"]
+               if e["name"] in patches.WHEEL_PATCHES]
     patched = {build.wheel_name_version(w.name)[0]: build.patch_wheel(w) for w in wheels}
     assert set(patches.WHEEL_PATCHES) <= set(patched)
     for name, files in patches.WHEEL_PATCHES.items():
@@ -75,6 +109,7 @@ def test_the_patches_fit_the_locked_wheels(tmp_path):
             for member in files:
                 data = archive.read(member)
                 assert b"Dodge Workbook" in data  # the patch's own words
+                compile(data, member, "exec")  # still Python
                 digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
                 assert f"{member},sha256={digest},{len(data)}\n" in record
                 assert record.count(f"{member},") == 1

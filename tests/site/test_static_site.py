@@ -311,6 +311,31 @@ json.dumps([started, embed.__module__, "prompt_toolkit" in sys.modules])""", pac
     assert asked.count(static_site + "pyodide/deferred/prompt_toolkit.zip") == 1
 
 
+def test_the_kernel_starts_without_its_debugger_profiler_and_help_and_each_still_works(browser, static_site):
+    """The imports moved to where they are used (``patches.IMPORTS_MOVED``, ``READ_WHEN_USED``):
+    the kernel's shell, started as a page starts it, has not imported IPython's debugger, pdb,
+    pydoc, the profiler or urllib.request; then a debugger made as ``%debug`` makes it, a
+    traceback's value shown with pydoc and ``%prun`` all work, their modules fetched from the
+    site once."""
+    said, asked = _in_a_worker(browser, static_site, site_patches.piplite_settings("True", "[]") + """
+import json, sys
+import pyodide_kernel  # the kernel's shell, as a page's kernel starts
+from IPython import get_ipython
+from IPython.core.tbtools import text_repr
+from IPython.core.ultratb import FormattedTB
+LATER = ("IPython.core.debugger", "pdb", "pydoc", "cProfile", "pstats", "urllib.request")
+shell = get_ipython()
+started = [name for name in LATER if name in sys.modules]
+made = [type(shell.debugger_cls()).__name__, type(FormattedTB().debugger_cls()).__name__]
+stats = shell.run_line_magic("prun", "-q -r sum(range(10))")
+json.dumps([started, made, text_repr([1, 2]), type(stats).__name__, [name for name in LATER if name in sys.modules]])""",
+                              packages=True)
+    assert json.loads(said) == [[], ["InterruptiblePdb", "Pdb"], "[1, 2]", "Stats",
+                                ["IPython.core.debugger", "pdb", "pydoc", "cProfile", "pstats"]], said
+    assert asked.count(static_site + "pyodide/deferred/python_stdlib.zip") == 1
+    assert asked.count(static_site + "pyodide/deferred/ipython.zip") == 1
+
+
 def test_a_deferred_module_is_fetched_in_the_readers_browser(browser, static_site):
     """The finder's own request, in Chromium: the site's Pyodide, started in a web worker as the
     kernel starts it, imports a module of the standard library that the first download left

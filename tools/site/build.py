@@ -58,7 +58,7 @@ from pathlib import Path
 
 import patches  # tools/site/patches.py, beside this script
 import rules  # tools/site/rules.py: designers' rules (RULES=)
-from lab import LAB_INPUTS, add_lab
+from lab import LAB, LAB_INPUTS, add_lab
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -183,8 +183,8 @@ LOADED_KINDS = {".html": "html", ".js": "js", ".mjs": "js", ".css": "css"}
 
 def keep_to_own_host(site: Path) -> None:
     """``site`` asking no other host (``patches.drop_other_hosts`` on every page, each of
-    ``patches.OTHER_HOST_DEFAULTS`` in the one file that has it); stops the build if anything
-    still would (:func:`other_hosts`)."""
+    ``patches.OTHER_HOST_DEFAULTS`` in the one file of the pages that has it and in the lab's copy
+    of that file, if the lab has one); stops the build if anything still would (:func:`other_hosts`)."""
     for page in sorted(site.rglob("*.html")):
         page.write_text(patches.drop_other_hosts(page.read_text(encoding="utf-8")), encoding="utf-8")
     for where, (old, _) in patches.OTHER_HOST_DEFAULTS.items():
@@ -192,7 +192,9 @@ def keep_to_own_host(site: Path) -> None:
         if len(holders) != 1:
             raise SystemExit(f"{where}: expected one file with {old[:60]!r}, found {len(holders)} "
                              "(a new version? see OTHER_HOST_DEFAULTS in tools/site/patches.py)")
-        holders[0].write_text(patches.patch_other_host_default(holders[0].read_text(encoding="utf-8"), where),
+        holders += [p for p in sorted((site / LAB).rglob(Path(where).name)) if old in p.read_text(encoding="utf-8")]
+        for holder in holders:
+            holder.write_text(patches.patch_other_host_default(holder.read_text(encoding="utf-8"), where),
                               encoding="utf-8")
     found = other_hosts(site)
     if found:

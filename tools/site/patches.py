@@ -7,7 +7,9 @@ there exactly once: a new version of what it patches must be looked at again (do
 
 - ``pyodide.js``: :func:`patch_pyodide_js` (the classic-worker check);
 - the browser's wheels (``WHEEL_PATCHES``): :func:`patch_kernel_comm` (None sent as null),
-  :func:`patch_ipython_init` (IPython without its terminal);
+  :func:`patch_ipython_init` (IPython without its terminal), ``IMPORTS_MOVED`` and
+  ``READ_WHEN_USED`` (the kernel's start without IPython's debugger, pydoc, profiler and
+  urllib.request);
 - the kernel's scripts: :func:`patch_kernel_worker_taken`, :func:`patch_kernel_worker_early`
   (the early start), :func:`patch_kernel_worker_piplite` (piplite set up lazily);
 - JupyterLite's service worker: :func:`patch_service_worker` (the pass-through);
@@ -111,9 +113,104 @@ def patch_ipython_init(text: str) -> str:
     return replace_once(text, IPYTHON_EMBED, IPYTHON_LAZY_EMBED, IPYTHON_INIT)
 
 
+#: **Imports moved to where they are used.** The kernel's start imported modules that only a
+#: reader's debugger, profiler, pastebin or help use: IPython's debugger (and with it ``pdb``,
+#: ``cmd``, ``code``, ``_pyrepl``), ``pydoc``, ``urllib.request`` (with ``http.client``), ``cProfile``
+#: and ``pstats``. No page uses any of them as it opens, so the build's start run no longer
+#: imports them and the site defers them with the other modules no page imports
+#: (``tools/site/deferred_imports.py``): a notebook that uses one (``%debug``, ``%prun``,
+#: ``%pastebin``, a traceback's values) fetches it then.
+#:
+#: ``IMPORTS_MOVED``: wheel's name → file → [(an import at the top of the file, the line it moves
+#: before)], done by :func:`move_imports`.
+DEFERRED_IMPORT = "# imported where it is used (patched in by the Dodge Workbook's site build)\n"
+IMPORTS_MOVED = {
+    "ipython": {
+        "IPython/core/tbtools.py": [("import pydoc\n", "        return pydoc.text.repr(value)  # type: ignore[call-arg]\n")],
+        "IPython/core/magics/code.py": [("from urllib.request import Request, urlopen\n", "        request = Request(\n")],
+        "IPython/core/magics/execution.py": [("import cProfile as profile\n", "        prof = profile.Profile()\n"),
+                                             ("import pstats\n", "        stats = pstats.Stats(prof).strip_dirs().sort_stats(*opts.s)\n"),
+                                             ("from pdb import Restart\n", "        print(\"NOTE: Enter 'c' at the %s prompt "
+                                                                            "to continue execution.\" % deb.prompt)\n")],
+    },
+}
+
+
+def move_imports(text: str, where: str, moves: list[tuple[str, str]]) -> str:
+    """``text`` (the file ``where``) with each top-level import of ``moves`` taken out and put,
+    indented as it, before the line that uses it; fails loudly unless each is there once.
+
+    >>> print(move_imports("import a\\ndef f():\\n    return a.b\\n", "m.py", [("import a\\n", "    return a.b\\n")]), end="")
+    def f():
+        # imported where it is used (patched in by the Dodge Workbook's site build)
+        import a
+    <BLANKLINE>
+        return a.b
+    """
+    for line, use in moves:
+        text = replace_once(text, line, "", where) if text.startswith(line) else replace_once(text, "\n" + line, "\n", where)
+        indent = use[:len(use) - len(use.lstrip())]
+        text = replace_once(text, use, f"{indent}{DEFERRED_IMPORT}{indent}{line}\n{use}", where)
+    return text
+
+
+#: ``READ_WHEN_USED``: wheel's name → file → [(text, what replaces it)]. IPython's ``tbtools``
+#: and ``interactiveshell`` imported the debugger (and pdb) to name the class a debugger is made
+#: of (a shell's ``debugger_cls``, its tracebacks' default); they name ``_debugger``'s factory
+#: instead, added to ``tbtools``, which imports the debugger when a debugger is made.
+IPYTHON_TBTOOLS = "IPython/core/tbtools.py"
+IPYTHON_SHELL = "IPython/core/interactiveshell.py"
+READ_WHEN_USED = {
+    "ipython": {
+        IPYTHON_TBTOOLS: [("from IPython.core import debugger\n", '''
+
+def _debugger(name):
+    """IPython's debugger class ``name`` as a factory that imports the debugger (and pdb) when a
+    debugger is made (patched in by the Dodge Workbook's site build)."""
+
+    def make(*args, **kwargs):
+        from IPython.core import debugger
+
+        return getattr(debugger, name)(*args, **kwargs)
+
+    return make
+
+'''), ("        self.debugger_cls = debugger_cls or debugger.Pdb\n",
+         "        self.debugger_cls = debugger_cls or _debugger(\"Pdb\")\n")],
+        IPYTHON_SHELL: [("from IPython.core.debugger import InterruptiblePdb\n",
+                         "from IPython.core.tbtools import _debugger  # patched in by the Dodge Workbook's site build\n"),
+                        ("    debugger_cls = InterruptiblePdb\n", "    debugger_cls = staticmethod(_debugger(\"InterruptiblePdb\"))\n")],
+    },
+}
+
+
+def _patch(where: str, replaced: list[tuple[str, str]], moved: list[tuple[str, str]]):
+    """The patch of the file ``where`` of a browser wheel: its texts ``replaced``, its imports
+    ``moved`` (:func:`move_imports`)."""
+
+    def patch(text: str) -> str:
+        for old, new in replaced:
+            text = replace_once(text, old, new, where)
+        return move_imports(text, where, moved)
+
+    patch.__doc__ = f"``{where}`` as the site ships it: what it imports, read when used."
+    return patch
+
+
+def _with_read_when_used(patched: dict[str, dict]) -> dict[str, dict]:
+    """``patched`` (wheel's name → file → patch) with a patch of each file of ``READ_WHEN_USED``
+    and ``IMPORTS_MOVED``."""
+    merged = {wheel: dict(files) for wheel, files in patched.items()}
+    for wheel in {**READ_WHEN_USED, **IMPORTS_MOVED}:
+        replaced, moved = READ_WHEN_USED.get(wheel, {}), IMPORTS_MOVED.get(wheel, {})
+        merged.setdefault(wheel, {}).update({where: _patch(where, replaced.get(where, []), moved.get(where, []))
+                                             for where in {**replaced, **moved}})
+    return merged
+
+
 #: The browser wheels' patches: wheel's name → {file in the wheel: patch}.
-WHEEL_PATCHES = {"pyodide-kernel": {KERNEL_COMM: patch_kernel_comm},
-                 "ipython": {IPYTHON_INIT: patch_ipython_init}}
+WHEEL_PATCHES = _with_read_when_used({"pyodide-kernel": {KERNEL_COMM: patch_kernel_comm},
+                                      "ipython": {IPYTHON_INIT: patch_ipython_init}})
 
 
 #: **The early start.** The kernel creates its web worker, which starts Python, only once the
@@ -300,12 +397,6 @@ OTHER_HOST_DEFAULTS = {
     "voici/render/workbook/static/plotly.min.js": ('topojsonURL:{valType:"string",noBlank:!0,dflt:"https://cdn.plot.ly/un/"}',
                                                    'topojsonURL:{valType:"string",noBlank:!0,dflt:"topojson/"}'),
 }
-# the lab (tools/site/lab.py) has its own copies: its kernel's runtime is the site's, two folders up
-OTHER_HOST_DEFAULTS.update({
-    "lab/" + KERNEL_STATIC + "*.js": (OTHER_HOST_DEFAULTS[KERNEL_STATIC + "*.js"][0],
-                                      'c=a.pyodideUrl||"../../pyodide/pyodide.js"'),
-    "lab/lab/workbook/static/plotly.min.js": OTHER_HOST_DEFAULTS["voici/render/workbook/static/plotly.min.js"],
-})
 
 
 def drop_other_hosts(page: str) -> str:
