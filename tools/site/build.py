@@ -346,8 +346,15 @@ def project_wheel(out: Path) -> Path:
     workbook finds them in the source tree too (``workbook.pages.catalog.notebooks_folder``)."""
     env = dict(os.environ, SOURCE_DATE_EPOCH=source_date_epoch())
     with tempfile.TemporaryDirectory() as tmp:
+        # from a copy of the sources: setuptools reuses the work tree's build/ folder, where a
+        # module since made a package (rules_core/scenario.py) would stay and shadow it
+        source = Path(tmp, "source")
+        for package in ("rules_core", "workbook"):
+            shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy2(ROOT / name, source / name)
         run(VENV / "bin" / "python", "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
-            "--no-deps", "--no-build-isolation", "--no-index", "--wheel-dir", tmp, ROOT, env=env)
+            "--no-deps", "--no-build-isolation", "--no-index", "--wheel-dir", tmp, source, env=env)
         (wheel,) = Path(tmp).glob("*.whl")
         texts = {f"notebooks/{p.name}": p.read_bytes() for p in sorted((ROOT / "notebooks").glob("*.md"))}
         return add_to_wheel(wheel, out / wheel.name, texts)
