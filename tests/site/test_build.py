@@ -274,7 +274,7 @@ def test_a_fresh_clone_takes_the_site_built_before_from_the_same_inputs(tmp_path
     monkeypatch.setattr(build, "inputs_digest", lambda extra=(), rule_files=(): digest["now"])
 
     def run():
-        build._main(build.argparse.Namespace(update_lock=False, if_stale=True, extra_wheel=[], rule=[], offline=True))
+        build._main(build.argparse.Namespace(update_lock=False, if_stale=True, extra_wheel=[], rule=[], offline=True), [])
 
     run()
     assert builds == ["a" * 64]
