@@ -41,16 +41,6 @@ def test_a_long_fraction_is_shortened_on_the_card_and_whole_on_a_click():
             'title="900024327/1250000000"><summary>90002…/12500…</summary>') in html
 
 
-def test_a_whole_number_on_a_card_is_shown_as_itself_and_kept_as_n_over_d():
-    from workbook.page.table import Table
-
-    grid = Table.of([{"key": "p_x", "name": "P(x)", "exact": "0/1", "percent_text": "0%", "one_in": "",
-                      "value": 0.0, "note": None}, {"key": "p_y", "name": "P(y)", "exact": "1/1",
-                      "percent_text": "100%", "one_in": "1 in 1", "value": 1.0, "note": None}])
-    html = headline_cards(grid)
-    assert 'data-value="0/1" title="0">0</span>' in html and 'data-value="1/1" title="1">1</span>' in html
-
-
 def test_a_quantity_without_a_value_is_a_small_line_with_the_reason():
     gurps = get_system("gurps-4e")
     html = headline_cards(headline_grid(evaluate(gurps.presets[0].scenario)))

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 import math
-from fractions import Fraction
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -24,7 +23,6 @@ from typing import Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from rules_core.result import number_shown
 from rules_core.scenario import Scenario
 from rules_core.variants import house_rules
 
@@ -81,13 +79,12 @@ def headline_cards(table: Table, text: Callable[[str], str] = str) -> str:
             big, beside = row["percent_text"], row["one_in"] or ""
         else:
             big, beside = _number_text(row["value"], lang_of(text)), text("on average")
-        shown = number_shown(Fraction(exact))  # a whole number as itself: 0, not 0/1
-        short = short_fraction(shown)
+        short = short_fraction(exact)
         exact_html = (f'<span class="wb-card-exact" data-col="exact" data-value="{exact}" '
-                      f'title="{shown}">{shown}</span>' if short == shown else
+                      f'title="{exact}">{exact}</span>' if short == exact else
                       f'<details class="wb-card-exact" data-col="exact" data-value="{exact}" '
-                      f'title="{shown}"><summary>{html.escape(short)}</summary>'
-                      f'<span class="wb-card-full">{shown}</span></details>')
+                      f'title="{exact}"><summary>{html.escape(short)}</summary>'
+                      f'<span class="wb-card-full">{exact}</span></details>')
         said = row.get("help")
         tip = f' title="{html.escape(str(said), quote=True)}"' if said else ""
         cards.append(f'<div class="wb-card" data-key="{key}"><div class="wb-card-name"{tip}>{name}</div>'
