@@ -243,6 +243,21 @@ class DashboardPage:
     requested: list[str] = field(default_factory=list)  # every address, in order (the static site's pages)
 
     # -- acting ----------------------------------------------------------------------------
+    def keep_to(self, target, origin: str) -> None:
+        """Let ``target`` (a page, or a context: its pages' workers too) ask only addresses starting
+        with ``origin``: every request recorded here (its host, its address), any other refused."""
+
+        def route(r):
+            self.hosts.add(urlsplit(r.request.url).hostname or "")
+            self.requested.append(r.request.url)
+            if r.request.url.startswith(origin):
+                r.continue_()
+            else:
+                self.aborted.append(r.request.url)
+                r.abort()
+
+        target.route("**/*", route)
+
     def resize(self, width: int, height: int) -> None:
         """Make the window ``width`` × ``height`` and wait until every chart is drawn at its
         box's new width."""
@@ -365,16 +380,7 @@ def open_dashboard(browser, voila_server):
         page = context.new_page()
         url = f"{voila_server.url}voila/render/{notebook}" + (f"?{query}" if query else "")
         dash = DashboardPage(page, url)
-
-        def route(r):
-            dash.hosts.add(urlsplit(r.request.url).hostname or "")
-            if r.request.url.startswith("http://127.0.0.1:"):
-                r.continue_()
-            else:
-                dash.aborted.append(r.request.url)
-                r.abort()
-
-        page.route("**/*", route)
+        dash.keep_to(page, "http://127.0.0.1:")
         page.on("console", lambda m: dash.console.append((m.type, m.text)))
         page.on("pageerror", lambda e: dash.console.append(("error", f"page error: {e}")))
         start = time.perf_counter()

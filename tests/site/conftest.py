@@ -34,7 +34,6 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -150,17 +149,7 @@ def _opener(browser, static_site: str):
         url = notebook if notebook.startswith(static_site) else (
             f"{static_site}voici/render/{notebook.removesuffix('.ipynb')}.html" + (f"?{query}" if query else ""))
         dash = DashboardPage(page, url)
-
-        def route(r):
-            dash.hosts.add(urlsplit(r.request.url).hostname or "")
-            dash.requested.append(r.request.url)
-            if r.request.url.startswith(static_site):
-                r.continue_()
-            else:
-                dash.aborted.append(r.request.url)
-                r.abort()
-
-        context.route("**/*", route)  # the page's workers too (the Python runtime loads in one)
+        dash.keep_to(context, static_site)  # the page's workers too (the Python runtime loads in one)
         page.on("console", lambda m: dash.console.append((m.type, m.text)))
         page.on("pageerror", lambda e: dash.console.append(("error", f"page error: {e}")))
         start = time.perf_counter()

@@ -13,7 +13,6 @@ import json
 import sys
 import types
 from fractions import Fraction
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -98,17 +97,7 @@ def open_lab(browser, static_site):
         contexts.append(context)
         page = context.new_page()
         lab = DashboardPage(page, static_site)
-
-        def route(r):
-            lab.hosts.add(urlsplit(r.request.url).hostname or "")
-            lab.requested.append(r.request.url)
-            if r.request.url.startswith(static_site):
-                r.continue_()
-            else:
-                lab.aborted.append(r.request.url)
-                r.abort()
-
-        context.route("**/*", route)  # the kernel's worker too: the runtime loads in it
+        lab.keep_to(context, static_site)  # the kernel's worker too: the runtime loads in it
         page.on("console", lambda m: lab.console.append((m.type, m.text)))
         page.on("pageerror", lambda e: lab.console.append(("error", f"page error: {e}")))
         page.goto(static_site, timeout=RENDER_TIMEOUT_MS)
