@@ -40,6 +40,13 @@ _RESULT_OUTCOMES = """(marker) => {
                               (tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent).slice(0, 2))
                  : null;
 }"""
+# The notebook is the lab's current tab and its kernel is idle: "Run All Cells" acts on the current
+# notebook, and until then the menu's command runs nothing (seen under load: every prompt left [ ]).
+_READY_TO_RUN = """(notebook) => {
+    const tab = document.querySelector('#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel');
+    const status = document.querySelector('#jp-main-statusbar');
+    return tab?.textContent === notebook && /Idle/.test(status?.textContent || '');
+}"""
 # Every code cell has run (a number in its prompt, none waiting or running).
 _ALL_RUN = """() => {
     const prompts = Array.from(document.querySelectorAll('.jp-CodeCell .jp-InputPrompt'), (p) => p.textContent);
@@ -104,6 +111,7 @@ def open_lab(browser, static_site):
         page.locator('a[href="lab/"]').click()
         page.locator(".jp-DirListing-item", has_text=notebook).dblclick(timeout=RENDER_TIMEOUT_MS)
         page.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_function(_READY_TO_RUN, arg=notebook, timeout=RENDER_TIMEOUT_MS, polling=200)
         return lab
 
     yield open_
