@@ -37,7 +37,7 @@ __all__ = ["Play", "Headline", "probability", "expectation", "COMMON_HEADLINE_DE
            "headlines_of", "enumerate_play", "answer_count", "TooManyPlays", "sample", "play_once"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Play:
     """What one concrete roll came to.
 
@@ -57,11 +57,21 @@ class Play:
     trace: tuple[TraceStep, ...] = field(default=(), compare=False)
     rolled: tuple[Rolled, ...] = field(default=(), compare=False)
 
-    def __post_init__(self) -> None:
-        items = self.quantities.items() if isinstance(self.quantities, Mapping) else self.quantities
-        object.__setattr__(self, "quantities", tuple(sorted(items)))
-        object.__setattr__(self, "evasions", tuple(self.evasions))
-        object.__setattr__(self, "trace", tuple(self.trace))
+    # Written by hand, not by @dataclass: a designer's rule builds a Play on every way the dice
+    # fall, and the generated frozen __init__ (a guarded setattr per field, then __post_init__)
+    # took 2.4 µs of it; this one fills the instance's dict directly (0.9 µs).
+    def __init__(self, outcome: str, hits: int, evasions: Iterable[bool] = (),
+                 quantities: Mapping[str, Hashable] | Iterable[tuple[str, Hashable]] = (),
+                 trace: Iterable[TraceStep] = (), rolled: Iterable[Rolled] = ()) -> None:
+        fields = self.__dict__
+        fields["outcome"], fields["hits"] = outcome, hits
+        fields["evasions"] = evasions if type(evasions) is tuple else tuple(evasions)
+        if type(quantities) is dict and len(quantities) < 2:
+            fields["quantities"] = tuple(quantities.items())
+        else:
+            fields["quantities"] = tuple(sorted(quantities.items() if isinstance(quantities, Mapping) else quantities))
+        fields["trace"] = trace if type(trace) is tuple else tuple(trace)
+        fields["rolled"] = rolled if type(rolled) is tuple else tuple(rolled)
 
     def __getitem__(self, name: str) -> Hashable:
         for key, value in self.quantities:

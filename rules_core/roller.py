@@ -39,7 +39,7 @@ def _clipped(face: object) -> str:
     return spelled if len(spelled) <= 80 else spelled[:80] + "…"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Dice:
     """A request for dice: ``count`` dice of ``sides`` sides, rolled for ``purpose``.
 
@@ -66,12 +66,19 @@ class Dice:
     classify: Callable[[int | tuple[int, ...]], Hashable] | None = None
     face_kind: Callable[[int], Hashable] | None = field(default=None, repr=False)
 
-    def __post_init__(self) -> None:
-        if self.sides < 2 or self.count < 1:
-            raise ValueError(f"{self.purpose}: {self.count}d{self.sides} is not a roll")
-        if self.face_kind is not None and self.total:
-            raise ValueError(f"{self.purpose}: face_kind says which faces act alike, but the rule reads "
+    # Written by hand, not by @dataclass: a designer's rule asks for its dice on every way they
+    # fall, and the generated frozen __init__ (a guarded setattr per field) took 1.4 µs of it.
+    def __init__(self, purpose: str, sides: int, count: int = 1, total: bool = False, ordered: bool = True,
+                 classify: Callable[[int | tuple[int, ...]], Hashable] | None = None,
+                 face_kind: Callable[[int], Hashable] | None = None) -> None:
+        if sides < 2 or count < 1:
+            raise ValueError(f"{purpose}: {count}d{sides} is not a roll")
+        if face_kind is not None and total:
+            raise ValueError(f"{purpose}: face_kind says which faces act alike, but the rule reads "
                              f"only the total of these dice; group totals with classify instead")
+        fields = self.__dict__
+        fields["purpose"], fields["sides"], fields["count"], fields["total"] = purpose, sides, count, total
+        fields["ordered"], fields["classify"], fields["face_kind"] = ordered, classify, face_kind
 
     def __str__(self) -> str:
         return f"{self.purpose} ({self.count}d{self.sides})" if self.count > 1 else \

@@ -45,13 +45,19 @@ def localised_numbers(sentence: str, lang: str | None = "en") -> str:
     return _PERCENT.sub(before + "%", sentence)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class TraceStep:
     """One rule or modifier applied: its name, what it did here, and where it is written."""
 
     rule: str
     detail: str
     citation: str = ""
+
+    # By hand, as Play's: a rule that writes its trace on every way the dice fall builds one here
+    # each time, and the generated frozen __init__ took twice as long.
+    def __init__(self, rule: str, detail: str, citation: str = "") -> None:
+        fields = self.__dict__
+        fields["rule"], fields["detail"], fields["citation"] = rule, detail, citation
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.detail}" + (f" [{self.citation}]" if self.citation else "")

@@ -111,7 +111,7 @@ def walk(rule_id: str, play: Callable[[Any, Roller], Any], outcomes: Sequence[st
     answer) already leads to more than ``limit`` plays, or one request has more answers than
     that; and as soon as more than ``limit`` plays would be walked. A mistake is said on the
     first dice met in that order (the lowest faces first)."""
-    found: dict[Play, dict[int, int]] = {}    # play -> {denominator: ways}
+    found: dict[tuple, tuple[Play, dict[int, int]]] = {}    # play's key -> (play, {denominator: ways})
     # each path still to walk: its answers, their ways and denominator, the dice asked for, and
     # whether it is the path walked first
     pending: list[tuple[tuple[Any, ...], int, int, tuple[Dice, ...], bool]] = [((), 1, 1, (), True)]
@@ -141,13 +141,16 @@ def walk(rule_id: str, play: Callable[[Any, Roller], Any], outcomes: Sequence[st
             roller.open = False
         if type(played) is not Play:
             check_play(rule_id, outcomes, played, list(zip(asked, answers)))
-        entry = found.get(played)
+        # keyed by what a Play's equality compares, as a tuple: hashed and compared in C
+        key = (played.outcome, played.hits, played.evasions, played.quantities)
+        entry = found.get(key)
         if entry is None:
             check_play(rule_id, outcomes, played, list(zip(asked, answers)))
-            entry = found[played.bare() if played.trace or played.rolled else played] = {}
-        entry[denominator] = entry.get(denominator, 0) + ways
+            entry = found[key] = (played.bare() if played.trace or played.rolled else played, {})
+        ways_by_denominator = entry[1]
+        ways_by_denominator[denominator] = ways_by_denominator.get(denominator, 0) + ways
     common = 1
-    for entry in found.values():
+    for _, entry in found.values():
         for d in entry:
             common = lcm(common, d)
-    return Dist((key, sum(w * (common // d) for d, w in entry.items())) for key, entry in found.items())
+    return Dist((bare, sum(w * (common // d) for d, w in entry.items())) for bare, entry in found.values())

@@ -125,3 +125,36 @@ def test_random_roller_records_what_fell():
     assert [len(r.faces) for r in roller.rolled] == [1, 2]
     assert all(1 <= f <= 20 for f in roller.rolled[0].faces)
     assert FacesRoller([4]).roll(Dice("c", sides=4)) == 4
+
+
+def test_a_play_is_the_same_however_its_parts_are_given():
+    """Play's constructor is written by hand for speed: what it keeps is what the dataclass kept —
+    quantities sorted into pairs from a mapping, pairs or a generator; lists made tuples; trace
+    and dice left out of equality; frozen; and ``dataclasses.replace`` still builds one."""
+    from dataclasses import FrozenInstanceError, replace
+
+    from rules_core import TraceStep
+
+    given = [Play("some hit", 1, [True], {"b": 2, "a": 1}, [TraceStep("Dodge", "5 against 7", "p.1")]),
+             Play("some hit", 1, (True,), [("a", 1), ("b", 2)]),
+             Play("some hit", 1, iter([True]), ((k, v) for k, v in (("b", 2), ("a", 1)))),
+             Play(outcome="some hit", hits=1, evasions=(True,), quantities={"a": 1, "b": 2}, rolled=[])]
+    for play in given:
+        assert (play.evasions, play.quantities, play.rolled) == ((True,), (("a", 1), ("b", 2)), ())
+        assert play == given[0] and hash(play) == hash(given[0])
+    assert given[0].trace == (TraceStep("Dodge", "5 against 7", "p.1"),) and given[0]["b"] == 2
+    assert Play("dodged", 0, quantities={"a": 1}) != Play("dodged", 0, quantities={"a": 2})
+    assert replace(given[0], hits=2) == Play("some hit", 2, (True,), {"a": 1, "b": 2})
+    with pytest.raises(FrozenInstanceError):
+        given[0].hits = 3
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"sides": 1}, "Dodge: 1d1 is not a roll"),
+    ({"sides": 6, "count": 0}, "Dodge: 0d6 is not a roll"),
+    ({"sides": 6, "total": True, "face_kind": abs}, "face_kind says which faces act alike"),
+])
+def test_a_request_that_is_not_a_roll_is_refused(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Dice("Dodge", **kwargs)
+    assert Dice("Dodge", 6, 2) == Dice(purpose="Dodge", sides=6, count=2, total=False, ordered=True)
