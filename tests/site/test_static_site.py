@@ -258,6 +258,23 @@ def test_no_page_of_the_site_asks_another_host(browser, static_site, site_folder
             context.close()
 
 
+@pytest.mark.parametrize("address, lab", [("doc/tree/index.html", "lab/lab/index.html"),
+                                          ("lab/doc/tree/", "lab/lab/index.html"),
+                                          ("lab/doc/tree/?path=design-a-rule.ipynb",
+                                           "lab/lab/index.html?path=design-a-rule.ipynb")])
+def test_the_doc_tree_address_opens_the_lab_instead_of_reloading_itself(browser, static_site, address, lab):
+    """JupyterLite's ``doc/tree`` page with no query set its own address again, for ever
+    (``patches.patch_doc_tree_redirect``); now it opens the lab, keeping a query it was given."""
+    context = browser.new_context()
+    try:
+        context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(static_site) else r.abort())
+        page = context.new_page()
+        page.goto(static_site + address, wait_until="commit")
+        page.wait_for_url(static_site + lab, timeout=60_000)
+    finally:
+        context.close()
+
+
 def test_no_file_of_the_built_site_names_another_host_to_load(site_folder):
     """The static scan: no page, script or style sheet of the site as served names an address
     of another host that it would load (``patches.other_host_urls``)."""

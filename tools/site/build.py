@@ -783,6 +783,8 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
             (SITE / target).write_bytes(tar.extractfile(member).read())
         add_lab(SITE, VENV / "bin" / "jupyter-lite", kernel_settings(sorted(index["packages"])), SITE / target,
                 target.removeprefix(PAGES), tmp / "lab", env)
+    for page in sorted(SITE.glob(patches.DOC_TREE_PAGES)):  # the site's and the lab's
+        page.write_text(patches.patch_doc_tree_redirect(page.read_text(encoding="utf-8"), str(page)), encoding="utf-8")
     keep_to_own_host(SITE)
     STAMP.write_text(want)
     size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())

@@ -351,6 +351,22 @@ PAGE_CHARSET = '<meta charset="utf-8" />'
 PAGE_SETTINGS = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', re.S)
 
 
+#: JupyterLite's ``doc/tree/index.html`` (jupyterlite-core 0.7) sends ``doc/tree/?path=x`` on to the
+#: lab, but its pattern needs a query: opened without one, it matched nothing, so the page set its
+#: own address again and reloaded itself for ever. The query made optional, it opens the lab.
+DOC_TREE_REDIRECT = "/(\\/|\\/index.html)?(\\?.*)$/"
+DOC_TREE_PAGES = "**/doc/tree/index.html"
+
+
+def patch_doc_tree_redirect(page: str, where: str) -> str:
+    r"""``doc/tree``'s page opening the lab with or without a query.
+
+    >>> patch_doc_tree_redirect("href.replace(" + DOC_TREE_REDIRECT + ", '/../../lab/index.html$2')", "p")
+    "href.replace(/(\\/|\\/index.html)?(\\?.*)?$/, '/../../lab/index.html$2')"
+    """
+    return replace_once(page, DOC_TREE_REDIRECT, DOC_TREE_REDIRECT.replace(")$/", ")?$/"), where)
+
+
 def _script_literal(value) -> str:
     """``value`` as a JavaScript literal that can stand inside a page's ``<script>``."""
     return json.dumps(value).replace("<", "\\u003c")
