@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sys
 import types
-from fractions import Fraction
 
 import pytest
 

@@ -4,6 +4,8 @@ replacement, fails loudly when the text it replaces changed, and fits the locked
 from __future__ import annotations
 
 import base64
+import doctest
+import importlib
 import hashlib
 import json
 import re
@@ -92,6 +94,14 @@ def test_the_debuggers_factory_imports_the_debugger_only_when_a_debugger_is_made
         make()
     core.debugger = debugger
     assert make(1, context=5) == ("Pdb", (1,), {"context": 5})
+
+
+@pytest.mark.parametrize("module", ["patches", "rules", "lab"])
+def test_the_site_tools_examples_hold(module):
+    """The examples in the site build's docstrings (tools/site is outside the suite's doctest
+    paths) run here, so an example that no longer holds fails."""
+    failed, tried = doctest.testmod(importlib.import_module(module))
+    assert tried > 0 and failed == 0
 
 
 def test_the_patches_fit_the_locked_wheels(tmp_path):

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser.conftest import _DASHBOARD_READY, _DRAWN_PLOT, ROOT
+from browser.conftest import _DASHBOARD_READY, _DRAWN_PLOT, ROOT, DashboardPage
 from rules_core import evaluate, play_once
 from rules_core.compare import without_reaction
 from rules_core.simulate import simulate
@@ -267,10 +267,12 @@ def test_the_doc_tree_address_opens_the_lab_instead_of_reloading_itself(browser,
     (``patches.patch_doc_tree_redirect``); now it opens the lab, keeping a query it was given."""
     context = browser.new_context()
     try:
-        context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(static_site) else r.abort())
         page = context.new_page()
-        page.goto(static_site + address, wait_until="commit")
+        opened = DashboardPage(page, static_site + address)
+        opened.keep_to(context, static_site)
+        page.goto(opened.url, wait_until="commit")
         page.wait_for_url(static_site + lab, timeout=60_000)
+        assert opened.aborted == []
     finally:
         context.close()
 
