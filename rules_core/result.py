@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -14,7 +15,7 @@ from .scenario import Scenario
 from .trace import TraceStep
 from .variants import HouseRule, house_rules
 
-__all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "fraction_text", "number_shown", "percent", "one_in",
+__all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "fraction_text", "number_shown", "decimal", "percent", "one_in",
            "headline_label", "UnknownDistribution"]
 
 #: Headline quantities every system provides, with one meaning everywhere (docs/quantities.md).
@@ -88,6 +89,21 @@ def number_shown(value: Fraction | int) -> str:
     ('47/500', '0', '3')
     """
     return str(Fraction(value))
+
+
+def decimal(value: Fraction | float, digits: int = 4) -> str:
+    """A number to ``digits`` significant digits for display, never in exponent form: Python's
+    ``4g`` writes 1/250000 as ``4e-06``, which a player does not read and a Russian page cannot
+    give its decimal comma.
+
+    >>> decimal(Fraction(39, 20)), decimal(Fraction(1, 250000)), decimal(123456.7), decimal(0), decimal(-0.5)
+    ('1.95', '0.000004', '123457', '0', '-0.5')
+    """
+    x = float(value)
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    text = f"{x:.{max(0, digits - 1 - math.floor(math.log10(abs(x))))}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def percent(p: Fraction, digits: int = 1) -> str:
@@ -217,7 +233,7 @@ class Result:
                 return self.label(key), "—", self.notes.get(key, ""), hint
             if key.startswith("p_"):
                 return self.label(key), percent(v, 2), f"{number_shown(v)} · {one_in(v)}", hint
-            return self.label(key), f"{float(v):.4g}", number_shown(v), hint
+            return self.label(key), decimal(v), number_shown(v), hint
 
         outcomes = table(["outcome", "exact", "percent", "1 in N"], (
             [escape(label), escape(number_shown(p)), escape(percent(p, 2)), escape(one_in(p))]

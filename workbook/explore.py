@@ -27,7 +27,7 @@ import plotly.graph_objects as go
 import rules_core
 from rules_core import Result, Sweep
 from rules_core.scenario import Scenario
-from rules_core.result import fraction_text, one_in
+from rules_core.result import decimal, fraction_text, one_in
 
 from .page.text import headline_label
 from .page.views import percent_text
@@ -106,7 +106,7 @@ def sweep_chart(frame: pd.DataFrame, headlines: Sequence[str] | None = None,
             x=list(rows[path]), y=list(rows["value"]), mode="lines+markers", name=headline_label(key),
             yaxis="y2" if both and not probability else "y",
             line=dict(dash="dash") if both and not probability else None,
-            customdata=[[t or "—", "—" if e is None else (percent_text(e) if probability else f"{float(e):.4g}")]
+            customdata=[[t or "—", "—" if e is None else (percent_text(e) if probability else decimal(e))]
                         for t, e in zip(rows["exact_text"], rows["exact"])],
             hovertemplate=f"{path} = %{{x}}<br>%{{customdata[0]}} = %{{customdata[1]}}<extra>"
                           f"{headline_label(key)}</extra>"))

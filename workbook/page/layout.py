@@ -23,6 +23,7 @@ from typing import Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from rules_core.result import decimal
 from rules_core.scenario import Scenario
 from rules_core.variants import house_rules
 
@@ -60,7 +61,7 @@ def short_fraction(exact: str, room: int = _LONG) -> str:
 
 
 def _number_text(value: float, lang: str = "en") -> str:
-    return localised(f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}", lang)
+    return localised(decimal(value, 3) if abs(value) < 1000 else f"{value:,.0f}", lang)
 
 
 def headline_cards(table: Table, text: Callable[[str], str] = str) -> str:

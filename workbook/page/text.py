@@ -23,7 +23,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from rules_core import System
-from rules_core.result import headline_label, one_in  # one source of headline names
+from rules_core.result import decimal, headline_label, one_in  # one source of headline names
 from rules_core.scenario import FieldSpec, Part, fields_of
 
 __all__ = ["translator", "Translator", "lang_of", "headline_label", "one_in_text", "percent_text", "number_text",
@@ -387,12 +387,18 @@ def localised_numbers(sentence: str, lang: str | None = "en") -> str:
 
 
 def number_text(x: float | int | Fraction, spec: str = ".4g", lang: str | None = "en") -> str:
-    """``x`` formatted with ``spec`` (Python's format mini-language) as ``lang`` writes numbers.
+    """``x`` formatted with ``spec`` (Python's format mini-language) as ``lang`` writes numbers;
+    a ``g`` spec never in exponent form (:func:`rules_core.result.decimal`: a reader does not read
+    ``4e-06``, and a Russian page could not give it its comma).
 
-    >>> number_text(1.6500, ".4g", "en"), number_text(1.65, ".4g", "ru")
-    ('1.65', '1,65')
+    >>> number_text(1.6500, ".4g", "en"), number_text(1.65, ".4g", "ru"), number_text(Fraction(1, 250000), "+.4g", "ru")
+    ('1.65', '1,65', '+0,000004')
     """
-    return localised(format(float(x) if isinstance(x, Fraction) else x, spec), lang)
+    shown = format(float(x) if isinstance(x, Fraction) else x, spec)
+    if spec.endswith("g") and "e" in shown:
+        digits = int(spec[spec.index(".") + 1:-1]) if "." in spec else 6
+        shown = ("+" if spec.startswith("+") and x >= 0 else "") + decimal(x, digits)
+    return localised(shown, lang)
 
 
 def integer_text(n: int, lang: str | None = "en") -> str:

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from rules_core import System, all_systems
 from rules_core.compare import Worth, WorthPoint
-from rules_core.result import fraction_text
+from rules_core.result import decimal, fraction_text
 from rules_core.tables import csv_text
 
 from ..page.text import headline_label
@@ -76,7 +76,7 @@ def _shown(row: Row, key: str, value: Fraction | None) -> str:
         return f"{float(value) * 100:+.2f} pp"
     if key.startswith("p_"):
         return percent_text(value)
-    return f"{float(value):.4g}"
+    return decimal(value)
 
 
 def worth_rows(worths: Mapping[str, Worth]) -> list[dict[str, Any]]:

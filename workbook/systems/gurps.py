@@ -22,6 +22,7 @@ from fractions import Fraction
 import plotly.graph_objects as go
 
 from rules_core import Result, ScenarioError, get_system
+from rules_core.result import decimal
 from rules_core.systems.gurps_4e.dice import ROLL_3D6, TOTALS, success_roll, success_weight
 from rules_core.systems.gurps_4e.scenario import GurpsVariant
 from rules_core.systems.gurps_4e.play import attack_context, defense_option, dodge_score, sacrificial_context
@@ -245,7 +246,7 @@ def sacrificial_chart(result: Result, lang: str = "en") -> go.Figure | str:
 def _cell(key: str, value: Fraction | None) -> str | None:
     if value is None:
         return None
-    shown = percent_text(value) if key.startswith("p_") else f"{float(value):.4g}"
+    shown = percent_text(value) if key.startswith("p_") else decimal(value)
     return f"{exact_text(value)} ({shown})"
 
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ...dist import Dist
-from ...result import Result, TraceStep, fraction_text
+from ...result import Result, TraceStep, decimal, fraction_text
 from ...scenario import fields_of
 from .dice import FACES, TestRules, face_runs, max_successes, success_counts
 from .outcomes import HEADLINES, outcome_key, outcome_label
@@ -39,11 +39,15 @@ def signed(n: int) -> str:
 
 
 def number(x: Fraction | int) -> str:
-    """An exact number for a trace line: ``3``, or ``39/20 ≈ 1.95``."""
+    """An exact number for a trace line: ``3``, or ``39/20 ≈ 1.95``.
+
+    >>> number(3), number(Fraction(39, 20)), number(Fraction(1, 250000))
+    ('3', '39/20 ≈ 1.95', '1/250000 ≈ 0.000004')
+    """
     x = Fraction(x)
     if x.denominator == 1:
         return str(x.numerator)
-    return f"{fraction_text(x)} ≈ {float(x):.4g}"
+    return f"{fraction_text(x)} ≈ {decimal(x)}"
 
 
 # -- every roll at once --------------------------------------------------------------------------
