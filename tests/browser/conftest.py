@@ -39,7 +39,9 @@ a field, see ``workbook/pages/dashboard.py`` for the rest), waits with Playwrigh
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -76,6 +78,26 @@ def output_path(path: Path | str) -> Path:
 
 TIMINGS_DOC = ARTIFACTS / "browser-test-timings.md"  # docs/browser-timings.md: make bench-browser
 SERVER = ROOT / "server" / "voila_app.py"
+
+
+#: A notebook of one widget, for a server's tests where any page will do: the server counts and
+#: releases every page alike, and this one's kernel starts and runs in about a second, where a
+#: dashboard's takes several (the browser's part of an open is about the same).
+LIGHT = "light.ipynb"
+LIGHT_READY = "() => Boolean(document.querySelector('.widget-button'))"
+
+
+def serving_folder(folder: Path, *notebooks: str) -> Path:
+    """``folder`` made ready to serve: :data:`LIGHT` and copies of ``notebooks`` from
+    ``notebooks/``, each with the texts it reads beside it (``d100-homebrew.en.md``, ...)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+            "source": "import ipywidgets\nipywidgets.Button(description='a page')"}
+    (folder / LIGHT).write_text(json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    for name in notebooks:
+        for path in NOTEBOOKS.glob(f"{Path(name).stem}.*"):
+            shutil.copyfile(path, folder / path.name)
+    return folder
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -18,7 +18,7 @@ import pytest
 
 import sys
 
-from .conftest import RENDER_TIMEOUT_MS, ROOT
+from .conftest import LIGHT, RENDER_TIMEOUT_MS, ROOT, serving_folder
 from rules_core import evaluate, get_system
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -224,18 +224,19 @@ def test_one_address_flooding_the_server_cannot_keep_a_class_out(browser, tmp_pa
     right, with a retry button;
     once a place frees (the student's tab closes), the browser's retry opens a dashboard showing
     the core's numbers, having said it was loading the page. (Releases are held off here, so
-    the counts cannot race them: the next test releases.)"""
+    the counts cannot race them: the next test releases. The flood and the student ask for a
+    page of one widget: the server counts every page alike, and its kernel starts in a second.)"""
+    folder = serving_folder(tmp_path / "served", "eldfall.ipynb")
     server = start_server(tmp_path / "flood.log", "--pool=0", "--max-kernels=3", "--max-per-address=2",
-                          "--never-connected-timeout=600", "--place-wait=0")
+                          "--never-connected-timeout=600", "--place-wait=0", notebooks=folder)
     try:
-        flood = [_request(f"{server.url}voila/render/d100-homebrew.ipynb", source="127.0.0.3")
-                 for _ in range(6)]
+        flood = [_request(f"{server.url}voila/render/{LIGHT}", source="127.0.0.3") for _ in range(6)]
         assert [status for status, _, _ in flood] == [200, 200, 429, 429, 429, 429]
         status, body, headers = flood[2]
         assert "Too many dashboards open" in body and "2 dashboards are counted" in body
         assert headers.get("Retry-After") == "30"
 
-        status, body, headers = _request(f"{server.url}voila/render/gurps-4e.ipynb", source="127.0.0.4")
+        status, body, headers = _request(f"{server.url}voila/render/{LIGHT}", source="127.0.0.4")
         assert status == 200  # the class is served beside the flood
         student = _kernel_of(body)
 

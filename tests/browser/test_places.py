@@ -5,21 +5,21 @@ counts while it is being sent, while its kernel waits for the browser's first co
 while a browser is connected to it. Closing a tab frees its place at once, whether the browser
 sends the shutdown beacon (``beforeunload``, or ``pagehide`` as phones do) or not at all (a
 crashed tab, a phone's browser swiped away, a dropped connection: the websocket closes). Here
-one Chromium plays a reader at 127.0.0.1 against a server with the default limit of 10: the
-outside tester's case on the index and two dashboards, the others on a page of one widget (the
-server counts every page alike, and that page opens quickly). docs/deploy.md, "What a page
-counts", says what is counted."""
+one Chromium plays a reader at 127.0.0.1 against one server with the default limit of 10,
+serving the index, two dashboards and a page of one widget: the outside tester's case flips
+between the index, the dashboards and that page; the others use that page alone (the server
+counts every page alike, and that page opens quickly). docs/deploy.md, "What a page counts",
+says what is counted."""
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from fractions import Fraction
 
 import pytest
 
-from .conftest import RENDER_TIMEOUT_MS, ROOT
+from .conftest import LIGHT, LIGHT_READY, RENDER_TIMEOUT_MS, ROOT, serving_folder
 from rules_core import evaluate, get_system
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -27,9 +27,9 @@ from browser_session import DASHBOARD_READY, start_server  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-#: What a reader flips between: the index of dashboards and two dashboards, in turn (each with a
-#: pool, so most opens are quick; the index's page is the lighter, which keeps these tests short).
-PAGES = ("index.ipynb", "eldfall.ipynb", "index.ipynb", "d100-homebrew.ipynb")
+#: What a reader flips between: the index of dashboards, two dashboards and the light page, in
+#: turn (each with a pool, so most opens are quick).
+PAGES = ("index.ipynb", LIGHT, "eldfall.ipynb", LIGHT, "d100-homebrew.ipynb", LIGHT)
 SYSTEMS = {"eldfall.ipynb": "eldfall", "d100-homebrew.ipynb": "d100-homebrew"}
 INDEX_READY = "() => Boolean(document.querySelector('.wb-index a'))"
 #: A browser that sends no beacon at all (its tab crashed, or a phone's browser fired neither
@@ -39,30 +39,11 @@ NO_BEACON = "navigator.sendBeacon = () => true;"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """The server with its default per-address limit (10) and release times."""
-    started = start_server(tmp_path_factory.mktemp("places") / "places.log", "--pool=0",
-                           "--pools=index.ipynb=2,eldfall.ipynb=1,d100-homebrew.ipynb=1",
-                           "--max-kernels=30", "--max-per-address=10")
-    yield started
-    started.stop()
-
-
-#: A page of one widget: what the server counts is any page with a kernel, and this one is
-#: quick to open (most of a dashboard's open is the browser drawing it), so the tests of many
-#: pages stay short.
-LIGHT = "light.ipynb"
-LIGHT_READY = "() => Boolean(document.querySelector('.widget-button'))"
-
-
-@pytest.fixture(scope="module")
-def light_server(tmp_path_factory):
-    """The same server serving a folder with :data:`LIGHT` alone."""
-    folder = tmp_path_factory.mktemp("light")
-    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
-            "source": "import ipywidgets\nipywidgets.Button(description='a page')"}
-    notebook = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    (folder / LIGHT).write_text(json.dumps(notebook))
-    started = start_server(folder / "light.log", "--pool=0", f"--pools={LIGHT}=3",
+    """The server with its default per-address limit (10) and release times, serving a folder
+    with the index, the two dashboards and :data:`~.conftest.LIGHT`."""
+    folder = serving_folder(tmp_path_factory.mktemp("places"), "index.ipynb", *SYSTEMS)
+    started = start_server(folder / "places.log", "--pool=0",
+                           f"--pools={LIGHT}=3,index.ipynb=1,eldfall.ipynb=1,d100-homebrew.ipynb=1",
                            "--max-kernels=30", "--max-per-address=10", notebooks=folder)
     yield started
     started.stop()
@@ -137,26 +118,26 @@ def _open_and_close_fifteen(browser, server, pages: tuple[str, ...], beacon: boo
 
 
 def test_fifteen_dashboards_closed_without_a_beacon_all_render(browser, server):
-    """The outside tester's case: fifteen pages (the index and two dashboards in turn) opened one
-    after another from one address, each closed once drawn with no beacon at all (a crashed tab,
-    a phone's browser swiped away: only the websocket's close tells the server). Every one
-    renders, each dashboard with the core's numbers: the 11th was refused with 429 when closed
-    pages kept counting."""
+    """The outside tester's case: fifteen pages (the index, two dashboards and the light page in
+    turn) opened one after another from one address, each closed once drawn with no beacon at
+    all (a crashed tab, a phone's browser swiped away: only the websocket's close tells the
+    server). Every one renders, each dashboard with the core's numbers: the 11th was refused
+    with 429 when closed pages kept counting."""
     _open_and_close_fifteen(browser, server, PAGES, beacon=False)
 
 
-def test_fifteen_pages_closed_with_beforeunload_all_render(browser, light_server):
+def test_fifteen_pages_closed_with_beforeunload_all_render(browser, server):
     """The same fifteen opens and closes, each tab closed the way a desktop browser does
     (beforeunload: Voilà's beacon shuts the kernel down at once); light pages here."""
-    _open_and_close_fifteen(browser, light_server, (LIGHT,), beacon=True)
+    _open_and_close_fifteen(browser, server, (LIGHT,), beacon=True)
 
 
-def test_eleven_pages_held_open_are_refused_at_the_eleventh_and_a_reload_counts_once(browser, light_server):
+def test_eleven_pages_held_open_are_refused_at_the_eleventh_and_a_reload_counts_once(browser, server):
     """Ten tabs open and connected take the address's share: the 11th page gets 429, its words
     saying what is counted and that closing a tab frees a place. A reload of an open tab still
     opens (it is the same page, not an 11th), and the address still counts ten; once a tab
     closes (here with no beacon: its websocket's close is enough), the 11th opens."""
-    server, url = light_server, f"{light_server.url}voila/render/{LIGHT}"
+    url = f"{server.url}voila/render/{LIGHT}"
     context = browser.new_context()
     context.add_init_script(NO_BEACON)
     try:
@@ -192,7 +173,7 @@ def test_a_page_hidden_without_beforeunload_releases_its_kernel_at_once(browser,
     server's disconnected timeout (30 s) and the culler's round."""
     context = browser.new_context()
     try:
-        page, response = _open(context, server, PAGES[3])
+        page, response = _open(context, server, "d100-homebrew.ipynb")
         assert response.status == 200
         kernel = _kernel(page)
         closed = time.monotonic()
