@@ -92,10 +92,10 @@ def write(files: Sequence[Path], folder: Path) -> Path:
     return target
 
 
-def build(folder: Path, static_paths: Sequence[str], labextension_paths: Sequence[str],
-          extensions: Iterable[str], chunk_list: Path = CHUNK_LIST) -> tuple[Path | None, list[str]]:
-    """The startup script of the listed chunks this server has (written into ``folder``), or None
-    when it has none of them; and the listed addresses it does not serve (for the log)."""
+def chunk_files(static_paths: Sequence[str], labextension_paths: Sequence[str], extensions: Iterable[str],
+                chunk_list: Path = CHUNK_LIST) -> tuple[list[Path], list[str]]:
+    """The files of the listed chunks this server has, in the list's order (what the startup
+    script carries); and the listed addresses it does not serve."""
     extensions = list(extensions)
     files, missing = [], []
     for address in listed(chunk_list):
@@ -104,4 +104,12 @@ def build(folder: Path, static_paths: Sequence[str], labextension_paths: Sequenc
             missing.append(address)
         else:
             files.append(found)
+    return files, missing
+
+
+def build(folder: Path, static_paths: Sequence[str], labextension_paths: Sequence[str],
+          extensions: Iterable[str], chunk_list: Path = CHUNK_LIST) -> tuple[Path | None, list[str]]:
+    """The startup script of the listed chunks this server has (written into ``folder``), or None
+    when it has none of them; and the listed addresses it does not serve (for the log)."""
+    files, missing = chunk_files(static_paths, labextension_paths, extensions, chunk_list)
     return (write(files, folder) if files else None), missing

@@ -460,3 +460,27 @@ def test_the_brotli_cache_is_named_by_content_and_made_once_on_a_machine(server_
     assert paths[2].exists() and not Path(f"{paths[2]}.{os.getpid()}.part").exists()
     cache.warm(str(other))
     assert len(submitted) == 1  # already on disk
+
+
+@pytest.mark.parametrize("startup_script", [True, False])
+def test_the_forms_made_ahead_leave_out_what_the_startup_script_carries(server_module, monkeypatch, startup_script):
+    """Brotli forms made ahead (``--precompress``, at a server's start): plotly.js, the startup
+    script and the files a page fetches itself (voila-style.js among them), but not the chunks
+    the startup script carries, which no page asks for on its own. Without a startup script a
+    page fetches those chunks one by one, and they are made ahead too."""
+    warmed: list[str] = []
+    monkeypatch.setattr(server_module.Precompressed, "warm", classmethod(lambda cls, path: warmed.append(path)))
+    app = server_module.WorkbookVoila()
+    try:
+        app.initialize([str(SERVER.parents[1] / "notebooks"), "--port=0", f"--startup-script={startup_script}"])
+        app._warm_static()
+        carried, _ = server_module.startup_js.chunk_files(app.static_paths, app.labextensions_path,
+                                                          app.voila_configuration.extension_allowlist)
+    finally:
+        server_module.WorkbookVoila.clear_instance()
+    names = [Path(p).name for p in warmed]
+    assert {"plotly.min.js", "voila-style.js", "index.css"} <= set(names), names
+    assert any(n.startswith("startup.") for n in names) is startup_script
+    big_carried = {str(f) for f in carried if f.stat().st_size > 20_000}
+    assert len(big_carried) > 10
+    assert big_carried.isdisjoint(warmed) is startup_script
