@@ -4,7 +4,7 @@ Fixtures (use them from any test module in this folder; every test here is marke
 
 ``voila_server`` (session)
     The workbook's server (``server/voila_app.py``, as ``make run`` starts it: Voilà with one
-    preheated kernel per notebook but the lessons, which no test here opens, the Host allowlist
+    preheated kernel per notebook but the lessons and the two notebooks for code, the Host allowlist
     and the kernel cap, but no per-address limit: every page here comes from one browser)
     serving ``notebooks/`` on a free 127.0.0.1 port; ``.url`` is its root, ``.log`` its log file. Started once per
     session with subprocess, ready when a static file answers, stopped by its PID at the end.
@@ -145,11 +145,13 @@ def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServ
     # One browser plays every visitor here, from one address: no per-address limit (its own
     # test starts a server with one, test_hardening.py).
     # A kernel with no browser connected goes after 10 s (30 s by default): its test waits less.
-    # No test here opens a lesson (the static site's tests do): their kernels are not preheated,
-    # which saves two workers' servers some 25 s of CPU while they start.
-    lessons = ",".join(f"{p.name}=0" for p in sorted(NOTEBOOKS.glob("lesson-*.ipynb")))
+    # No test here opens a lesson (the static site's tests do), and one test each opens the two
+    # notebooks for code: their kernels are not preheated (the code notebook's runs ~6 s), which
+    # saves two workers' servers some 45 s of CPU in kernels no test would use.
+    cold = [*sorted(NOTEBOOKS.glob("lesson-*.ipynb")), NOTEBOOKS / "explore-in-code.ipynb",
+            NOTEBOOKS / "design-a-rule.ipynb"]
     command = [sys.executable, str(SERVER), str(NOTEBOOKS), f"--port={port}", "--pool=1",
-               f"--pools={lessons}", "--show_tracebacks=True", "--max-per-address=0",
+               f"--pools={','.join(f'{p.name}=0' for p in cold)}", "--show_tracebacks=True", "--max-per-address=0",
                "--disconnected-timeout=10"]
     with open(log, "wb") as sink:
         process = subprocess.Popen(command, cwd=NOTEBOOKS, stdout=sink, stderr=subprocess.STDOUT,
