@@ -229,33 +229,40 @@ def test_no_page_of_the_site_asks_another_host(browser, static_site, site_folder
     """Every HTML page of the site, found in the folder served (the lab's too, when the site has
     one), opened in Chromium with every other host refused: none asks another host. A rendered
     notebook is watched until its first output is drawn (its kernel started and ran), any other
-    page until its network is idle (a page that only redirects may never be)."""
+    page until its network is idle (a page that only redirects may never be). The pages are
+    opened one after another in one browser, as a reader goes from page to page: its cache
+    spares each page compiling the runtime again, and hides no request to another host (each
+    is refused, so none is ever cached)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     pages = sorted(p.relative_to(site_folder).as_posix() for p in site_folder.rglob("*.html"))
     assert "index.html" in pages and "voici/render/eldfall.html" in pages, pages
-    for name in pages:
-        context = browser.new_context()
-        try:
-            asked: set[str] = set()
+    asked: dict[str, set[str]] = {}
+    opened = ""
 
-            def route(r):
-                asked.add(urlsplit(r.request.url).hostname or "")
-                r.continue_() if r.request.url.startswith(static_site) else r.abort()
+    def route(r):
+        asked.setdefault(opened, set()).add(urlsplit(r.request.url).hostname or "")
+        r.continue_() if r.request.url.startswith(static_site) else r.abort()
 
-            context.route("**/*", route)  # the page's workers too
+    context = browser.new_context()
+    context.route("**/*", route)  # the pages' workers too
+    try:
+        for opened in pages:
             page = context.new_page()
-            page.goto(static_site + name, wait_until="commit", timeout=60_000)
-            if name.startswith(build.PAGES):
-                page.wait_for_function("() => Boolean(document.querySelector('.jp-OutputArea-output'))",
-                                       timeout=240_000, polling=200)
             try:
-                page.wait_for_load_state("networkidle", timeout=20_000)
-            except PlaywrightTimeout:
-                pass  # still busy (a redirect, a kernel): what it asked so far is what is checked
-            assert asked == {"127.0.0.1"}, (name, asked)
-        finally:
-            context.close()
+                page.goto(static_site + opened, wait_until="commit", timeout=60_000)
+                if opened.startswith(build.PAGES):
+                    page.wait_for_function("() => Boolean(document.querySelector('.jp-OutputArea-output'))",
+                                           timeout=240_000, polling=200)
+                try:
+                    page.wait_for_load_state("networkidle", timeout=20_000)
+                except PlaywrightTimeout:
+                    pass  # still busy (a redirect, a kernel): what it asked so far is what is checked
+            finally:
+                page.close()
+            assert asked.get(opened) == {"127.0.0.1"}, (opened, asked.get(opened))
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("address, lab", [("doc/tree/index.html", "lab/lab/index.html"),
