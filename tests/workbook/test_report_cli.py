@@ -1,10 +1,13 @@
 """``python -m workbook report`` run as a person runs it: bad input ends with one line on standard
 error naming the problem (no traceback) and a non-zero status; a good run writes the report with
-the core's exact headline in it."""
+the core's exact headline in it. Each bad input is run through the command's ``main`` in this
+process (as ``python -m workbook`` calls it, with its working folder and streams); one of them
+also as its own process, which nothing else may print to."""
 
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 import subprocess
@@ -22,6 +25,19 @@ PRESET = "infinity-n4/zhanshi-vs-fusilier"
 def report(*argv: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "workbook", *argv], cwd=cwd, input=stdin,
                           capture_output=True, text=True, timeout=300)
+
+
+def report_here(*argv: str, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> subprocess.CompletedProcess:
+    """What :func:`report` gives, from the command's ``main`` run in this process."""
+    from workbook.__main__ import main
+
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.chdir(cwd)
+    try:
+        status = main(list(argv), stdin=io.StringIO(""), stdout=out, stderr=err)
+    except SystemExit as exit_:  # as the interpreter would end the process
+        status = exit_.code
+    return subprocess.CompletedProcess(["python", "-m", "workbook", *argv], status, out.getvalue(), err.getvalue())
 
 
 def _bad_field(tmp: Path) -> str:
@@ -79,11 +95,27 @@ BAD = [
 
 
 @pytest.mark.parametrize("argv, status, words", [b[1:] for b in BAD], ids=[b[0] for b in BAD])
-def test_bad_input_gets_one_line_naming_the_problem(tmp_path, argv, status, words):
+def test_bad_input_gets_one_line_naming_the_problem(tmp_path, monkeypatch, argv, status, words):
     before = {p.name for p in tmp_path.iterdir()}
     given = argv(tmp_path)
     made = {p.name for p in tmp_path.iterdir()} - before  # what the case itself set up
-    done = report(*given, cwd=tmp_path)
+    done = report_here(*given, cwd=tmp_path, monkeypatch=monkeypatch)
+    _one_line_and_nothing_else(done, status, words, tmp_path, before, made)
+
+
+@pytest.mark.parametrize("case", ["a bad field", "no arguments"])
+def test_bad_input_run_as_its_own_process_prints_that_line_alone(tmp_path, case):
+    """The same as a person's shell sees it: the process prints nothing else (no warning at
+    import, no traceback) and ends with the status."""
+    _, argv, status, words = next(b for b in BAD if b[0] == case)
+    before = {p.name for p in tmp_path.iterdir()}
+    given = argv(tmp_path)
+    made = {p.name for p in tmp_path.iterdir()} - before
+    _one_line_and_nothing_else(report(*given, cwd=tmp_path), status, words, tmp_path, before, made)
+
+
+def _one_line_and_nothing_else(done: subprocess.CompletedProcess, status: int, words: list[str], tmp_path: Path,
+                               before: set[str], made: set[str]) -> None:
     assert done.returncode == status, (done.returncode, done.stderr)
     lines = done.stderr.splitlines()
     assert len(lines) == 1, done.stderr
