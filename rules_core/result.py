@@ -15,8 +15,8 @@ from .scenario import Scenario
 from .trace import TraceStep
 from .variants import HouseRule, house_rules
 
-__all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "fraction_text", "number_shown", "decimal", "percent", "one_in",
-           "headline_label", "UnknownDistribution"]
+__all__ = ["TraceStep", "Result", "COMMON_HEADLINES", "exact", "fraction_text", "number_shown", "decimal", "percent",
+           "one_in", "headline_label", "UnknownDistribution"]
 
 #: Headline quantities every system provides, with one meaning everywhere (docs/quantities.md).
 COMMON_HEADLINES = ("p_dodge_succeeds", "p_no_hit", "expected_hits")
