@@ -268,11 +268,12 @@ def test_one_address_flooding_the_server_cannot_keep_a_class_out(browser, tmp_pa
 def test_a_page_no_browser_loads_releases_its_kernel(tmp_path):
     """A page request read by a script that never runs the page: its kernel is released once
     the never-connected timeout (5 s here; 30 s by default) has passed since the page was sent,
-    at the culler's next round (every 2 s here, 10 s by default), and the log says why."""
+    at the culler's next round (every 2 s here, 10 s by default), and the log says why. (A page
+    of one widget: any page's kernel is released alike.)"""
     server = start_server(tmp_path / "never.log", "--pool=0", "--never-connected-timeout=5",
-                          "--MappingKernelManager.cull_interval=2")
+                          "--MappingKernelManager.cull_interval=2", notebooks=serving_folder(tmp_path / "served"))
     try:
-        status, body, _ = _request(f"{server.url}voila/render/d100-homebrew.ipynb", source="127.0.0.3")
+        status, body, _ = _request(f"{server.url}voila/render/{LIGHT}", source="127.0.0.3")
         assert status == 200
         kernel = _kernel_of(body)
         _wait_for(server, f"Releasing kernel {kernel}: no browser connected in")

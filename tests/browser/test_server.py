@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import pytest
 
-from .conftest import ROOT, RENDER_TIMEOUT_MS, UPDATE_TIMEOUT_MS
+from .conftest import LIGHT, ROOT, RENDER_TIMEOUT_MS, UPDATE_TIMEOUT_MS, serving_folder
 from rules_core import evaluate, get_system
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -192,10 +192,12 @@ def test_static_files_are_sent_compressed(voila_server):
 
 def test_a_full_server_says_so_instead_of_a_silent_page(browser, tmp_path):
     """With a cap of one kernel and no preheating, a second visitor gets the "server is full"
-    page (HTTP 503, a retry button) while the first page keeps its kernel."""
-    server = start_server(tmp_path / "full.log", "--pool=0", "--max-kernels=1")
+    page (HTTP 503, a retry button) while the first page (one of one widget: any page's kernel
+    counts alike) keeps its kernel."""
+    server = start_server(tmp_path / "full.log", "--pool=0", "--max-kernels=1",
+                          notebooks=serving_folder(tmp_path / "served", "eldfall.ipynb", "gurps-4e.ipynb"))
     try:
-        status, body, _ = _get(server.url + "voila/render/d100-homebrew.ipynb")
+        status, body, _ = _get(server.url + f"voila/render/{LIGHT}")
         assert status == 200 and "wb-server-full" not in body
         status, body, headers = _get(server.url + "voila/render/eldfall.ipynb")
         assert status == 503 and headers.get("Retry-After") == "60"
