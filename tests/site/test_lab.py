@@ -136,6 +136,8 @@ def test_the_design_notebook_runs_in_the_lab_with_the_cores_numbers(open_lab):
     lab.wait_drawn(".wb-outcome-chart", timeout=RENDER_TIMEOUT_MS)  # scrolled to: a chart draws near the view
     page.wait_for_function(_DASHBOARD_READY, timeout=RENDER_TIMEOUT_MS, polling=500)
     assert lab.python_errors() == []
+    # piplite set up lazily, as on the pages: no %pip here, so neither it nor micropip was fetched
+    assert [url for url in lab.requested if url.endswith(("deferred/micropip.zip", "deferred/piplite.zip"))] == []
     assert page.evaluate(_RESULT_OUTCOMES, DUCK_RESULT) == exact_rows(duck_outcomes)
     assert page.evaluate(_RESULT_OUTCOMES, FILE_RESULT) == exact_rows(file_outcomes)  # the rule file, from the lab's files
     assert lab.headline() == duck_dashboard  # dashboard(DUCK), the notebook's last cell

@@ -21,6 +21,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import patches  # tools/site/patches.py, beside this script
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: The lab's notebooks (``notebooks/``): designing a rule, then the lessons, which run there as in
@@ -111,6 +113,10 @@ def add_lab(site: Path, jupyter_lite: Path, kernel: dict, plotly_js: Path, plotl
                     "--source-date-epoch", env["SOURCE_DATE_EPOCH"]],
                    cwd=work, env=env, check=True, stdout=subprocess.DEVNULL)
     leave_out_extensions(site / LAB)
+    # piplite set up lazily, as on the pages: the lab's kernel imports neither it nor micropip
+    # (nor unittest.mock) as it starts, and fetches none of them until %pip is used
+    (worker,) = (site / LAB / patches.KERNEL_STATIC).glob(f"{patches.WORKER_CHUNK}.*.js")
+    worker.write_text(patches.patch_kernel_worker_piplite(worker.read_text(encoding="utf-8")), encoding="utf-8")
     bundle = site / LAB / "lab" / plotly_address
     bundle.parent.mkdir(parents=True)
     shutil.copy2(plotly_js, bundle)
