@@ -105,11 +105,3 @@ def chunk_files(static_paths: Sequence[str], labextension_paths: Sequence[str], 
         else:
             files.append(found)
     return files, missing
-
-
-def build(folder: Path, static_paths: Sequence[str], labextension_paths: Sequence[str],
-          extensions: Iterable[str], chunk_list: Path = CHUNK_LIST) -> tuple[Path | None, list[str]]:
-    """The startup script of the listed chunks this server has (written into ``folder``), or None
-    when it has none of them; and the listed addresses it does not serve (for the log)."""
-    files, missing = chunk_files(static_paths, labextension_paths, extensions, chunk_list)
-    return (write(files, folder) if files else None), missing

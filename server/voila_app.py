@@ -1110,6 +1110,7 @@ class WorkbookVoila(Voila):
             self.setup_template_dirs()
         if not conf.extension_allowlist:
             conf.extension_allowlist = list(EXTENSIONS)
+        self.startup_chunks: list[Path] = []  # the files the startup script carries (_startup_script)
         self.startup_file = self._startup_script() if self.startup_script else None
         if conf.page_config_hook is None:
             root = self.root_dir
@@ -1145,9 +1146,10 @@ class WorkbookVoila(Voila):
     def _startup_script(self) -> Path | None:
         """The script of the chunks every page loads as it starts (:mod:`startup_script`), written
         now if it is not on disk; None if this server has none of them."""
+        files, missing = startup_js.chunk_files(self.static_paths, self.labextensions_path,
+                                                self.voila_configuration.extension_allowlist)
         try:
-            made, missing = startup_js.build(STARTUP_DIR, self.static_paths, self.labextensions_path,
-                                             self.voila_configuration.extension_allowlist)
+            made = startup_js.write(files, STARTUP_DIR) if files else None
         except OSError as err:
             self.log.warning("No startup script (pages fetch its chunks one by one): %s", err)
             return None
@@ -1156,6 +1158,7 @@ class WorkbookVoila(Voila):
                              "one by one instead (after an upgrade of Voilà or an extension, run "
                              "tools/startup_chunks.py): %s", len(missing),
                              len(startup_js.listed()), ", ".join(missing[:3]))
+        self.startup_chunks = files if made else []
         return made
 
     def _warm_static(self) -> None:
@@ -1167,10 +1170,8 @@ class WorkbookVoila(Voila):
             folders += [os.path.join(base, name) for name in self.voila_configuration.extension_allowlist]
         made = [str(PLOTLY_DIR / "plotly.min.js"), *([str(self.startup_file)] if self.startup_file else [])]
         files = _static_files(f for f in folders if os.path.isdir(f))
-        if self.startup_file:
-            carried = {str(f) for f in startup_js.chunk_files(self.static_paths, self.labextensions_path,
-                                                               self.voila_configuration.extension_allowlist)[0]}
-            files = [f for f in files if f not in carried]
+        carried = {str(f) for f in self.startup_chunks}
+        files = [f for f in files if f not in carried]
         for path in [*files, *made]:
             Precompressed.warm(path)
 

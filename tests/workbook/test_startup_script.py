@@ -109,12 +109,11 @@ def test_the_listed_chunks_that_this_server_lacks_are_named(startup, served, tmp
     static, labextensions = served
     listing = tmp_path / "chunks.txt"
     listing.write_text("# a comment\nvoila/static/1.voila.js\n\nvoila/static/9.voila.js\n")
-    made, missing = startup.build(tmp_path / "out", [str(static)], [str(labextensions)], [], listing)
-    assert made is not None and made.read_text().startswith("(self.webpackChunk_a")
+    files, missing = startup.chunk_files([str(static)], [str(labextensions)], [], listing)
+    assert startup.write(files, tmp_path / "out").read_text().startswith("(self.webpackChunk_a")
     assert missing == ["voila/static/9.voila.js"]
     listing.write_text("voila/static/9.voila.js\n")
-    assert startup.build(tmp_path / "out", [str(static)], [str(labextensions)], [], listing) == (
-        None, ["voila/static/9.voila.js"])
+    assert startup.chunk_files([str(static)], [str(labextensions)], [], listing) == ([], ["voila/static/9.voila.js"])
 
 
 def test_the_shipped_list_holds_only_chunks(startup):

@@ -165,7 +165,7 @@ def plotly_path(lock: dict) -> str:
 def add_early_start_to_site(site: Path, plotly: str) -> None:
     """The early start in the kernel's code and every rendered page of ``site``."""
     static = site / patches.KERNEL_STATIC
-    (worker,) = static.glob(f"{patches.WORKER_CHUNK}.*.js")
+    worker = patches.kernel_worker(site)
     (page_code,) = [p for p in static.glob("*.js") if patches.KERNEL_NEW_WORKER in p.read_text(encoding="utf-8")]
     page_code.write_text(patches.patch_kernel_worker_taken(page_code.read_text(encoding="utf-8")), encoding="utf-8")
     worker_code = patches.patch_kernel_worker_early(worker.read_text(encoding="utf-8"))

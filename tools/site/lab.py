@@ -115,7 +115,7 @@ def add_lab(site: Path, jupyter_lite: Path, kernel: dict, plotly_js: Path, plotl
     leave_out_extensions(site / LAB)
     # piplite set up lazily, as on the pages: the lab's kernel imports neither it nor micropip
     # (nor unittest.mock) as it starts, and fetches none of them until %pip is used
-    (worker,) = (site / LAB / patches.KERNEL_STATIC).glob(f"{patches.WORKER_CHUNK}.*.js")
+    worker = patches.kernel_worker(site / LAB)
     worker.write_text(patches.patch_kernel_worker_piplite(worker.read_text(encoding="utf-8")), encoding="utf-8")
     bundle = site / LAB / "lab" / plotly_address
     bundle.parent.mkdir(parents=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 #: The packages the kernel's worker (0.7.0) looks for by these names among the settings' packages
 #: as it starts, installing with piplite each one it does not find there. It spells its own
@@ -228,6 +229,14 @@ KERNEL_STATIC = "extensions/@jupyterlite/pyodide-kernel-extension/static/"
 KERNEL_NEW_WORKER = ("initWorker(e){return crossOriginIsolated?new Worker(new URL(n.p+n.u(620),n.b),{type:void 0})"
                      ":new Worker(new URL(n.p+n.u(352),n.b),{type:void 0})}")
 WORKER_CHUNK = "352"
+
+
+def kernel_worker(root: Path) -> Path:
+    """The kernel's worker script in the JupyterLite built at ``root`` (the site's pages, or its lab)."""
+    (worker,) = (root / KERNEL_STATIC).glob(f"{WORKER_CHUNK}.*.js")
+    return worker
+
+
 WORKER_INIT_RUNTIME = "await this.initRuntime(e),await this.initFilesystem(e)"
 WORKER_EXPOSED = "Mu=new nr;Nt(Mu)"  # the worker's kernel object, offered to the page (comlink)
 WORKER_EARLY_START = """;
