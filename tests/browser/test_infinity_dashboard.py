@@ -80,8 +80,11 @@ def test_moving_ph_and_burst_updates_chart_and_table(open_dashboard, timings):
     dash.wait_for_table(table)
     dash.wait_for_headline(headline)
     assert dash.table() == table and dash.headline() == headline
-    assert dash.chart_y("wb-at-least-chart") == [float(p) for _, p in
-                                                  evaluate(scenario(ph=11, burst=5)).p_at_least_hits()]
+    # The "at least" chart is sent after the outcome chart (workbook/pages/dashboard.py, _show):
+    # waited for, not read at once, or a busy machine shows its figure of the step before.
+    at_least = [float(p) for _, p in evaluate(scenario(ph=11, burst=5)).p_at_least_hits()]
+    dash.wait_for_chart(at_least, "wb-at-least-chart")
+    assert dash.chart_y("wb-at-least-chart") == at_least
     # The share link follows, and names this scenario.
     link = urlsplit(dash.share_link("dodger.ph=11", "attackers.0.burst=5"))
     assert link.path == f"/voila/render/{NOTEBOOK}"
