@@ -1,8 +1,9 @@
 """A designer's rule (issue: design your own rule): exact from enumerating ``play`` alone.
 
 - the 2d10 rule of tests/example_rule.py (id ``my-2d10``), one whole ``evaluate``, walked and with
-  an ``exact=`` form of its own (:data:`TWO_D10_EXACT`, checked against the walk), beside every
-  face pair walked by the rule's text;
+  an ``exact=`` form of its own (:data:`TWO_D10_EXACT`, checked against the walk), beside icepool
+  (``icepool.map`` of the rule over two d10s) and beside every face pair walked by the rule's
+  text in a plain loop (no library: the fastest a Python rule can be walked);
 - a rule rolling a pool of d20s, unordered (written here), read through a grouping hint: by
   kinds of faces (:data:`POOL_BY_KIND`, ``face_kind``: over, under or on the skill) and by its
   successes and criticals (:data:`POOL`, ``classify``);
@@ -122,6 +123,17 @@ def every_face_pair(skill: int, hits: int) -> tuple[Fraction, Fraction, Fraction
     return Fraction(passed, 100), Fraction(no_hit, 100), Fraction(landed, 100)
 
 
+def icepool_two_d10(skill: int, hits: int) -> tuple[Fraction, Fraction, Fraction]:
+    """The same three numbers in icepool, as an icepool user writes a rule reading two dice:
+    ``icepool.map`` of a function of both faces over two d10s (a die of (passed, hits left))."""
+    def roll(a: int, b: int) -> tuple[bool, int]:
+        left = hits if a + b > skill else 0 if a == b else max(0, hits - (skill - a - b + 1))
+        return a + b <= skill, left
+
+    passed, left = icepool.map(roll, icepool.d10, icepool.d10).marginals
+    return Fraction(passed.probability(True)), Fraction(left.probability(0)), Fraction(left.mean())
+
+
 def two_d10_exact(s: Any) -> dict[Play, int]:
     """my-2d10's plays in closed form (its ``exact=``): a total t of 2d10 falls min(t − 1, 21 − t)
     ways, one of them a double when t is even; at or under the skill it cancels margin + 1 hits,
@@ -193,6 +205,9 @@ def _2d10_agrees(result: Any, ref: tuple[Fraction, Fraction, Fraction]) -> bool:
 
 
 CASES = [
+    Case(system="design", name=f"{_2D10_NAME}, walked, beside icepool", target_ms=5.0, target_times=10,
+         run=lambda: registered(TWO_D10, lambda: evaluate(TWO_D10_SCENARIO)),
+         reference=lambda: icepool_two_d10(11, 3), check=_2d10_agrees),
     Case(system="design", name=f"{_2D10_NAME}, walked", target_ms=5.0,
          run=lambda: registered(TWO_D10, lambda: evaluate(TWO_D10_SCENARIO)),
          reference=lambda: every_face_pair(11, 3), reference_name="every face pair, by the rule's text",
