@@ -134,6 +134,27 @@ def refilled(server, notebook: str, seen: int, timeout: float = 180.0) -> int:
     return seen
 
 
+def returning_opens(reader, server, notebook: str, label: str, args, seen: int, errors: list[str]) -> Step:
+    """``--opens`` timed opens of ``notebook`` in ``reader`` (a browser whose cache is on disk,
+    as a reader's is), after one untimed open that fills its cache; each after the pool was
+    refilled."""
+    step = Step(label, "page request → chart and table drawn, a returning reader's browser (its cache on disk)")
+    for i in range(args.opens + 1):
+        page, stats = open_page(reader, f"{server.url}voila/render/{notebook}", DASHBOARD_READY,
+                                count_bytes=False)
+        if stats.error:
+            step.failures += 1
+            errors.append(f"{label}: returning open {i + 1}: {stats.error}")
+        elif i > 0:
+            step.seconds.append(stats.seconds)
+        errors += [f"{label}: console: {e}" for e in stats.console_errors]
+        errors += [f"{label}: request to another host: {url}" for url in stats.refused]
+        page.close()
+        if i < args.opens and args.pool:
+            seen = refilled(server, notebook, seen)
+    return step
+
+
 def run(args) -> tuple[list[Step], dict[str, int], list[str], str, str]:
     from playwright.sync_api import sync_playwright
 
@@ -148,6 +169,8 @@ def run(args) -> tuple[list[Step], dict[str, int], list[str], str, str]:
         relay = CountingProxy(int(server.url.rsplit(":", 1)[1].strip("/")))
         with sync_playwright() as playwright:
             browser = launch(playwright)
+            # a returning reader's browser: one profile on disk, its cache kept from open to open
+            reader = launch(playwright, profile=workdir / "reader-profile") if args.returning else None
             for notebook, (label, key_slider, (typed_slider, values), extras) in PLANS.items():
                 if args.only and label not in args.only:
                     continue
@@ -196,6 +219,13 @@ def run(args) -> tuple[list[Step], dict[str, int], list[str], str, str]:
                         time.sleep(0.3)
                     steps.append(step)
                 page.context.close()
+                if reader is not None:
+                    if args.pool:
+                        seen = refilled(server, notebook, seen)
+                    steps.insert(steps.index(opened) + 1,
+                                 returning_opens(reader, server, notebook, label, args, seen, errors))
+            if reader is not None:
+                reader.close()
             browser.close()
         relay.close()
     finally:
@@ -244,7 +274,9 @@ when the headline, the outcome table and the outcome chart all show the new scen
 the page's own clock from the change's first event (key press, Enter, click, chosen option) to
 the frame that shows it. Each open uses a fresh browser context (empty cache) after the pool was
 refilled, and asks the server directly (the bytes are counted on one more open, through a relay);
-the browser's requests are watched, not intercepted.
+the browser's requests are watched, not intercepted. A returning reader's opens are timed the
+same way in one browser that keeps its profile on disk, as a reader's browser does (after one
+open that fills its cache): its cache spares it fetching and compiling the page's scripts again.
 
 | dashboard | step | median | p95 | n |
 | --- | --- | --- | --- | --- |
@@ -268,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opens", type=int, default=5, help="opens per dashboard")
     parser.add_argument("--changes", type=int, default=20, help="repetitions of each control change")
     parser.add_argument("--only", nargs="*", help="labels of the dashboards to measure (default: all)")
+    parser.add_argument("--no-returning", dest="returning", action="store_false",
+                        help="leave out the opens in a returning reader's browser (its cache on disk)")
     parser.add_argument("--write", type=Path, help="write the Markdown table to this path")
     args = parser.parse_args(argv)
     steps, sizes, errors, load_start, load_end = run(args)

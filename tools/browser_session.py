@@ -176,9 +176,13 @@ def _deflate(data: bytes) -> bytes:
     return compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
 
 
-def launch(playwright):
-    """Debian's Chromium, headless (never a downloaded browser)."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+def launch(playwright, profile: Path | None = None):
+    """Debian's Chromium, headless (never a downloaded browser); with ``profile``, a browser
+    context keeping its profile (its cache among it) in that folder, as a reader's browser does."""
+    if profile is None:
+        return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    return playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
+                                                         viewport={"width": 1280, "height": 1000})
 
 
 def _count_bytes(context, page, stats: PageStats) -> None:
