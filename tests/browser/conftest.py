@@ -10,10 +10,14 @@ Fixtures (use them from any test module in this folder; every test here is marke
     session with subprocess, ready when a static file answers, stopped by its PID at the end.
 ``browser`` (session)
     Playwright's Chromium API driving Debian's ``/usr/bin/chromium`` (never a downloaded build).
+``returning_browser`` (session)
+    A browser context keeping its profile on disk, as a reader's browser does: the pages that
+    ``open_dashboard`` opens share its cache (each test still closes its own pages).
 ``open_dashboard`` (function)
     ``open_dashboard("infinity-n4-dodge.ipynb", query="dodger.ph=12")`` opens a notebook in a
-    fresh page (``width`` / ``height`` of the window, 1280 × 1000 unless given; other keywords
-    go to Playwright's ``new_context``, e.g. ``permissions``) (requests to anything but 127.0.0.1 are aborted), waits until the outcome chart
+    new page of ``returning_browser`` (``width`` / ``height`` of the window, 1280 × 1000 unless
+    given; with other keywords, e.g. ``permissions``, a fresh context of Playwright's
+    ``new_context`` instead) (requests to anything but 127.0.0.1 fail), waits until the outcome chart
     and table are drawn (or until the JavaScript condition ``ready`` holds, for a page that is
     not a dashboard), and returns a :class:`DashboardPage`.
 ``timings`` (session)
@@ -61,6 +65,9 @@ NOTEBOOKS = ROOT / "notebooks"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: No host but 127.0.0.1 resolves in the browser (the way the tests keep pages to this machine
+#: without routing their requests).
+OWN_HOST_ONLY = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
 RENDER_TIMEOUT_MS = 120_000  # a cold kernel renders in ~10 s; leave room on a busy machine
 UPDATE_TIMEOUT_MS = 20_000
 #: Test runs save screenshots and timings under test-artifacts/ (not tracked). With
@@ -281,6 +288,23 @@ class DashboardPage:
 
         target.route("**/*", route)
 
+    def watch(self, page) -> None:
+        """Record every request of ``page`` (its host, its address) without routing it: routing
+        turns the browser's cache off. A request to another host is counted as refused: in the
+        browser that watched pages open in, no host but 127.0.0.1 resolves (``OWN_HOST_ONLY``)."""
+
+        def asked(request):
+            url = request.url
+            if not url.startswith(("http:", "https:", "ws:", "wss:")):
+                return  # data: and blob: addresses ask no host
+            host = urlsplit(url).hostname or ""
+            self.hosts.add(host)
+            self.requested.append(url)
+            if host != "127.0.0.1":
+                self.aborted.append(url)
+
+        page.on("request", asked)
+
     def resize(self, width: int, height: int) -> None:
         """Make the window ``width`` × ``height`` and wait until every chart is drawn at its
         box's new width."""
@@ -370,8 +394,8 @@ class DashboardPage:
 
     def console_errors(self) -> list[str]:
         """Browser console errors, except the failed loads of requests this harness aborted."""
-        return [text for kind, text in self.console
-                if kind == "error" and not (self.aborted and "net::ERR_FAILED" in text)]
+        return [text for kind, text in self.console if kind == "error" and not (
+            self.aborted and ("net::ERR_FAILED" in text or "net::ERR_NAME_NOT_RESOLVED" in text))]
 
     def screenshot(self, path: Path | str, height: int = 1400, width: int = 1280) -> Path:
         """What a reader sees at the top of the dashboard in a ``width`` × ``height`` window,
@@ -392,18 +416,38 @@ _DASHBOARD_READY = """() => {
 }"""
 
 
+@pytest.fixture(scope="session")
+def returning_browser(browser, tmp_path_factory):
+    """A reader's own browser: one context keeping its profile on disk, so that its cache (and
+    the code compiled from the pages' scripts, kept with it) serves page after page, where a
+    fresh context compiles Voilà's scripts again on every open. No host but 127.0.0.1 resolves
+    in it (``OWN_HOST_ONLY``): nothing is routed, since routing turns the cache off."""
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path_factory.mktemp("reader-profile")), executable_path=CHROMIUM,
+        args=[*CHROMIUM_FLAGS, OWN_HOST_ONLY], viewport={"width": 1280, "height": 1000})
+    yield context
+    context.close()
+
+
 @pytest.fixture
-def open_dashboard(browser, voila_server):
-    contexts = []
+def open_dashboard(browser, returning_browser, voila_server):
+    contexts, pages = [], []
 
     def open_(notebook: str, query: str = "", ready: str = _DASHBOARD_READY, width: int = 1280,
               height: int = 1000, **options) -> DashboardPage:
-        context = browser.new_context(viewport={"width": width, "height": height}, **options)
-        contexts.append(context)
-        page = context.new_page()
         url = f"{voila_server.url}voila/render/{notebook}" + (f"?{query}" if query else "")
-        dash = DashboardPage(page, url)
-        dash.keep_to(page, "http://127.0.0.1:")
+        if options:  # e.g. permissions: a context of the test's own
+            context = browser.new_context(viewport={"width": width, "height": height}, **options)
+            contexts.append(context)
+            page = context.new_page()
+            dash = DashboardPage(page, url)
+            dash.keep_to(page, "http://127.0.0.1:")
+        else:
+            page = returning_browser.new_page()
+            pages.append(page)
+            page.set_viewport_size({"width": width, "height": height})
+            dash = DashboardPage(page, url)
+            dash.watch(page)
         page.on("console", lambda m: dash.console.append((m.type, m.text)))
         page.on("pageerror", lambda e: dash.console.append(("error", f"page error: {e}")))
         start = time.perf_counter()
@@ -413,6 +457,8 @@ def open_dashboard(browser, voila_server):
         return dash
 
     yield open_
+    for page in pages:
+        page.close()
     for context in contexts:
         context.close()
 
