@@ -295,7 +295,7 @@ class DashboardPage:
 
         def asked(request):
             url = request.url
-            if not url.startswith(("http:", "https:", "ws:", "wss:")):
+            if not url.startswith(("http:", "https:")):
                 return  # data: and blob: addresses ask no host
             host = urlsplit(url).hostname or ""
             self.hosts.add(host)

@@ -38,7 +38,7 @@ from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-from browser.conftest import _DASHBOARD_READY, CHROMIUM, CHROMIUM_FLAGS, _free_port  # noqa: E402
+from browser.conftest import _DASHBOARD_READY, CHROMIUM, CHROMIUM_FLAGS, OWN_HOST_ONLY, _free_port  # noqa: E402
 
 TIMEOUT_MS = 300_000
 #: What a dashboard's first open may cost (docs/deploy.md, "Measured"): seconds to the first
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> None:
         with sync_playwright() as playwright:
             context = playwright.chromium.launch_persistent_context(
                 profile, executable_path=CHROMIUM, viewport={"width": 1280, "height": 1000},
-                args=[*CHROMIUM_FLAGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
+                args=[*CHROMIUM_FLAGS, OWN_HOST_ONLY])
             cold_requests: list[str] = []
             cold_headline, cold, page = open_page(context, url, base, cold_requests)
             changes = []
