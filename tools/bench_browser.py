@@ -134,6 +134,18 @@ def refilled(server, notebook: str, seen: int, timeout: float = 180.0) -> int:
     return seen
 
 
+def recorded(step: Step, stats, what: str, errors: list[str], timed: bool) -> None:
+    """One open's outcome in ``step`` (its seconds if ``timed``, or a failure) and its problems
+    in ``errors``."""
+    if stats.error:
+        step.failures += 1
+        errors.append(f"{step.dashboard}: {what}: {stats.error}")
+    elif timed:
+        step.seconds.append(stats.seconds)
+    errors += [f"{step.dashboard}: console: {e}" for e in stats.console_errors]
+    errors += [f"{step.dashboard}: request to another host: {url}" for url in stats.refused]
+
+
 def returning_opens(reader, server, notebook: str, label: str, args, seen: int, errors: list[str]) -> Step:
     """``--opens`` timed opens of ``notebook`` in ``reader`` (a browser whose cache is on disk,
     as a reader's is), after one untimed open that fills its cache; each after the pool was
@@ -142,13 +154,7 @@ def returning_opens(reader, server, notebook: str, label: str, args, seen: int, 
     for i in range(args.opens + 1):
         page, stats = open_page(reader, f"{server.url}voila/render/{notebook}", DASHBOARD_READY,
                                 count_bytes=False)
-        if stats.error:
-            step.failures += 1
-            errors.append(f"{label}: returning open {i + 1}: {stats.error}")
-        elif i > 0:
-            step.seconds.append(stats.seconds)
-        errors += [f"{label}: console: {e}" for e in stats.console_errors]
-        errors += [f"{label}: request to another host: {url}" for url in stats.refused]
+        recorded(step, stats, f"returning open {i + 1}", errors, timed=i > 0)
         page.close()
         if i < args.opens and args.pool:
             seen = refilled(server, notebook, seen)
@@ -186,13 +192,7 @@ def run(args) -> tuple[list[Step], dict[str, int], list[str], str, str]:
                     base = relay.url if i == 0 else server.url
                     page, stats = open_page(context, f"{base}voila/render/{notebook}", DASHBOARD_READY,
                                             count_bytes=i == 0)
-                    if stats.error:
-                        opened.failures += 1
-                        errors.append(f"{label}: open {i + 1}: {stats.error}")
-                    elif i > 0:
-                        opened.seconds.append(stats.seconds)
-                    errors += [f"{label}: console: {e}" for e in stats.console_errors]
-                    errors += [f"{label}: request to another host: {url}" for url in stats.refused]
+                    recorded(opened, stats, f"open {i + 1}", errors, timed=i > 0)
                     if i == 0:
                         page.wait_for_load_state("networkidle")
                         sizes[label] = relay.reset()
