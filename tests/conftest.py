@@ -81,3 +81,18 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="session")
+def returning_browser(browser, tmp_path_factory):
+    """A reader's own browser: one context keeping its profile on disk, so that its cache (and
+    the code compiled from the pages' scripts, kept with it) serves page after page, where a
+    fresh context compiles Voilà's scripts again on every open. No host but 127.0.0.1 resolves
+    in it (``OWN_HOST_ONLY``): nothing is routed, since routing turns the cache off."""
+    from browser.conftest import CHROMIUM, CHROMIUM_FLAGS, OWN_HOST_ONLY
+
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path_factory.mktemp("reader-profile")), executable_path=CHROMIUM,
+        args=[*CHROMIUM_FLAGS, OWN_HOST_ONLY], viewport={"width": 1280, "height": 1000})
+    yield context
+    context.close()

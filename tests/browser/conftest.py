@@ -10,7 +10,7 @@ Fixtures (use them from any test module in this folder; every test here is marke
     session with subprocess, ready when a static file answers, stopped by its PID at the end.
 ``browser`` (session)
     Playwright's Chromium API driving Debian's ``/usr/bin/chromium`` (never a downloaded build).
-``returning_browser`` (session)
+``returning_browser`` (session, tests/conftest.py)
     A browser context keeping its profile on disk, as a reader's browser does: the pages that
     ``open_dashboard`` opens share its cache (each test still closes its own pages).
 ``open_dashboard`` (function)
@@ -414,19 +414,6 @@ _DASHBOARD_READY = """() => {
     const plot = document.querySelector('.wb-outcome-chart .js-plotly-plot');
     return Boolean(plot && plot.data && document.querySelector('.wb-table td[data-col=exact]'));
 }"""
-
-
-@pytest.fixture(scope="session")
-def returning_browser(browser, tmp_path_factory):
-    """A reader's own browser: one context keeping its profile on disk, so that its cache (and
-    the code compiled from the pages' scripts, kept with it) serves page after page, where a
-    fresh context compiles Voilà's scripts again on every open. No host but 127.0.0.1 resolves
-    in it (``OWN_HOST_ONLY``): nothing is routed, since routing turns the cache off."""
-    context = browser.browser_type.launch_persistent_context(
-        str(tmp_path_factory.mktemp("reader-profile")), executable_path=CHROMIUM,
-        args=[*CHROMIUM_FLAGS, OWN_HOST_ONLY], viewport={"width": 1280, "height": 1000})
-    yield context
-    context.close()
 
 
 @pytest.fixture

@@ -5,11 +5,11 @@ counts while it is being sent, while its kernel waits for the browser's first co
 while a browser is connected to it. Closing a tab frees its place at once, whether the browser
 sends the shutdown beacon (``beforeunload``, or ``pagehide`` as phones do) or not at all (a
 crashed tab, a phone's browser swiped away, a dropped connection: the websocket closes). Here
-one Chromium plays a reader at 127.0.0.1 against one server with the default limit of 10,
-serving the index, two dashboards and a page of one widget: the outside tester's case flips
-between the index, the dashboards and that page; the others use that page alone (the server
-counts every page alike, and that page opens quickly). docs/deploy.md, "What a page counts",
-says what is counted."""
+one reader's browser (``returning_browser``: its profile, cache included, kept on disk) at
+127.0.0.1 meets one server with the default limit of 10, serving the index, two dashboards and
+a page of one widget: the outside tester's case flips between the index, the dashboards and
+that page; the others use that page alone (the server counts every page alike, and that page
+opens quickly). docs/deploy.md, "What a page counts", says what is counted."""
 
 from __future__ import annotations
 
@@ -49,10 +49,13 @@ def server(tmp_path_factory):
     started.stop()
 
 
-def _open(context, server, notebook: str):
-    """A new tab of ``context`` opening ``notebook``: (page, response); drawn, a dashboard with
-    the core's numbers, when the status is 200."""
-    page = context.new_page()
+def _open(browser, server, notebook: str, beacon: bool = True):
+    """A new tab of the reader's ``browser`` opening ``notebook``: (page, response); drawn, a
+    dashboard with the core's numbers, when the status is 200. Without ``beacon``, the tab never
+    sends the shutdown beacon (:data:`NO_BEACON`)."""
+    page = browser.new_page()
+    if not beacon:
+        page.add_init_script(NO_BEACON)
     response = page.goto(f"{server.url}voila/render/{notebook}", timeout=RENDER_TIMEOUT_MS)
     if response.status == 200:
         _drawn(page, notebook)
@@ -93,60 +96,53 @@ def _wait_for(server, text: str, timeout: float) -> bool:
 
 
 def _open_and_close_fifteen(browser, server, pages: tuple[str, ...], beacon: bool) -> None:
-    """Open fifteen pages one after another in one browser, each closed once drawn: with the
-    beacon of a desktop browser's close (beforeunload), or with none at all."""
+    """Open fifteen pages one after another in the reader's browser, each closed once drawn:
+    with the beacon of a desktop browser's close (beforeunload), or with none at all."""
     offset = server.log.stat().st_size
-    context = browser.new_context()
-    if not beacon:
-        context.add_init_script(NO_BEACON)
-    try:
-        for i in range(15):
-            page, response = _open(context, server, pages[i % len(pages)])
+    for i in range(15):
+        page, response = _open(browser, server, pages[i % len(pages)], beacon)
+        try:
             assert response.status == 200, (i + 1, page.locator("body").inner_text()[:300])
             kernel = _kernel(page)
-            if beacon:
-                page.close(run_before_unload=True)
-                page.wait_for_event("close")
-                # (the beacon shut the kernel down: nothing waits for a timeout)
-                assert _wait_for(server, f"Kernel shutdown: {kernel}", 20), kernel
-            else:
-                page.close()
-    finally:
-        context.close()
+        finally:
+            page.close(run_before_unload=beacon)
+        if beacon:
+            page.wait_for_event("close")
+            # (the beacon shut the kernel down: nothing waits for a timeout)
+            assert _wait_for(server, f"Kernel shutdown: {kernel}", 20), kernel
     log = server.log.read_bytes()[offset:].decode(errors="replace")
     assert "Refused" not in log and " 429 " not in log
 
 
-def test_fifteen_dashboards_closed_without_a_beacon_all_render(browser, server):
+def test_fifteen_dashboards_closed_without_a_beacon_all_render(returning_browser, server):
     """The outside tester's case: fifteen pages (the index, two dashboards and the light page in
     turn) opened one after another from one address, each closed once drawn with no beacon at
     all (a crashed tab, a phone's browser swiped away: only the websocket's close tells the
     server). Every one renders, each dashboard with the core's numbers: the 11th was refused
     with 429 when closed pages kept counting."""
-    _open_and_close_fifteen(browser, server, PAGES, beacon=False)
+    _open_and_close_fifteen(returning_browser, server, PAGES, beacon=False)
 
 
-def test_fifteen_pages_closed_with_beforeunload_all_render(browser, server):
+def test_fifteen_pages_closed_with_beforeunload_all_render(returning_browser, server):
     """The same fifteen opens and closes, each tab closed the way a desktop browser does
     (beforeunload: Voilà's beacon shuts the kernel down at once); light pages here."""
-    _open_and_close_fifteen(browser, server, (LIGHT,), beacon=True)
+    _open_and_close_fifteen(returning_browser, server, (LIGHT,), beacon=True)
 
 
-def test_eleven_pages_held_open_are_refused_at_the_eleventh_and_a_reload_counts_once(browser, server):
+def test_eleven_pages_held_open_are_refused_at_the_eleventh_and_a_reload_counts_once(returning_browser, server):
     """Ten tabs open and connected take the address's share: the 11th page gets 429, its words
     saying what is counted and that closing a tab frees a place. A reload of an open tab still
     opens (it is the same page, not an 11th), and the address still counts ten; once a tab
     closes (here with no beacon: its websocket's close is enough), the 11th opens."""
     url = f"{server.url}voila/render/{LIGHT}"
-    context = browser.new_context()
-    context.add_init_script(NO_BEACON)
+    pages = []
     try:
-        pages = []
         for i in range(10):
-            page, response = _open(context, server, LIGHT)
-            assert response.status == 200, (i + 1, page.locator("body").inner_text()[:300])
+            page, response = _open(returning_browser, server, LIGHT, beacon=False)
             pages.append(page)
-        eleventh, response = _open(context, server, LIGHT)
+            assert response.status == 200, (i + 1, page.locator("body").inner_text()[:300])
+        eleventh, response = _open(returning_browser, server, LIGHT, beacon=False)
+        pages.append(eleventh)
         assert response.status == 429 and response.headers.get("retry-after") == "30"
         said = eleventh.locator("body").inner_text()
         assert "10 dashboards are counted from your computer" in said, said
@@ -164,21 +160,20 @@ def test_eleven_pages_held_open_are_refused_at_the_eleventh_and_a_reload_counts_
         assert response.status == 200
         _drawn(eleventh, LIGHT)
     finally:
-        context.close()
+        for page in pages:
+            page.close()
 
 
-def test_a_page_hidden_without_beforeunload_releases_its_kernel_at_once(browser, server):
+def test_a_page_hidden_without_beforeunload_releases_its_kernel_at_once(returning_browser, server):
     """A phone's browser fires pagehide, not beforeunload, when a tab is swiped away: the page
     then sends the shutdown beacon itself, and the kernel goes at once instead of after the
     server's disconnected timeout (30 s) and the culler's round."""
-    context = browser.new_context()
+    page, response = _open(returning_browser, server, "d100-homebrew.ipynb")
     try:
-        page, response = _open(context, server, "d100-homebrew.ipynb")
         assert response.status == 200
         kernel = _kernel(page)
+    finally:
         closed = time.monotonic()
         page.close()  # Playwright runs no beforeunload handler here; pagehide fires
-        assert _wait_for(server, f"Kernel shutdown: {kernel}", 20), kernel
-        assert time.monotonic() - closed < 20
-    finally:
-        context.close()
+    assert _wait_for(server, f"Kernel shutdown: {kernel}", 20), kernel
+    assert time.monotonic() - closed < 20

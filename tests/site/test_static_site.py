@@ -225,14 +225,16 @@ def test_the_page_of_games_shows_the_cores_worth(open_static):
     offline(dash)
 
 
-def test_no_page_of_the_site_asks_another_host(browser, static_site, site_folder):
+def test_no_page_of_the_site_asks_another_host(returning_browser, static_site, site_folder):
     """Every HTML page of the site, found in the folder served (the lab's too, when the site has
-    one), opened in Chromium with every other host refused: none asks another host. A rendered
-    notebook is watched until its first output is drawn (its kernel started and ran), any other
-    page until its network is idle (a page that only redirects may never be). The pages are
-    opened one after another in one browser, as a reader goes from page to page: its cache
-    spares each page compiling the runtime again, and hides no request to another host (each
-    is refused, so none is ever cached)."""
+    one), opened in a reader's browser where no host but 127.0.0.1 resolves (``OWN_HOST_ONLY``):
+    none asks another host. Every request is recorded as it is made (the pages', their workers'
+    and the service worker's), none routed: a routed request skips the browser's cache, and the
+    pages here are opened one after another in one profile kept on disk, as a reader goes from
+    page to page, its cache sparing each page compiling the runtime again. A request to another
+    host is recorded before it fails, so the cache hides none. A rendered notebook is watched
+    until its first output is drawn (its kernel started and ran), any other page until its
+    network is idle (a page that only redirects may never be)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     pages = sorted(p.relative_to(site_folder).as_posix() for p in site_folder.rglob("*.html"))
@@ -240,15 +242,14 @@ def test_no_page_of_the_site_asks_another_host(browser, static_site, site_folder
     asked: dict[str, set[str]] = {}
     opened = ""
 
-    def route(r):
-        asked.setdefault(opened, set()).add(urlsplit(r.request.url).hostname or "")
-        r.continue_() if r.request.url.startswith(static_site) else r.abort()
+    def record(request):
+        if request.url.startswith(("http:", "https:")):  # data: and blob: addresses ask no host
+            asked.setdefault(opened, set()).add(urlsplit(request.url).hostname or "")
 
-    context = browser.new_context()
-    context.route("**/*", route)  # the pages' workers too
+    returning_browser.on("request", record)
     try:
         for opened in pages:
-            page = context.new_page()
+            page = returning_browser.new_page()
             try:
                 page.goto(static_site + opened, wait_until="commit", timeout=60_000)
                 if opened.startswith(build.PAGES):
@@ -262,7 +263,7 @@ def test_no_page_of_the_site_asks_another_host(browser, static_site, site_folder
                 page.close()
             assert asked.get(opened) == {"127.0.0.1"}, (opened, asked.get(opened))
     finally:
-        context.close()
+        returning_browser.remove_listener("request", record)
 
 
 @pytest.mark.parametrize("address, lab", [("doc/tree/index.html", "lab/lab/index.html"),
@@ -295,14 +296,13 @@ def test_a_lesson_is_drawn(open_static):
     offline(dash)
 
 
-def _in_a_worker(browser, static_site: str, python: str, packages: bool = False) -> tuple[str, list[str]]:
+def _in_a_worker(returning_browser, static_site: str, python: str, packages: bool = False) -> tuple[str, list[str]]:
     """What ``python`` evaluates to in the site's Pyodide, started in a web worker from the
     site as the kernel starts it (with every package of the site's lock if ``packages``), and
-    every address the worker asked for. Every other host is blocked."""
-    context = browser.new_context()
+    every address the worker asked for (those its browser's cache answered too). It runs in a
+    page of the reader's browser, where no host but 127.0.0.1 resolves."""
+    page = returning_browser.new_page()
     try:
-        context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(static_site) else r.abort())
-        page = context.new_page()
         asked: list[str] = []
         page.on("request", lambda r: asked.append(r.url))
         page.goto(static_site)
@@ -321,15 +321,15 @@ importScripts({json.dumps(static_site + "pyodide/pyodide.js")});
             worker.onerror = (event) => resolve('error: ' + event.message);
         })""", worker)
     finally:
-        context.close()
+        page.close()
     return said, asked
 
 
-def test_ipython_starts_without_its_terminal_and_embed_is_still_there(browser, static_site):
+def test_ipython_starts_without_its_terminal_and_embed_is_still_there(returning_browser, static_site):
     """IPython's start without its terminal shell (tools/site/build.py, ``patch_ipython_init``):
     importing IPython, as the kernel does, leaves prompt_toolkit out; ``IPython.embed`` is still
     there, its modules fetched from the site when first asked for."""
-    said, asked = _in_a_worker(browser, static_site, """import sys, json, IPython
+    said, asked = _in_a_worker(returning_browser, static_site, """import sys, json, IPython
 started = "prompt_toolkit" in sys.modules
 embed = IPython.embed
 json.dumps([started, embed.__module__, "prompt_toolkit" in sys.modules])""", packages=True)
@@ -337,13 +337,13 @@ json.dumps([started, embed.__module__, "prompt_toolkit" in sys.modules])""", pac
     assert asked.count(static_site + "pyodide/deferred/prompt_toolkit.zip") == 1
 
 
-def test_the_kernel_starts_without_its_debugger_profiler_and_help_and_each_still_works(browser, static_site):
+def test_the_kernel_starts_without_its_debugger_profiler_and_help_and_each_still_works(returning_browser, static_site):
     """The imports moved to where they are used (``patches.IMPORTS_MOVED``, ``READ_WHEN_USED``):
     the kernel's shell, started as a page starts it, has not imported IPython's debugger, pdb,
     pydoc, the profiler or urllib.request; then a debugger made as ``%debug`` makes it, a
     traceback's value shown with pydoc and ``%prun`` all work, their modules fetched from the
     site once."""
-    said, asked = _in_a_worker(browser, static_site, site_patches.piplite_settings("True", "[]") + """
+    said, asked = _in_a_worker(returning_browser, static_site, site_patches.piplite_settings("True", "[]") + """
 import json, sys
 import pyodide_kernel  # the kernel's shell, as a page's kernel starts
 from IPython import get_ipython
@@ -362,7 +362,7 @@ json.dumps([started, made, text_repr([1, 2]), type(stats).__name__, [name for na
     assert asked.count(static_site + "pyodide/deferred/ipython.zip") == 1
 
 
-def test_a_deferred_module_is_fetched_in_the_readers_browser(browser, static_site):
+def test_a_deferred_module_is_fetched_in_the_readers_browser(returning_browser, static_site):
     """The finder's own request, in Chromium: the site's Pyodide, started in a web worker as the
     kernel starts it, imports a module of the standard library that the first download left
     out; the finder fetches its archive from the site once and the module comes from there."""
@@ -371,17 +371,17 @@ def test_a_deferred_module_is_fetched_in_the_readers_browser(browser, static_sit
             index = json.loads(stdlib.read("_dodge_deferred/index.json"))
     module = "calendar" if index.get("calendar", [""])[0] == "python_stdlib.zip" else next(
         name for name, (archive, _, package) in index.items() if archive == "python_stdlib.zip" and not package)
-    said, asked = _in_a_worker(browser, static_site, f"""import sys, json, {module}
+    said, asked = _in_a_worker(returning_browser, static_site, f"""import sys, json, {module}
 json.dumps([type(sys.meta_path[0]).__name__, {module}.__file__])""")
     assert json.loads(said) == ["DeferredFinder", f"/lib/python3.14/site-packages/{index[module][1]}"], said
     assert asked.count(static_site + "pyodide/deferred/python_stdlib.zip") == 1
 
 
-def test_a_dashboard_there_imports_its_own_game_only(browser, static_site):
+def test_a_dashboard_there_imports_its_own_game_only(returning_browser, static_site):
     """The workbook ships there as bytecode, without its sources: a dashboard still finds its
     own game and that game's panels without importing the other games (``find_system``, and
     ``workbook.page.views`` reading each panel module's ``SYSTEM_ID`` from its code)."""
-    said, _ = _in_a_worker(browser, static_site, """import sys, json
+    said, _ = _in_a_worker(returning_browser, static_site, """import sys, json
 from workbook import dashboard
 dashboard("eldfall")
 json.dumps(sorted(m for m in sys.modules if m.count(".") == 2 and m.startswith(("rules_core.systems.", "workbook.systems."))))""",
@@ -407,10 +407,10 @@ def test_python_starts_with_the_page_and_once(open_static, static_site):
     offline(dash)
 
 
-def test_piplite_has_its_settings_without_being_imported(browser, static_site):
+def test_piplite_has_its_settings_without_being_imported(returning_browser, static_site):
     """piplite, set up lazily as the kernel's worker now does (``piplite_settings``): nothing of
     it or of micropip is imported until a notebook uses it; then it has the kernel's settings."""
-    said, asked = _in_a_worker(browser, static_site, site_patches.piplite_settings("True", '["here/all.json"]') + """
+    said, asked = _in_a_worker(returning_browser, static_site, site_patches.piplite_settings("True", '["here/all.json"]') + """
 import json
 started = sorted(m for m in sys.modules if m.split(".")[0] in ("micropip", "unittest"))
 import piplite.cli  # as %pip does
