@@ -52,7 +52,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -288,10 +288,12 @@ class DashboardPage:
 
         target.route("**/*", route)
 
-    def watch(self, page) -> None:
-        """Record every request of ``page`` (its host, its address) without routing it: routing
+    def watch(self, target) -> Callable[[object], None]:
+        """Record every request of ``target`` (a page, or a context: its pages', their workers'
+        and its service workers' too), its host and its address, without routing it: routing
         turns the browser's cache off. A request to another host is counted as refused: in the
-        browser that watched pages open in, no host but 127.0.0.1 resolves (``OWN_HOST_ONLY``)."""
+        browser that watched pages open in, no host but 127.0.0.1 resolves (``OWN_HOST_ONLY``).
+        Returns the listener (``target.remove_listener("request", it)`` stops recording)."""
 
         def asked(request):
             url = request.url
@@ -303,7 +305,8 @@ class DashboardPage:
             if host != "127.0.0.1":
                 self.aborted.append(url)
 
-        page.on("request", asked)
+        target.on("request", asked)
+        return asked
 
     def resize(self, width: int, height: int) -> None:
         """Make the window ``width`` × ``height`` and wait until every chart is drawn at its

@@ -54,11 +54,15 @@ def _open(browser, server, notebook: str, beacon: bool = True):
     dashboard with the core's numbers, when the status is 200. Without ``beacon``, the tab never
     sends the shutdown beacon (:data:`NO_BEACON`)."""
     page = browser.new_page()
-    if not beacon:
-        page.add_init_script(NO_BEACON)
-    response = page.goto(f"{server.url}voila/render/{notebook}", timeout=RENDER_TIMEOUT_MS)
-    if response.status == 200:
-        _drawn(page, notebook)
+    try:
+        if not beacon:
+            page.add_init_script(NO_BEACON)
+        response = page.goto(f"{server.url}voila/render/{notebook}", timeout=RENDER_TIMEOUT_MS)
+        if response.status == 200:
+            _drawn(page, notebook)
+    except BaseException:
+        page.close()  # the reader's browser lives on: no tab of a failed open is left counting
+        raise
     return page, response
 
 

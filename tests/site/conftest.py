@@ -5,7 +5,8 @@ They run in ``make test`` beside the other browser tests; on each pytest-xdist w
 runs some of them, one server (the build's lock keeps two workers from building at once). ``DODGE_SITE_DIR=path`` serves an already built folder instead of building
 ``site/`` (e.g. one built with ``tools/site/build.py --extra-wheel`` for an experiment).
 
-Fixtures (the Chromium is the browser tests' one, ``browser`` in tests/conftest.py):
+Fixtures (the Chromium is the browser tests' one, ``browser`` in tests/conftest.py, where
+``returning_browser``, a reader's browser keeping its profile on disk, is too):
 
 ``site_folder``
     The folder the site is served from.

@@ -13,7 +13,6 @@ import json
 import urllib.request
 import zipfile
 from fractions import Fraction
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -229,7 +228,7 @@ def test_no_page_of_the_site_asks_another_host(returning_browser, static_site, s
     """Every HTML page of the site, found in the folder served (the lab's too, when the site has
     one), opened in a reader's browser where no host but 127.0.0.1 resolves (``OWN_HOST_ONLY``):
     none asks another host. Every request is recorded as it is made (the pages', their workers'
-    and the service worker's), none routed: a routed request skips the browser's cache, and the
+    and the service worker's, ``DashboardPage.watch`` on the browser), none routed: a routed request skips the browser's cache, and the
     pages here are opened one after another in one profile kept on disk, as a reader goes from
     page to page, its cache sparing each page compiling the runtime again. A request to another
     host is recorded before it fails, so the cache hides none. A rendered notebook is watched
@@ -239,31 +238,23 @@ def test_no_page_of_the_site_asks_another_host(returning_browser, static_site, s
 
     pages = sorted(p.relative_to(site_folder).as_posix() for p in site_folder.rglob("*.html"))
     assert "index.html" in pages and "voici/render/eldfall.html" in pages, pages
-    asked: dict[str, set[str]] = {}
-    opened = ""
-
-    def record(request):
-        if request.url.startswith(("http:", "https:")):  # data: and blob: addresses ask no host
-            asked.setdefault(opened, set()).add(urlsplit(request.url).hostname or "")
-
-    returning_browser.on("request", record)
-    try:
-        for opened in pages:
-            page = returning_browser.new_page()
+    for opened in pages:
+        page = returning_browser.new_page()
+        seen = DashboardPage(page, static_site + opened)
+        listener = seen.watch(returning_browser)  # the context: the service worker's requests too
+        try:
+            page.goto(seen.url, wait_until="commit", timeout=60_000)
+            if opened.startswith(build.PAGES):
+                page.wait_for_function("() => Boolean(document.querySelector('.jp-OutputArea-output'))",
+                                       timeout=240_000, polling=200)
             try:
-                page.goto(static_site + opened, wait_until="commit", timeout=60_000)
-                if opened.startswith(build.PAGES):
-                    page.wait_for_function("() => Boolean(document.querySelector('.jp-OutputArea-output'))",
-                                           timeout=240_000, polling=200)
-                try:
-                    page.wait_for_load_state("networkidle", timeout=20_000)
-                except PlaywrightTimeout:
-                    pass  # still busy (a redirect, a kernel): what it asked so far is what is checked
-            finally:
-                page.close()
-            assert asked.get(opened) == {"127.0.0.1"}, (opened, asked.get(opened))
-    finally:
-        returning_browser.remove_listener("request", record)
+                page.wait_for_load_state("networkidle", timeout=20_000)
+            except PlaywrightTimeout:
+                pass  # still busy (a redirect, a kernel): what it asked so far is what is checked
+        finally:
+            page.close()
+            returning_browser.remove_listener("request", listener)
+        assert seen.hosts == {"127.0.0.1"}, (opened, seen.hosts)
 
 
 @pytest.mark.parametrize("address, lab", [("doc/tree/index.html", "lab/lab/index.html"),
