@@ -102,7 +102,8 @@ from voila.voila_kernel_manager import voila_kernel_manager_factory as _voila_ke
 # Where plotly.js is served (STATIC_PREFIX) and its address with plotly's version, as the charts
 # (workbook.page.chart) ask for it: one definition, in a module that imports neither plotly nor the
 # rest of the workbook.
-from workbook.page.static_address import STATIC_PREFIX, plotly_path  # noqa: E402
+from workbook.page.static_address import (  # noqa: E402
+    BASIC_FILE, BASIC_TRACES, STATIC_PREFIX, plotly_basic_path, plotly_path)
 
 sys.path.insert(0, str(HERE))
 import startup_script as startup_js  # noqa: E402
@@ -129,9 +130,11 @@ def plotly_js_version(bundle: Path) -> str | None:
     return found.group(1).decode() if found else None
 
 
-def cartesian_bundle(version: str, prefix: str = sys.prefix) -> Path:
-    """Where ``tools/fetch_plotly.py`` installs plotly's cartesian bundle of plotly.js ``version``."""
-    return Path(prefix, "share", "dodge-workbook", "plotly-cartesian", version, "plotly.min.js")
+def plotly_bundle(kind: str, version: str, prefix: str = sys.prefix) -> Path:
+    """Where ``tools/fetch_plotly.py`` installs plotly's ``kind`` bundle (``"cartesian"``: served
+    as ``plotly.min.js``; ``"basic"``: as :data:`BASIC_FILE`) of plotly.js ``version``."""
+    name = "plotly.min.js" if kind == "cartesian" else BASIC_FILE
+    return Path(prefix, "share", "dodge-workbook", f"plotly-{kind}", version, name)
 
 
 def plotly_dir() -> Path:
@@ -140,12 +143,24 @@ def plotly_dir() -> Path:
     version plotly.py carries (1.5 MB, evaluated by the browser in about half the time; installed
     by ``tools/fetch_plotly.py``), else plotly.py's own. plotly is not imported into the server."""
     version = plotly_js_version(PLOTLY_PY_DIR / "plotly.min.js")
-    if version and cartesian_bundle(version).is_file():
-        return cartesian_bundle(version).parent
+    if version and plotly_bundle("cartesian", version).is_file():
+        return plotly_bundle("cartesian", version).parent
     return PLOTLY_PY_DIR
 
 
+def plotly_basic_dir() -> Path | None:
+    """The folder of plotly's basic bundle (:data:`BASIC_FILE`), served beside plotly.min.js and
+    started by a dashboard's head (bar, pie and scatter: every chart a page shows as it opens;
+    evaluated in half the time of the cartesian one), or None: not installed, and a page starts
+    plotly.min.js instead."""
+    version = plotly_js_version(PLOTLY_PY_DIR / "plotly.min.js")
+    if version and plotly_bundle("basic", version).is_file():
+        return plotly_bundle("basic", version).parent
+    return None
+
+
 PLOTLY_DIR = plotly_dir()
+PLOTLY_BASIC_DIR = plotly_basic_dir()
 
 
 @dataclass
@@ -574,7 +589,9 @@ def extensions_for(page_config: dict, root_dir: str, notebook_path: str | None) 
     notebook whose code does not use plotly itself: the dashboards draw their charts with
     workbook.page.chart and plotly.js from this server, which the page's head then starts loading
     (``workbookPlotlyJs``, read by the workbook template) while the page connects to its kernel,
-    instead of when the first chart is drawn."""
+    instead of when the first chart is drawn: plotly's basic bundle where it is installed, with
+    the trace types it draws (``workbookPlotlyTraces``; a chart with another loads plotly.min.js
+    when it is first drawn)."""
     if not notebook_path:
         return page_config
     path = Path(root_dir, notebook_path)
@@ -586,7 +603,11 @@ def extensions_for(page_config: dict, root_dir: str, notebook_path: str | None) 
         return page_config
     page_config["federated_extensions"] = [e for e in page_config.get("federated_extensions", [])
                                            if e.get("name") != PLOTLY_RENDERER]
-    page_config["workbookPlotlyJs"] = plotly_path()
+    if PLOTLY_BASIC_DIR is None:
+        page_config["workbookPlotlyJs"] = plotly_path()
+    else:
+        page_config["workbookPlotlyJs"] = plotly_basic_path()
+        page_config["workbookPlotlyTraces"] = list(BASIC_TRACES)
     return page_config
 
 
@@ -1168,7 +1189,8 @@ class WorkbookVoila(Voila):
         folders = [*self.static_paths]
         for base in self.labextensions_path:
             folders += [os.path.join(base, name) for name in self.voila_configuration.extension_allowlist]
-        made = [str(PLOTLY_DIR / "plotly.min.js"), *([str(self.startup_file)] if self.startup_file else [])]
+        made = [str(PLOTLY_DIR / "plotly.min.js"), *([str(PLOTLY_BASIC_DIR / BASIC_FILE)] if PLOTLY_BASIC_DIR else []),
+                *([str(self.startup_file)] if self.startup_file else [])]
         files = _static_files(f for f in folders if os.path.isdir(f))
         carried = {str(f) for f in self.startup_chunks}
         files = [f for f in files if f not in carried]
@@ -1194,7 +1216,9 @@ class WorkbookVoila(Voila):
         index = url_path_join(self.base_url, "voila/render/index.ipynb")
         root = self.server_url.rstrip("/")
         static = precompressed(tornado.web.StaticFileHandler) if self.compress else tornado.web.StaticFileHandler
-        return [(f"{root}/{STATIC_PREFIX}(plotly\\.min\\.js)", static, {"path": str(PLOTLY_DIR)}),
+        basic = [(f"{root}/{STATIC_PREFIX}({re.escape(BASIC_FILE)})", static, {"path": str(PLOTLY_BASIC_DIR)})
+                 ] if PLOTLY_BASIC_DIR else []
+        return [(f"{root}/{STATIC_PREFIX}(plotly\\.min\\.js)", static, {"path": str(PLOTLY_DIR)}), *basic,
                 (f"{root}/" + startup_js.ADDRESS.format(name=r"(startup\.[0-9a-f]+\.js)"), static,
                  {"path": str(STARTUP_DIR)}),
                 (f"{root}/workbook/seen/([0-9a-f-]{{36}})", Seen),

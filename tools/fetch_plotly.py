@@ -1,15 +1,19 @@
-"""Install plotly.js's cartesian bundle beside the workbook's server (run by `make run` and `make test`).
+"""Install plotly.js's basic and cartesian bundles beside the workbook's server (run by `make run` and `make test`).
 
 The dashboards draw only bar, scatter and heatmap traces. plotly.py ships plotly.js whole
 (4.8 MB: maps, 3D and WebGL included), and a browser spends most of a dashboard's opening time
-evaluating it; plotly's own *cartesian* distribution of the same plotly.js version (1.5 MB:
-bar, box, contour, heatmap, histogram, image, pie, scatter, violin and the 2D axes) is evaluated
-in about half the time. This script fetches that bundle, for exactly the plotly.js version
-plotly.py carries, from the npm registry (plotly's own package `plotly.js-cartesian-dist-min`),
-checks its integrity (pinned here for the versions known, else as the registry states it) and
-installs it under ``<venv>/share/dodge-workbook/plotly-cartesian/<version>/plotly.min.js``,
-where ``server/voila_app.py`` finds it. Without it (no network) the server serves plotly.py's
-full bundle: slower to open, the same charts.
+evaluating it. plotly publishes smaller distributions of the same plotly.js: the *cartesian* one
+(1.5 MB: bar, box, contour, heatmap, histogram, image, pie, scatter, violin and the 2D axes) is
+evaluated in about half the time, and the *basic* one (1.2 MB: bar, pie and scatter) in half
+that again. A page starts the basic bundle as it opens (every chart it shows then is bars and
+lines), and a chart with a heatmap loads the cartesian one when it is first drawn
+(``workbook/page/chart.py``). This script fetches both, for exactly the plotly.js version
+plotly.py carries, from the npm registry (plotly's own packages ``plotly.js-basic-dist-min`` and
+``plotly.js-cartesian-dist-min``), checks their integrity (pinned here for the versions known,
+else as the registry states it) and installs them under
+``<venv>/share/dodge-workbook/plotly-<kind>/<version>/``, where ``server/voila_app.py`` finds
+them. Without them (no network) the server serves plotly.py's full bundle: slower to open, the
+same charts.
 """
 
 from __future__ import annotations
@@ -26,10 +30,15 @@ import time
 import urllib.request
 from pathlib import Path
 
-PACKAGE = "plotly.js-cartesian-dist-min"
 REGISTRY = "https://registry.npmjs.org"
-#: Integrity of the tarballs known here (npm's ``dist.integrity``), by plotly.js version.
-PINNED = {"4.1.1": "sha512-o8GrFeusncwBIxbBynRJpY4pkgVB6caM+JLpwrLYbbsO7dZ8FJ+SVN2Fr+L7kiG/Z6w4P5O0Jus/Qr5EefHVeg=="}
+#: Each bundle: its npm package, the bundle's file in the package, and the integrity of the
+#: tarballs known here (npm's ``dist.integrity``) by plotly.js version.
+BUNDLES = {
+    "cartesian": ("plotly.js-cartesian-dist-min", "package/plotly-cartesian.min.js",
+                  {"4.1.1": "sha512-o8GrFeusncwBIxbBynRJpY4pkgVB6caM+JLpwrLYbbsO7dZ8FJ+SVN2Fr+L7kiG/Z6w4P5O0Jus/Qr5EefHVeg=="}),
+    "basic": ("plotly.js-basic-dist-min", "package/plotly-basic.min.js",
+              {"4.1.1": "sha512-1oNF8PeQx2hv/y7tqEVWKD3JGwn/MGEMQ8mL9HUwsaqG9FGy/OU5FHUHvzqbqxN4mnwZGI9abTiE775C4kkjMQ=="}),
+}
 
 
 def _server():
@@ -54,19 +63,21 @@ def _get(url: str, tries: int = 3) -> bytes:
         return response.read()
 
 
-def fetch(version: str, server) -> bytes:
-    """The cartesian bundle of plotly.js ``version``, its tarball's integrity checked."""
-    meta = json.loads(_get(f"{REGISTRY}/{PACKAGE}/{version}"))
-    integrity = PINNED.get(version, meta["dist"]["integrity"])
+def fetch(kind: str, version: str, server) -> bytes:
+    """The ``kind`` bundle (a key of :data:`BUNDLES`) of plotly.js ``version``, its tarball's
+    integrity checked."""
+    package, member, pinned = BUNDLES[kind]
+    meta = json.loads(_get(f"{REGISTRY}/{package}/{version}"))
+    integrity = pinned.get(version, meta["dist"]["integrity"])
     algorithm, _, digest = integrity.partition("-")
     tarball = _get(meta["dist"]["tarball"])
     if base64.b64encode(hashlib.new(algorithm, tarball).digest()).decode() != digest:
-        raise SystemExit(f"fetch_plotly: {PACKAGE}@{version} does not match its integrity {integrity}")
+        raise SystemExit(f"fetch_plotly: {package}@{version} does not match its integrity {integrity}")
     with tarfile.open(fileobj=io.BytesIO(tarball), mode="r:gz") as archive:
-        body = archive.extractfile("package/plotly-cartesian.min.js").read()
+        body = archive.extractfile(member).read()
     found = server.PLOTLY_JS_VERSION.search(body[:400])
     if found is None or found.group(1).decode() != version:
-        raise SystemExit(f"fetch_plotly: {PACKAGE}@{version} holds another plotly.js version")
+        raise SystemExit(f"fetch_plotly: {package}@{version} holds another plotly.js version")
     return body
 
 
@@ -79,20 +90,21 @@ def main(argv: list[str] | None = None) -> int:
     version = server.plotly_js_version(shipped)
     if version is None:
         raise SystemExit(f"fetch_plotly: no plotly.js version in the header of {shipped}")
-    path = server.cartesian_bundle(version, args.prefix)
-    if path.exists():
-        return 0
-    try:
-        body = fetch(version, server)
-    except (OSError, KeyError, ValueError, tarfile.TarError) as err:
-        print(f"fetch_plotly: could not fetch {PACKAGE}@{version} ({err}); the dashboards use "
-              "plotly.py's full plotly.js (slower to open, the same charts)", file=sys.stderr)
-        return 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".part")
-    partial.write_bytes(body)
-    partial.replace(path)
-    print(f"fetch_plotly: installed {PACKAGE}@{version} ({len(body) / 1e6:.1f} MB) at {path}")
+    for kind, (package, _, _) in BUNDLES.items():
+        path = server.plotly_bundle(kind, version, args.prefix)
+        if path.exists():
+            continue
+        try:
+            body = fetch(kind, version, server)
+        except (OSError, KeyError, ValueError, tarfile.TarError) as err:
+            print(f"fetch_plotly: could not fetch {package}@{version} ({err}); the dashboards use "
+                  "plotly.py's full plotly.js (slower to open, the same charts)", file=sys.stderr)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".part")
+        partial.write_bytes(body)
+        partial.replace(path)
+        print(f"fetch_plotly: installed {package}@{version} ({len(body) / 1e6:.1f} MB) at {path}")
     return 0
 
 

@@ -329,16 +329,18 @@ def test_a_notebook_that_draws_plotly_figures_itself_still_gets_plotlys_renderer
         page.goto(f"{voila_server.url}voila/render/d100-homebrew.ipynb", timeout=RENDER_TIMEOUT_MS)
         page.wait_for_selector(".wb-outcome-chart .js-plotly-plot", timeout=RENDER_TIMEOUT_MS)
         assert not any("labextensions/jupyterlab-plotly/" in url for url in scripts)
-        assert any("/workbook/static/plotly.min.js" in url for url in scripts)
+        assert any("/workbook/static/plotly-basic.min.js" in url for url in scripts)
     finally:
         page.close()
 
 
-def test_the_dashboards_get_plotlys_cartesian_bundle_preloaded(browser, voila_server):
-    """The charts' plotly.js is plotly's cartesian bundle of exactly the plotly.js version plotly.py
-    ships (``tools/fetch_plotly.py``, run by ``make test``), asked for once, by the page's head
-    (a preload, while the page connects to its kernel), and every trace drawn keeps its type (a
-    trace type missing from the bundle would be drawn as an empty scatter)."""
+def test_the_dashboards_start_plotlys_basic_bundle_and_load_the_cartesian_one_for_a_heatmap(browser, voila_server):
+    """The charts' plotly.js is two of plotly's bundles of exactly the plotly.js version plotly.py
+    ships (``tools/fetch_plotly.py``, run by ``make test``). The page's head asks for the basic
+    one (bar, pie, scatter) once, as a preload, while the page connects to its kernel; the
+    cartesian one is asked for once, when the first heatmap is drawn, and not before. Every trace
+    drawn keeps its type (a trace type missing from the bundle that draws it would be drawn as an
+    empty scatter), and the heatmap is drawn as one (its image in plotly's heatmap layer)."""
     import re
 
     import plotly
@@ -346,28 +348,33 @@ def test_the_dashboards_get_plotlys_cartesian_bundle_preloaded(browser, voila_se
     shipped = (plotly.__path__[0] + "/package_data/plotly.min.js")
     with open(shipped, "rb") as f:
         version = re.search(rb"plotly\.js v([0-9][\w.+-]*)", f.read(400)).group(1).decode()
-    with urllib.request.urlopen(f"{voila_server.url}workbook/static/plotly.min.js?v={plotly.__version__}") as response:
-        served = response.read()
-    assert served[:200].decode().find(f"plotly.js (cartesian - minified) v{version}") > 0, served[:200]
-    assert len(served) < 2_000_000
+    for name, kind, most in (("plotly.min.js", "cartesian", 2_000_000), ("plotly-basic.min.js", "basic", 1_300_000)):
+        with urllib.request.urlopen(f"{voila_server.url}workbook/static/{name}?v={plotly.__version__}") as response:
+            served = response.read()
+        assert served[:200].decode().find(f"plotly.js ({kind} - minified) v{version}") > 0, served[:200]
+        assert len(served) < most
 
     page = browser.new_page()
     asked: list[str] = []
-    page.on("request", lambda r: "/workbook/static/plotly.min.js" in r.url and asked.append(r.url))
+    page.on("request", lambda r: "/workbook/static/plotly" in r.url and asked.append(r.url))
     try:
         page.goto(f"{voila_server.url}voila/render/infinity-n4-dodge.ipynb", timeout=RENDER_TIMEOUT_MS)
-        preload = page.evaluate("() => (document.querySelector('head link[rel=preload][as=script]') || {}).href")
-        assert preload and "/workbook/static/plotly.min.js?v=" in preload
+        preload = page.evaluate("() => Array.from(document.querySelectorAll('head link[rel=preload][as=script]'))"
+                                ".map(l => l.href).find(h => h.includes('/workbook/static/plotly'))")
+        assert preload and "/workbook/static/plotly-basic.min.js?v=" in preload
         page.wait_for_selector(".wb-outcome-chart .js-plotly-plot", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_timeout(500)
+        assert asked == [preload], asked  # the cartesian bundle: not before a heatmap
         page.locator(".wb-view-heatmap-toggle").click()
         page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
-                               ".some(p => (p.data || []).some(t => t.type === 'heatmap'))",
+                               ".some(p => p.querySelector('.heatmaplayer image'))",
                                timeout=RENDER_TIMEOUT_MS, polling=200)
         drawn = page.evaluate("""() => Array.from(document.querySelectorAll('.js-plotly-plot')).flatMap(
             p => (p.data || []).map((t, i) => [t.type || 'scatter', ((p._fullData || [])[i] || {}).type]))""")
         assert {asked_type for asked_type, _ in drawn} >= {"bar", "heatmap"}, drawn
         assert all(want == got for want, got in drawn), drawn
-        assert len(asked) == 1 and asked[0] == preload, asked
+        assert len(asked) == 2 and asked[0] == preload, asked
+        assert f"/workbook/static/plotly.min.js?v={plotly.__version__}" in asked[1], asked
     finally:
         page.close()
 

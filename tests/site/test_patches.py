@@ -205,7 +205,8 @@ PAGE = """<!DOCTYPE html>
 
 def test_a_page_gets_the_early_start_first_in_its_head_with_its_own_settings():
     page = PAGE.replace('"a</script>"', '"a<\\/script>"')  # as JSON in a page holds it
-    started = patches.add_early_start(page, "kernel/352.x.js?v=x", "workbook/static/plotly.min.js?v=1")
+    started = patches.add_early_start(page, "kernel/352.x.js?v=x", "workbook/static/plotly-basic.min.js?v=1",
+                                      ("bar", "scatter</script>"))
     head = started[:started.index("<title>")]
     assert head.startswith('<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8" />\n<script>')
     config = json.loads(re.search(r"const config = (\{.*?\});", head).group(1))
@@ -213,10 +214,11 @@ def test_a_page_gets_the_early_start_first_in_its_head_with_its_own_settings():
                       "kernel": {"pyodideUrl": "../../pyodide/pyodide.js", "loadPyodideOptions": {
                           "lockFileURL": "pyodide/pyodide-lock.json", "packages": ["a</script>"]}}}
     assert "</script>" not in head.split("<script>", 1)[1].rsplit("</script>", 1)[0]  # escaped
-    assert '"kernel/352.x.js?v=x"' in head and '"workbook/static/plotly.min.js?v=1"' in head
+    assert '"kernel/352.x.js?v=x"' in head and '"workbook/static/plotly-basic.min.js?v=1"' in head
+    assert 'self.__workbookPlotlyEarlyTraces = ["bar", "scatter\\u003c/script>"];' in head
     assert started.replace(head, "", 1) == page.replace(head[:head.index("<script>")], "", 1)
     with pytest.raises(SystemExit, match="expected its settings once"):
-        patches.add_early_start(page.replace("jupyter-config-data", "other"), "w.js", "p.js")
+        patches.add_early_start(page.replace("jupyter-config-data", "other"), "w.js", "p.js", ())
 
 
 def test_the_locked_kernel_sends_none_as_null(tmp_path):
@@ -253,9 +255,10 @@ def _locked_files() -> dict[str, str]:
     texts = {}
     with tarfile.open(pyodide_tarball()) as tar:
         texts["pyodide/pyodide.js"] = tar.extractfile("package/pyodide.js").read().decode()
-    (plotly,) = [e for e in lock["npm"] if e["name"] == build.PLOTLY_BUNDLE[0]]
-    with tarfile.open(build.fetch("npm", plotly, offline=False)) as tar:
-        texts["voici/render/workbook/static/plotly.min.js"] = tar.extractfile(build.PLOTLY_BUNDLE[1]).read().decode()
+    for name, member, target in (build.PLOTLY_BUNDLE, build.PLOTLY_BASIC_BUNDLE):
+        (plotly,) = [e for e in lock["npm"] if e["name"] == name]
+        with tarfile.open(build.fetch("npm", plotly, offline=False)) as tar:
+            texts[target] = tar.extractfile(member).read().decode()
     (voici,) = [e for e in lock["build"] if e["name"] == "voici-core"]
     with zipfile.ZipFile(build.fetch("build", voici, offline=False)) as archive:
         scripts = [archive.read(n).decode() for n in archive.namelist() if n.startswith("voici_core/static/build/")

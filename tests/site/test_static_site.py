@@ -184,6 +184,29 @@ def test_every_panel_opens_with_the_cores_numbers(open_static):
     offline(dash)
 
 
+_PLOTLY_ASKED = ("() => performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)"
+                 ".filter(p => p.includes('/voici/render/workbook/static/plotly')).map(p => p.split('/').pop())")
+
+
+def test_a_page_starts_plotlys_basic_bundle_and_its_heatmap_loads_the_cartesian_one(open_static):
+    """A page opens with plotly's basic bundle (bar, pie, scatter: what it shows then) and asks for
+    the cartesian one only when a chart has another trace type: the Infinity heatmap is drawn as
+    a heatmap (its image in plotly's heatmap layer) and every trace keeps its type."""
+    dash = open_static("infinity-n4-dodge.ipynb")
+    p = dash.page
+    assert p.evaluate("self.__workbookPlotlyEarlyTraces") == ["bar", "pie", "scatter"]
+    p.wait_for_timeout(500)
+    assert p.evaluate(_PLOTLY_ASKED) == ["plotly-basic.min.js"]
+    dash.click("wb-view-heatmap-toggle")
+    p.wait_for_function("() => document.querySelector('.wb-view-heatmap .heatmaplayer image')",
+                        timeout=120_000, polling=200)
+    assert p.evaluate(_PLOTLY_ASKED) == ["plotly-basic.min.js", "plotly.min.js"]
+    drawn = p.evaluate("""() => Array.from(document.querySelectorAll('.js-plotly-plot')).flatMap(
+        p => (p.data || []).map((t, i) => [t.type || 'scatter', ((p._fullData || [])[i] || {}).type]))""")
+    assert {want for want, _ in drawn} >= {"bar", "heatmap"} and all(want == got for want, got in drawn), drawn
+    offline(dash)
+
+
 def test_a_link_in_russian_opens_the_page_in_russian(open_static):
     page = built("d100-homebrew.ipynb")
     scenario = page.scenario.set("defender.agility", 65)

@@ -335,17 +335,25 @@ def test_a_refusal_page_escapes_its_text(server_module):
 
 
 def test_the_server_and_the_charts_give_plotly_js_one_address(server_module, monkeypatch, tmp_path):
-    """The page's head starts loading plotly.js from the address the charts then ask for (one
-    definition, workbook.page.static_address); with plotly's version, so browsers keep it cached."""
+    """The page's head starts loading plotly's basic bundle, with the trace types it draws, and the
+    charts ask for the whole one at the address the server serves it (one definition,
+    workbook.page.static_address); with plotly's version, so browsers keep it cached. Without the
+    basic bundle (no network at install), the head starts the whole one."""
     from importlib import metadata
 
     from workbook.page.chart import plotly_url
 
     notebook = tmp_path / "page.ipynb"
     notebook.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["from workbook import app"]}]}))
+    assert server_module.PLOTLY_BASIC_DIR is not None  # make test fetches it (tools/fetch_plotly.py)
     config = server_module.extensions_for({"federated_extensions": []}, str(tmp_path), "page.ipynb")
     version = metadata.version("plotly")
+    assert config["workbookPlotlyJs"] == f"workbook/static/plotly-basic.min.js?v={version}"
+    assert config["workbookPlotlyTraces"] == ["bar", "pie", "scatter"]
+    monkeypatch.setattr(server_module, "PLOTLY_BASIC_DIR", None)
+    config = server_module.extensions_for({"federated_extensions": []}, str(tmp_path), "page.ipynb")
     assert config["workbookPlotlyJs"] == f"workbook/static/plotly.min.js?v={version}"
+    assert "workbookPlotlyTraces" not in config
     monkeypatch.delenv("VOILA_BASE_URL", raising=False)
     assert plotly_url() == f"/workbook/static/plotly.min.js?v={version}"
     monkeypatch.setenv("VOILA_BASE_URL", "/class/")

@@ -60,6 +60,8 @@ import patches  # tools/site/patches.py, beside this script
 import rules  # tools/site/rules.py: designers' rules (RULES=)
 from lab import LAB, LAB_INPUTS, add_lab
 
+from workbook.page.static_address import BASIC_FILE, BASIC_TRACES  # the server's names for it
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 LOCK = HERE / "lock.json"
@@ -86,12 +88,17 @@ BUILD_PINS = ["voici-core==0.10.0", "jupyterlite-core==0.7.6", "jupyterlite-pyod
               "anywidget==0.11.0", "setuptools==84.2.1", "wheel==0.48.0"]
 
 #: The runtime: npm ``pyodide`` 314 (Python 3.14), the only one PyPI's pydantic-core wheels fit.
-NPM_PINS = ["pyodide@314.0.8", "plotly.js-cartesian-dist-min@4.1.1"]
+NPM_PINS = ["pyodide@314.0.8", "plotly.js-cartesian-dist-min@4.1.1", "plotly.js-basic-dist-min@4.1.1"]
 #: The charts' plotly.js: plotly's cartesian bundle of the plotly.js that plotly 7.1.0 carries, as
 #: ``make run`` serves it, where the charts ask for it on the static site (``plotly_path()``
-#: relative to the pages: ``workbook.page.chart.plotly_url``).
+#: relative to the pages: ``workbook.page.chart.plotly_url``): (npm package, its file, where on
+#: the site).
 PLOTLY_BUNDLE = ("plotly.js-cartesian-dist-min", "package/plotly-cartesian.min.js",
                  PAGES + "workbook/static/plotly.min.js")
+#: plotly's basic bundle of the same plotly.js (bar, pie and scatter), which a page starts as it
+#: opens (the early start), as ``make run``'s pages do: ``workbook.page.static_address``.
+PLOTLY_BASIC_BUNDLE = ("plotly.js-basic-dist-min", "package/plotly-basic.min.js",
+                       PAGES + "workbook/static/" + BASIC_FILE)
 
 PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
 PYODIDE_PYTHON = "3.14"
@@ -155,15 +162,17 @@ def wheel_name_version(filename: str) -> tuple[str, str]:
     return normalize(name), version
 
 
-def plotly_path(lock: dict) -> str:
-    """The charts' plotly.js as the site's charts ask for it, relative to the pages: with the
-    browser's plotly version (``workbook.page.static_address.plotly_path`` in the browser)."""
+def plotly_path(lock: dict, bundle: tuple[str, str, str] = PLOTLY_BUNDLE) -> str:
+    """The charts' plotly.js (``bundle``: :data:`PLOTLY_BUNDLE` or :data:`PLOTLY_BASIC_BUNDLE`) as
+    the site's pages ask for it, relative to the pages: with the browser's plotly version
+    (``workbook.page.static_address.plotly_path`` and ``plotly_basic_path`` in the browser)."""
     (plotly,) = [e for e in lock["browser"] if e["name"] == "plotly"]
-    return PLOTLY_BUNDLE[2].removeprefix(PAGES) + f"?v={plotly['version']}"
+    return bundle[2].removeprefix(PAGES) + f"?v={plotly['version']}"
 
 
 def add_early_start_to_site(site: Path, plotly: str) -> None:
-    """The early start in the kernel's code and every rendered page of ``site``."""
+    """The early start in the kernel's code and every rendered page of ``site``; ``plotly`` is the
+    basic bundle's address (its trace types: ``BASIC_TRACES``)."""
     static = site / patches.KERNEL_STATIC
     worker = patches.kernel_worker(site)
     (page_code,) = [p for p in static.glob("*.js") if patches.KERNEL_NEW_WORKER in p.read_text(encoding="utf-8")]
@@ -174,7 +183,8 @@ def add_early_start_to_site(site: Path, plotly: str) -> None:
     chunk_hash = worker.name.split(".")[1]
     path = patches.KERNEL_STATIC.removeprefix("extensions/") + f"{worker.name}?v={chunk_hash}"
     for page in sorted((site / PAGES).glob("*.html")):
-        page.write_text(patches.add_early_start(page.read_text(encoding="utf-8"), path, plotly), encoding="utf-8")
+        page.write_text(patches.add_early_start(page.read_text(encoding="utf-8"), path, plotly, BASIC_TRACES),
+                        encoding="utf-8")
 
 
 #: The files of a site that a page reads as markup, script or style (what :func:`other_hosts` reads).
@@ -767,7 +777,7 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
         run(VENV / "bin" / "voici", "build", "--contents", lite / "notebooks", "--output-dir", SITE,
             "--no-sourcemaps", "--source-date-epoch", env["SOURCE_DATE_EPOCH"], cwd=lite, env=env,
             stdout=subprocess.DEVNULL)
-        add_early_start_to_site(SITE, plotly_path(lock))
+        add_early_start_to_site(SITE, plotly_path(lock, PLOTLY_BASIC_BUNDLE))
         service_worker = SITE / patches.SERVICE_WORKER
         service_worker.write_text(patches.patch_service_worker(service_worker.read_text(encoding="utf-8")),
                                   encoding="utf-8")
@@ -776,11 +786,12 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
         for p in published:  # each rule's file as its designer wrote it, to read and download
             (SITE / rules.FOLDER).mkdir(exist_ok=True)
             shutil.copyfile(p.path, SITE / rules.FOLDER / p.path.name)
-        name, member, target = PLOTLY_BUNDLE
-        (entry,) = [e for e in lock["npm"] if e["name"] == name]
-        with tarfile.open(fetch("npm", entry, offline)) as tar:
-            (SITE / target).parent.mkdir(parents=True)
-            (SITE / target).write_bytes(tar.extractfile(member).read())
+        for name, member, target in (PLOTLY_BUNDLE, PLOTLY_BASIC_BUNDLE):
+            (entry,) = [e for e in lock["npm"] if e["name"] == name]
+            with tarfile.open(fetch("npm", entry, offline)) as tar:
+                (SITE / target).parent.mkdir(parents=True, exist_ok=True)
+                (SITE / target).write_bytes(tar.extractfile(member).read())
+        target = PLOTLY_BUNDLE[2]
         add_lab(SITE, VENV / "bin" / "jupyter-lite", kernel_settings(sorted(index["packages"])), SITE / target,
                 target.removeprefix(PAGES), tmp / "lab", env)
     for page in sorted(SITE.glob(patches.DOC_TREE_PAGES)):  # the site's and the lab's

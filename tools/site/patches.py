@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 #: The packages the kernel's worker (0.7.0) looks for by these names among the settings' packages
@@ -330,7 +331,8 @@ def patch_service_worker(text: str) -> str:
 EARLY_START_PAGE = """
 <script>
 /* The early start (tools/site/patches.py): the kernel's worker starts Python while the page loads,
-   and the charts' plotly.js loads once the page has (the charts take it: workbook/page/chart.py). */
+   and the charts' plotly.js (its basic bundle) loads once the page has (the charts take it:
+   workbook/page/chart.py). */
 (() => {
   self.__workbookPlotlyEarly = new Promise((resolve, reject) => addEventListener("load", () => {
     const script = Object.assign(document.createElement("script"), { src: PLOTLY_PATH, async: true });
@@ -339,6 +341,7 @@ EARLY_START_PAGE = """
     document.head.appendChild(script);
   }, { once: true }));
   self.__workbookPlotlyEarly.catch(() => {});
+  self.__workbookPlotlyEarlyTraces = PLOTLY_TRACES;  // what it draws; a chart with another loads the whole one
   try {
     if (self.crossOriginIsolated || !self.Worker) return;
     const config = PAGE_CONFIG;  // the page's own settings, as the kernel will read them
@@ -381,11 +384,11 @@ def _script_literal(value) -> str:
     return json.dumps(value).replace("<", "\\u003c")
 
 
-def add_early_start(page: str, worker: str, plotly: str) -> str:
+def add_early_start(page: str, worker: str, plotly: str, traces: Sequence[str]) -> str:
     """A page of the site with the early start's script first in its head (right after its
     charset), the page's own kernel settings written into it; ``worker`` is the kernel's worker
-    script as the kernel asks for it, relative to the extensions' folder, ``plotly`` the charts'
-    plotly.js as they ask for it, relative to the page."""
+    script as the kernel asks for it, relative to the extensions' folder, ``plotly`` the plotly.js
+    bundle the page starts, relative to the page, and ``traces`` the trace types it draws."""
     found = PAGE_SETTINGS.findall(page)
     if len(found) != 1:
         raise SystemExit(f"a page of the site: expected its settings once, found {len(found)} (a new Voici?)")
@@ -393,7 +396,8 @@ def add_early_start(page: str, worker: str, plotly: str) -> str:
     config = {"baseUrl": settings["baseUrl"], "fullLabextensionsUrl": settings["fullLabextensionsUrl"],
               "kernel": settings["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]}
     script = (EARLY_START_PAGE.replace("PAGE_CONFIG", _script_literal(config))
-              .replace("WORKER_PATH", _script_literal(worker)).replace("PLOTLY_PATH", _script_literal(plotly)))
+              .replace("WORKER_PATH", _script_literal(worker)).replace("PLOTLY_PATH", _script_literal(plotly))
+              .replace("PLOTLY_TRACES", _script_literal(list(traces))))
     return replace_once(page, PAGE_CHARSET, PAGE_CHARSET + script, "a page of the site")
 
 
@@ -421,6 +425,9 @@ OTHER_HOST_DEFAULTS = {
                          '"null"===i?"":i'),  # as with no MathJax 2 address set
     "voici/render/workbook/static/plotly.min.js": ('topojsonURL:{valType:"string",noBlank:!0,dflt:"https://cdn.plot.ly/un/"}',
                                                    'topojsonURL:{valType:"string",noBlank:!0,dflt:"topojson/"}'),
+    "voici/render/workbook/static/plotly-basic.min.js": (
+        'topojsonURL:{valType:"string",noBlank:!0,dflt:"https://cdn.plot.ly/un/"}',
+        'topojsonURL:{valType:"string",noBlank:!0,dflt:"topojson/"}'),
 }
 
 

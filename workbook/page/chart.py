@@ -18,7 +18,10 @@ plotly.js is loaded once per page and shared by every chart: from the workbook's
 ``<base url>workbook/static/``), or, where that server is not the one serving the page (a
 notebook in JupyterLab, Voilà inside Jupyter Server), from the kernel itself, over the widget's
 own messages. On the static site the site serves it beside the pages (:func:`plotly_url`).
-Nothing is asked of another host.
+Nothing is asked of another host. The server's pages and the site's start plotly's basic bundle
+as they open (bar, pie and scatter traces, evaluated in half the time:
+``workbook.page.static_address``); a chart whose figure has another trace type (a two-field
+sweep's heatmap) loads the whole bundle the first time it is drawn, and draws with it from then.
 
 In a notebook ``outcome_chart(result)`` is a plain ``go.Figure`` and displays as one; the widget
 is for dashboards.
@@ -90,15 +93,36 @@ function fromKernel(model) {
 }
 
 // One plotly.js per page, shared by every chart. A page may have begun loading it before any
-// chart asked (the static site's pages do, while Python starts): that promise is window[EARLY].
-function plotlyFor(model) {
-  if (window.Plotly && window.Plotly.react) return Promise.resolve(window.Plotly);
+// chart asked (the workbook's server's pages and the static site's do, while the kernel starts):
+// that promise is window[EARLY]. Where that is plotly's basic bundle, window[TRACES] lists the
+// trace types it draws, and a figure with another type (a sweep's heatmap) is drawn by the
+// whole bundle (the chart's plotly_url), loaded once, the first time one is drawn.
+const TRACES = "__workbookPlotlyEarlyTraces";
+const WHOLE = "__workbookPlotlyWhole";
+
+function whole(model) {
+  if (!window[WHOLE]) {
+    window[WHOLE] = fromServer(model.get("plotly_url")).catch(() => fromKernel(model));
+    window[WHOLE].catch(() => { delete window[WHOLE]; });
+  }
+  return window[WHOLE];
+}
+
+function first(model) {
   if (!window[SHARED]) {
-    const early = window[EARLY] || Promise.reject(new Error("not loaded early"));
-    window[SHARED] = early.catch(() => fromServer(model.get("plotly_url"))).catch(() => fromKernel(model));
+    const early = window[EARLY] ? window[EARLY].then((Plotly) => ({ Plotly, traces: window[TRACES] || null }))
+      : window.Plotly && window.Plotly.react ? Promise.resolve({ Plotly: window.Plotly, traces: null })
+      : Promise.reject(new Error("not loaded early"));
+    window[SHARED] = early.catch(() => whole(model).then((Plotly) => ({ Plotly, traces: null })));
     window[SHARED].catch(() => { delete window[SHARED]; });
   }
   return window[SHARED];
+}
+
+async function plotlyFor(model, data) {
+  const { Plotly, traces } = await first(model);
+  if (!traces || data.every((trace) => traces.includes(trace.type || "scatter"))) return Plotly;
+  return whole(model);
 }
 
 // The outermost ancestor that can scroll vertically: the page's own scrolling box (null: the
@@ -120,10 +144,15 @@ function render({ model, el }) {
   el.append(plot);
   let Plotly = null, wanted = true, busy = null, near = false;
   const draw = async () => {
-    Plotly = Plotly || await plotlyFor(model);
     const text = model.get("figure");
-    if (!text) { Plotly.purge(plot); plot.replaceChildren(); plot.style.minHeight = ""; return; }
+    if (!text) {
+      if (Plotly) Plotly.purge(plot);
+      plot.replaceChildren(); plot.style.minHeight = ""; return;
+    }
     const figure = JSON.parse(text);
+    const drawer = await plotlyFor(model, figure.data || []);
+    if (Plotly && drawer !== Plotly) Plotly.purge(plot);  // drawn by the basic bundle until now
+    Plotly = drawer;
     await Plotly.react(plot, figure.data || [], figure.layout || {}, model.get("config"));
     plot.style.minHeight = "";
   };
