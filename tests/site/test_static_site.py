@@ -351,6 +351,25 @@ json.dumps([started, embed.__module__, "prompt_toolkit" in sys.modules])""", pac
     assert asked.count(static_site + "pyodide/deferred/prompt_toolkit.zip") == 1
 
 
+def test_the_shipped_bytecode_keeps_its_lines_and_not_its_columns(returning_browser, static_site):
+    """A module a page imports is shipped as bytecode without its column ranges
+    (tools/site/bytecode.py): its code keeps every line and has no column; a traceback through it
+    names its file and line. Code compiled in the reader's browser keeps its columns."""
+    said, _ = _in_a_worker(returning_browser, static_site, """import json, json.decoder, traceback
+shipped = list(json.decoder.JSONDecoder.raw_decode.__code__.co_positions())
+here = list(compile("x = 1 + len([])", "<cell>", "exec").co_positions())
+try:
+    json.loads("{")
+except ValueError as err:
+    where = traceback.extract_tb(err.__traceback__)[-1]
+json.dumps([json.decoder.__file__.endswith(".pyc"), any(line for line, *_ in shipped),
+            [c for _, _, c, e in shipped if c is not None or e is not None], any(c is not None for _, _, c, _ in here),
+            where.filename.endswith("json/decoder.py"), where.lineno])""")
+    pyc, lines, columns, columns_here, named, line = json.loads(said)
+    assert (pyc, lines, columns, columns_here, named) == (True, True, [], True, True), said
+    assert line > 300, said  # raw_decode's raise, in the standard library's json/decoder.py
+
+
 def test_the_kernel_starts_without_its_debugger_profiler_and_help_and_each_still_works(returning_browser, static_site):
     """The imports moved to where they are used (``patches.IMPORTS_MOVED``, ``READ_WHEN_USED``):
     the kernel's shell, started as a page starts it, has not imported IPython's debugger, pdb,

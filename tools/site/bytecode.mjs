@@ -8,7 +8,9 @@ import path from "node:path";
 
 const [runtime, work, jobs] = process.argv.slice(2);
 const { loadPyodide } = await import(path.resolve(runtime, "pyodide.mjs"));
-const pyodide = await loadPyodide({ indexURL: path.resolve(runtime) + "/", env: { PYTHONHASHSEED: "0" } });
+// PYTHONNODEBUGRANGES: the bytecode keeps each instruction's line but not its columns (bytecode.py).
+const pyodide = await loadPyodide({ indexURL: path.resolve(runtime) + "/",
+                                    env: { PYTHONHASHSEED: "0", PYTHONNODEBUGRANGES: "1" } });
 pyodide.FS.mkdirTree("/work");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: path.resolve(work) }, "/work");
 pyodide.runPython(readFileSync(new URL("./bytecode.py", import.meta.url), "utf8"));

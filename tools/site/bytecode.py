@@ -14,6 +14,13 @@ stay as source (bytecode is about twice the size of source once compressed), or,
 is then fetched (``deferred_imports.py``) and compiled, once. A module the list misses only
 costs that; nothing depends on the list being complete.
 
+The bytecode is compiled without its column ranges (``PYTHONNODEBUGRANGES``, set by
+``bytecode.mjs``): each instruction keeps its line, so a traceback through these modules still
+names the file, line and code, without the ``^^^^`` under the part that failed. Measured on the
+runtime's standard library compiled by its CPython 3.14: 4.45 → 3.50 MB as gzip -6 (a fifth of
+the bytecode is its column table). Code compiled in the browser (a notebook's cells, a
+designer's rule) keeps its columns.
+
 A wheel can be written as a tar compressed by zstd (:class:`_Packed`, a target named ``.tar``):
 compressed as one stream instead of file by file, the site's wheels are about a third smaller,
 and Pyodide's package loader unpacks it with the standard library's ``tarfile``, which reads
