@@ -791,9 +791,9 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
             with tarfile.open(fetch("npm", entry, offline)) as tar:
                 (SITE / target).parent.mkdir(parents=True, exist_ok=True)
                 (SITE / target).write_bytes(tar.extractfile(member).read())
-        target = PLOTLY_BUNDLE[2]
-        add_lab(SITE, VENV / "bin" / "jupyter-lite", kernel_settings(sorted(index["packages"])), SITE / target,
-                target.removeprefix(PAGES), tmp / "lab", env)
+        cartesian = PLOTLY_BUNDLE[2]  # the lab's charts load it (a lab page starts no plotly.js)
+        add_lab(SITE, VENV / "bin" / "jupyter-lite", kernel_settings(sorted(index["packages"])), SITE / cartesian,
+                cartesian.removeprefix(PAGES), tmp / "lab", env)
     for page in sorted(SITE.glob(patches.DOC_TREE_PAGES)):  # the site's and the lab's
         page.write_text(patches.patch_doc_tree_redirect(page.read_text(encoding="utf-8"), str(page)), encoding="utf-8")
     keep_to_own_host(SITE)
