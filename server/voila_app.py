@@ -137,30 +137,22 @@ def plotly_bundle(kind: str, version: str, prefix: str = sys.prefix) -> Path:
     return Path(prefix, "share", "dodge-workbook", f"plotly-{kind}", version, name)
 
 
-def plotly_dir() -> Path:
-    """The folder of the ``plotly.min.js`` served at ``<base url>workbook/static/plotly.min.js``
-    for the dashboards' charts (workbook.page.chart): plotly's cartesian bundle of the plotly.js
-    version plotly.py carries (1.5 MB, evaluated by the browser in about half the time; installed
-    by ``tools/fetch_plotly.py``), else plotly.py's own. plotly is not imported into the server."""
+def installed_bundle(kind: str) -> Path | None:
+    """The folder of plotly's ``kind`` bundle of the plotly.js version plotly.py carries, where
+    ``tools/fetch_plotly.py`` installed it, or None. plotly is not imported into the server."""
     version = plotly_js_version(PLOTLY_PY_DIR / "plotly.min.js")
-    if version and plotly_bundle("cartesian", version).is_file():
-        return plotly_bundle("cartesian", version).parent
-    return PLOTLY_PY_DIR
+    path = version and plotly_bundle(kind, version)
+    return path.parent if path and path.is_file() else None
 
 
-def plotly_basic_dir() -> Path | None:
-    """The folder of plotly's basic bundle (:data:`BASIC_FILE`), served beside plotly.min.js and
-    started by a dashboard's head (bar, pie and scatter: every chart a page shows as it opens;
-    evaluated in half the time of the cartesian one), or None: not installed, and a page starts
-    plotly.min.js instead."""
-    version = plotly_js_version(PLOTLY_PY_DIR / "plotly.min.js")
-    if version and plotly_bundle("basic", version).is_file():
-        return plotly_bundle("basic", version).parent
-    return None
-
-
-PLOTLY_DIR = plotly_dir()
-PLOTLY_BASIC_DIR = plotly_basic_dir()
+#: The folder of the ``plotly.min.js`` served at ``<base url>workbook/static/plotly.min.js`` for
+#: the dashboards' charts (workbook.page.chart): plotly's cartesian bundle (1.5 MB, evaluated by
+#: the browser in about half the time of plotly.py's own, which is served without it).
+PLOTLY_DIR = installed_bundle("cartesian") or PLOTLY_PY_DIR
+#: The folder of plotly's basic bundle (:data:`BASIC_FILE`), served beside plotly.min.js and
+#: started by a dashboard's head (bar, pie and scatter: every chart a page shows as it opens;
+#: evaluated in half the time of the cartesian one), or None: a page starts plotly.min.js.
+PLOTLY_BASIC_DIR = installed_bundle("basic")
 
 
 @dataclass

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import pytest
 
-from .conftest import LIGHT, ROOT, RENDER_TIMEOUT_MS, UPDATE_TIMEOUT_MS, serving_folder
+from .conftest import _TRACE_TYPES, LIGHT, ROOT, RENDER_TIMEOUT_MS, UPDATE_TIMEOUT_MS, serving_folder
 from rules_core import evaluate, get_system
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -369,8 +369,7 @@ def test_the_dashboards_start_plotlys_basic_bundle_and_load_the_cartesian_one_fo
         page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
                                ".some(p => p.querySelector('.heatmaplayer image'))",
                                timeout=RENDER_TIMEOUT_MS, polling=200)
-        drawn = page.evaluate("""() => Array.from(document.querySelectorAll('.js-plotly-plot')).flatMap(
-            p => (p.data || []).map((t, i) => [t.type || 'scatter', ((p._fullData || [])[i] || {}).type]))""")
+        drawn = page.evaluate(_TRACE_TYPES)
         assert {asked_type for asked_type, _ in drawn} >= {"bar", "heatmap"}, drawn
         assert all(want == got for want, got in drawn), drawn
         assert len(asked) == 2 and asked[0] == preload, asked

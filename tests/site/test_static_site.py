@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import pytest
 
-from browser.conftest import _DASHBOARD_READY, _DRAWN_PLOT, ROOT, DashboardPage
+from browser.conftest import _DASHBOARD_READY, _DRAWN_PLOT, _TRACE_TYPES, ROOT, DashboardPage
 from rules_core import evaluate, play_once
 from rules_core.compare import without_reaction
 from rules_core.simulate import simulate
@@ -201,8 +201,7 @@ def test_a_page_starts_plotlys_basic_bundle_and_its_heatmap_loads_the_cartesian_
     p.wait_for_function("() => document.querySelector('.wb-view-heatmap .heatmaplayer image')",
                         timeout=120_000, polling=200)
     assert p.evaluate(_PLOTLY_ASKED) == ["plotly-basic.min.js", "plotly.min.js"]
-    drawn = p.evaluate("""() => Array.from(document.querySelectorAll('.js-plotly-plot')).flatMap(
-        p => (p.data || []).map((t, i) => [t.type || 'scatter', ((p._fullData || [])[i] || {}).type]))""")
+    drawn = p.evaluate(_TRACE_TYPES)
     assert {want for want, _ in drawn} >= {"bar", "heatmap"} and all(want == got for want, got in drawn), drawn
     offline(dash)
 
