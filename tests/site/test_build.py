@@ -293,6 +293,33 @@ def test_a_fresh_clone_takes_the_site_built_before_from_the_same_inputs(tmp_path
     assert sorted(p.name for p in build.BUILT.iterdir()) == ["b" * 64 + ".tar", "c" * 64 + ".tar"]
 
 
+def test_the_standard_library_ships_as_one_zstd_stream_of_its_stored_members(tmp_path):
+    """build.pack_stdlib: the zip's members stored, the whole compressed by zstd as one stream by
+    the runtime's own Python, the zip itself gone; decoded by the decoder the site ships (fzstd,
+    run by Node here), it is a zip of the same members, stored, with the same bytes."""
+    build.WORK.mkdir(exist_ok=True)
+    members = {"a.py": b"A = 1\n" * 300, "pkg/__init__.pyc": bytes(range(256)) * 8}
+    stdlib = tmp_path / "python_stdlib.zip"
+    with zipfile.ZipFile(stdlib, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    packed = build.pack_stdlib(pyodide_tarball(), stdlib)
+    assert packed == tmp_path / build.STDLIB_PACKED and not stdlib.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [build.STDLIB_PACKED]
+    assert packed.read_bytes()[:4] == bytes.fromhex("28b52ffd")  # zstd's magic number
+    (decoder,) = [e for e in json.loads(build.LOCK.read_text())["npm"] if e["name"] == build.ZSTD_DECODER[0]]
+    with tarfile.open(build.fetch("npm", decoder, offline=False)) as tar:
+        (tmp_path / "fzstd.mjs").write_bytes(tar.extractfile(build.ZSTD_DECODER[1]).read())
+    script = (f"import {{ decompress }} from {json.dumps(str(tmp_path / 'fzstd.mjs'))};\n"
+              "import { readFileSync, writeFileSync } from 'node:fs';\n"
+              f"writeFileSync({json.dumps(str(tmp_path / 'decoded.zip'))}, "
+              f"decompress(new Uint8Array(readFileSync({json.dumps(str(packed))}))));")
+    subprocess.run(["node", "--input-type=module", "-e", script], check=True)
+    with zipfile.ZipFile(tmp_path / "decoded.zip") as decoded:
+        assert {i.filename: (i.compress_type, decoded.read(i)) for i in decoded.infolist()} == {
+            name: (zipfile.ZIP_STORED, data) for name, data in members.items()}
+
+
 def test_a_module_no_page_imports_waits_on_the_site_and_is_fetched_when_imported(tmp_path):
     """Deferral (build.to_bytecode with defer, build.add_deferred_finder): the modules the pages
     do not import as they open leave their wheel for deferred/<name>.zip, indexed; in the site's

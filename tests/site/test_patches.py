@@ -30,6 +30,24 @@ def test_the_patch_fails_loudly_when_the_runtime_changed(text):
         patches.patch_pyodide_js(text)
 
 
+def test_the_stdlib_patch_fetches_the_packed_zip_and_decodes_only_a_zst_address():
+    text = 'function Oe(e){let t=z(e);return 1}function De(e){let t;return t=e.indexURL+"python_stdlib.zip",[Oe(t)]}'
+    assert patches.patch_pyodide_stdlib(text) == (
+        patches.STDLIB_DECODED + 'return 1}function De(e){let t;return t=e.indexURL+"python_stdlib.zip.zst",[Oe(t)]}')
+    with pytest.raises(SystemExit, match=r"pyodide\.js: expected 'function Oe\(e\)\{let t=z\(e\);' once, found it 0 times"):
+        patches.patch_pyodide_stdlib(text.replace("let t=z(e)", "let t=y(e)"))
+
+
+def test_the_stdlib_patch_fits_the_locked_runtime_and_still_runs():
+    """Both replacements find their text in the locked pyodide.js, and the patched file still
+    parses as JavaScript (Node checks it)."""
+    with tarfile.open(pyodide_tarball()) as tar:
+        text = tar.extractfile("package/pyodide.js").read().decode()
+    patched = patches.patch_pyodide_stdlib(patches.patch_pyodide_js(text))
+    assert 'python_stdlib.zip.zst"' in patched and 'import(new URL("fzstd.mjs"' in patched
+    subprocess.run(["node", "--check", "--input-type=commonjs"], input=patched, text=True, check=True)
+
+
 def test_the_patch_fits_the_locked_runtime():
     with tarfile.open(pyodide_tarball()) as tar:
         text = tar.extractfile("package/pyodide.js").read().decode()
@@ -123,6 +141,37 @@ def test_the_patches_fit_the_locked_wheels(tmp_path):
                 digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
                 assert f"{member},sha256={digest},{len(data)}\n" in record
                 assert record.count(f"{member},") == 1
+
+
+#: Run by this machine's Python with plotly's validators replaced by the file given (the site's).
+_PLOTLY_WITH_VALIDATORS = """
+import json, sys, types
+import _plotly_utils
+validators = types.ModuleType("_plotly_utils.basevalidators")
+validators.__file__ = sys.argv[1]
+sys.modules[validators.__name__] = _plotly_utils.basevalidators = validators
+exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), validators.__dict__)
+import plotly.graph_objects as go
+lists = list(go.Figure(go.Bar(x=["a", "b"], y=[1, 2])).data[0].y)
+imported = "narwhals" in sys.modules
+import narwhals.stable.v1 as nw
+import pandas as pd
+series = nw.from_native(pd.Series([3.0, 4.0]), series_only=True)
+y = go.Figure(go.Bar(x=["a", "b"], y=series)).data[0].y
+print(json.dumps([lists, imported, validators.is_homogeneous_array(series), y.tolist(), type(y).__name__]))
+"""
+
+
+def test_plotlys_validators_import_narwhals_only_for_a_narwhals_value(tmp_path):
+    """plotly's validators as the site ships them (the locked wheel, patched), run here with the
+    rest of plotly: a figure of lists is made without importing narwhals, and a narwhals Series
+    is still an array to them (kept as a numpy array, as plotly's own validators keep it)."""
+    (plotly,) = [e for e in json.loads(build.LOCK.read_text())["browser"] if e["name"] == "plotly"]
+    with zipfile.ZipFile(build.patch_wheel(build.browser_wheel(plotly, offline=False, out=tmp_path))) as wheel:
+        (tmp_path / "basevalidators.py").write_bytes(wheel.read(patches.PLOTLY_VALIDATORS))
+    said = subprocess.run([sys.executable, "-c", _PLOTLY_WITH_VALIDATORS, str(tmp_path / "basevalidators.py")],
+                          capture_output=True, text=True, check=True).stdout
+    assert json.loads(said) == [[1, 2], False, True, [3.0, 4.0], "ndarray"], said
 
 
 def _kernel_static_files() -> dict[str, str]:

@@ -397,16 +397,21 @@ json.dumps([started, made, text_repr([1, 2]), type(stats).__name__, [name for na
 def test_a_deferred_module_is_fetched_in_the_readers_browser(returning_browser, static_site):
     """The finder's own request, in Chromium: the site's Pyodide, started in a web worker as the
     kernel starts it, imports a module of the standard library that the first download left
-    out; the finder fetches its archive from the site once and the module comes from there."""
-    with urllib.request.urlopen(static_site + "pyodide/python_stdlib.zip") as served:
-        with zipfile.ZipFile(io.BytesIO(served.read())) as stdlib:  # as the site serves it
-            index = json.loads(stdlib.read("_dodge_deferred/index.json"))
-    module = "calendar" if index.get("calendar", [""])[0] == "python_stdlib.zip" else next(
-        name for name, (archive, _, package) in index.items() if archive == "python_stdlib.zip" and not package)
-    said, asked = _in_a_worker(returning_browser, static_site, f"""import sys, json, {module}
-json.dumps([type(sys.meta_path[0]).__name__, {module}.__file__])""")
-    assert json.loads(said) == ["DeferredFinder", f"/lib/python3.14/site-packages/{index[module][1]}"], said
+    out; the finder fetches its archive from the site once and the module comes from there.
+    The standard library it started with came as one zstd stream, decoded in the worker
+    (``patches.patch_pyodide_stdlib``): a zip of stored members, holding the finder's index."""
+    said, asked = _in_a_worker(returning_browser, static_site, """import importlib, json, sys, zipfile
+with zipfile.ZipFile("/lib/python314.zip") as stdlib:
+    index = json.loads(stdlib.read("_dodge_deferred/index.json"))
+    kinds = sorted({info.compress_type for info in stdlib.infolist()})
+module = "calendar" if index.get("calendar", [""])[0] == "python_stdlib.zip" else next(
+    name for name, (archive, _, package) in sorted(index.items()) if archive == "python_stdlib.zip" and not package)
+json.dumps([kinds, type(sys.meta_path[0]).__name__, importlib.import_module(module).__file__, index[module][1]])""")
+    kinds, finder, file, member = json.loads(said)
+    assert (kinds, finder, file) == ([zipfile.ZIP_STORED], "DeferredFinder", f"/lib/python3.14/site-packages/{member}"), said
     assert asked.count(static_site + "pyodide/deferred/python_stdlib.zip") == 1
+    assert [a for a in asked if "python_stdlib" in a and "/deferred/" not in a] == [static_site + "pyodide/python_stdlib.zip.zst"]
+    assert asked.count(static_site + "pyodide/fzstd.mjs") == 1
 
 
 def test_a_dashboard_there_imports_its_own_game_only(returning_browser, static_site):

@@ -11,11 +11,12 @@ sha256 in ``tools/site/lock.json`` and kept in a download cache, so a rebuild ne
 2. **The Python runtime** for the browser: the npm package ``pyodide`` (the interpreter and its
    standard library, no packages). Its ``pyodide.js`` refuses to start in a classic web worker,
    which is where this kernel starts it; a patch removes that one check (see docs/deploy.md,
-   *The static site*).
+   *The static site*). Its standard library ships as one zstd stream, which the patched
+   ``pyodide.js`` decodes with fzstd (npm): ``pack_stdlib``.
 3. **The browser's packages**: pure-Python wheels and the WebAssembly wheel of pydantic-core
    (``pyemscripten_2026_0_wasm32``, Python 3.14) from PyPI, the kernel's own wheels, and the
-   project's ``rules_core`` + ``workbook`` as a wheel built here; two of them patched
-   (``WHEEL_PATCHES``: the kernel's comm, IPython's start). They are listed in a
+   project's ``rules_core`` + ``workbook`` as a wheel built here; some of them patched
+   (``WHEEL_PATCHES``: the kernel's comm, IPython's start, plotly's validators without narwhals). They are listed in a
    ``pyodide-lock.json`` written here, so Pyodide loads them all at start, in parallel, each
    checked against its sha256, with no package resolver and no other host.
 4. ``voici build`` renders the notebooks into ``site/``; the kernel's settings
@@ -41,6 +42,7 @@ The cache is ``$DODGE_SITE_CACHE`` or ``~/.cache/dodge-workbook-site``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import hashlib
 import html
@@ -54,9 +56,11 @@ import tarfile
 import tempfile
 import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import patches  # tools/site/patches.py, beside this script
+from bytecode import ZSTD_LEVEL  # the wheels' level, for the standard library too
 import rules  # tools/site/rules.py: designers' rules (RULES=)
 from lab import LAB, LAB_INPUTS, add_lab
 
@@ -88,7 +92,7 @@ BUILD_PINS = ["voici-core==0.10.0", "jupyterlite-core==0.7.6", "jupyterlite-pyod
               "anywidget==0.11.0", "setuptools==84.2.1", "wheel==0.48.0"]
 
 #: The runtime: npm ``pyodide`` 314 (Python 3.14), the only one PyPI's pydantic-core wheels fit.
-NPM_PINS = ["pyodide@314.0.8", "plotly.js-cartesian-dist-min@4.1.1", "plotly.js-basic-dist-min@4.1.1"]
+NPM_PINS = ["pyodide@314.0.8", "plotly.js-cartesian-dist-min@4.1.1", "plotly.js-basic-dist-min@4.1.1", "fzstd@0.1.1"]
 #: The charts' plotly.js: plotly's cartesian bundle of the plotly.js that plotly 7.1.0 carries, as
 #: ``make run`` serves it, where the charts ask for it on the static site (``plotly_path()``
 #: relative to the pages: ``workbook.page.chart.plotly_url``): (npm package, its file, where on
@@ -514,6 +518,16 @@ class PageFails(SystemExit):
     """A page's code (or the kernel's imports) raised in the site's own Pyodide."""
 
 
+@contextlib.contextmanager
+def node_runtime(pyodide_tarball: Path) -> Iterator[str]:
+    """A folder with the runtime as published (``pyodide_tarball``, the npm package), for Node."""
+    with tempfile.TemporaryDirectory(dir=WORK) as tool:
+        with tarfile.open(pyodide_tarball) as tar:
+            for name in [*PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
+                Path(tool, name).write_bytes(tar.extractfile(f"package/{name}").read())
+        yield tool
+
+
 def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], notebooks: list[Path],
                 imports: tuple[str, ...] = KERNEL_IMPORTS, defer: bool = False,
                 pack: bool = False) -> dict[str, list]:
@@ -527,10 +541,7 @@ def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], noteb
     ``folder/deferred/<archive>.zip``; returns their index (module → archive, file, package),
     for ``add_deferred_finder``. With ``pack``, each wheel is written as ``packed(wheel)`` in
     its place (the wheel is removed)."""
-    with tempfile.TemporaryDirectory(dir=WORK) as tool:
-        with tarfile.open(pyodide_tarball) as tar:  # the runtime as published, for Node
-            for name in [*PYODIDE_FILES, "pyodide.mjs", "pyodide-lock.json"]:
-                Path(tool, name).write_bytes(tar.extractfile(f"package/{name}").read())
+    with node_runtime(pyodide_tarball) as tool:
         compiled = folder / "bytecode"
         compiled.mkdir()
         if defer:
@@ -609,6 +620,36 @@ def add_deferred_finder(stdlib: Path, index: dict[str, list]) -> None:
             raise SystemExit(f"{stdlib.name} already has {sorted(set(files) & set(archive.namelist()))}")
         for name, data in files.items():
             archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED)
+
+
+#: **The standard library as one zstd stream.** Pyodide fetches its standard library as one zip
+#: (the modules a page imports, as bytecode) and reads it where it is put, with ``zipimport``.
+#: Compressed member by member, as a zip is, it was 1.77 MB of a first open; its members stored
+#: and the whole compressed by zstd as one stream, 1.28 MB. The site ships that
+#: (``python_stdlib.zip.zst``), and its ``pyodide.js`` decodes it with fzstd (a zstd decoder in
+#: JavaScript, 24 kB; no browser decodes zstd in ``DecompressionStream``) before writing the zip
+#: where Pyodide reads it: ``patches.patch_pyodide_stdlib``. Decoding took 30–50 ms in Node.
+STDLIB_PACKED = "python_stdlib.zip.zst"
+#: fzstd's decoder (npm package, its file), beside the runtime's files as ``fzstd.mjs``.
+ZSTD_DECODER = ("fzstd", "package/esm/index.mjs")
+
+
+def pack_stdlib(pyodide_tarball: Path, stdlib: Path) -> Path:
+    """``stdlib`` (the standard library's zip) replaced by ``STDLIB_PACKED`` beside it: the same
+    members, stored, compressed by zstd as one stream by the runtime's own Python (the build's
+    may have no ``compression.zstd``: ``zstd.mjs``)."""
+    stored = stdlib.with_name(stdlib.name + ".stored")
+    with zipfile.ZipFile(stdlib) as source, zipfile.ZipFile(stored, "w", zipfile.ZIP_STORED) as target:
+        for info in source.infolist():
+            member = zipfile.ZipInfo(info.filename, info.date_time)
+            member.external_attr = info.external_attr
+            target.writestr(member, source.read(info))
+    packed_stdlib = stdlib.with_name(STDLIB_PACKED)
+    with node_runtime(pyodide_tarball) as tool:
+        run("node", HERE / "zstd.mjs", tool, stored, packed_stdlib, str(ZSTD_LEVEL))
+    stored.unlink()
+    stdlib.unlink()
+    return packed_stdlib
 
 
 def wheel_imports(path: Path) -> list[str]:
@@ -723,7 +764,7 @@ def inputs_digest(extra_wheels: list[Path] = (), rule_files: list[Path] = ()) ->
     rule file."""
     digest = hashlib.sha256()
     files = [Path(__file__).resolve(), *(HERE / name for name in ("patches.py", "rules.py", "bytecode.py",
-                                                                  "bytecode.mjs", "deferred_imports.py")),
+                                                                  "bytecode.mjs", "zstd.mjs", "deferred_imports.py")),
              LOCK, ROOT / "pyproject.toml", *LAB_INPUTS, *map(Path, extra_wheels), *map(Path, rule_files)]
     files += sorted(p for d in ("rules_core", "workbook") for p in (ROOT / d).rglob("*")
                     if p.is_file() and "__pycache__" not in p.parts)
@@ -752,7 +793,7 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
             for name in PYODIDE_FILES + ["pyodide-lock.json"]:
                 data = tar.extractfile(f"package/{name}").read()
                 if name == "pyodide.js":
-                    data = patches.patch_pyodide_js(data.decode()).encode()
+                    data = patches.patch_pyodide_stdlib(patches.patch_pyodide_js(data.decode())).encode()
                 if name == "pyodide-lock.json":
                     runtime_lock = json.loads(data)
                     continue
@@ -769,6 +810,11 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
         deferred = to_bytecode(fetch("npm", npm, offline), runtime, [*wheels, runtime / "python_stdlib.zip"],
                                pages, defer=True, pack=True)
         add_deferred_finder(runtime / "python_stdlib.zip", deferred)
+        pack_stdlib(fetch("npm", npm, offline), runtime / "python_stdlib.zip")
+        (decoder,) = [e for e in lock["npm"] if e["name"] == ZSTD_DECODER[0]]
+        with tarfile.open(fetch("npm", decoder, offline)) as tar:
+            (runtime / "fzstd.mjs").write_bytes(tar.extractfile(ZSTD_DECODER[1]).read())
+            (runtime / "fzstd.LICENSE").write_bytes(tar.extractfile("package/LICENSE").read())
         index = pyodide_lock(runtime_lock, {packed(wheel): tops for wheel, tops in imports.items()})
         (runtime / "pyodide-lock.json").write_text(json.dumps(index, indent=1) + "\n")
 

@@ -5,11 +5,12 @@ there exactly once: a new version of what it patches must be looked at again (do
 "The static site"). Every patch is a pure function of the file's text, tested without a build
 (tests/site/test_patches.py) and against the locked files themselves.
 
-- ``pyodide.js``: :func:`patch_pyodide_js` (the classic-worker check);
+- ``pyodide.js``: :func:`patch_pyodide_js` (the classic-worker check), :func:`patch_pyodide_stdlib`
+  (the standard library decoded from zstd);
 - the browser's wheels (``WHEEL_PATCHES``): :func:`patch_kernel_comm` (None sent as null),
   :func:`patch_ipython_init` (IPython without its terminal), ``IMPORTS_MOVED`` and
   ``READ_WHEN_USED`` (the kernel's start without IPython's debugger, pydoc, profiler and
-  urllib.request);
+  urllib.request; plotly's without narwhals);
 - the kernel's scripts: :func:`patch_kernel_worker_taken`, :func:`patch_kernel_worker_early`
   (the early start), :func:`patch_kernel_worker_piplite` (piplite set up lazily);
 - JupyterLite's service worker: :func:`patch_service_worker` (the pass-through);
@@ -59,6 +60,26 @@ def patch_pyodide_js(text: str) -> str:
     'a;b'
     """
     return replace_once(text, CLASSIC_WORKER_CHECK, "", "pyodide.js")
+
+
+#: The standard library's zip in pyodide.js (npm pyodide 314.0.x): where it is fetched by default,
+#: and the fetch. The site ships it compressed by zstd as one stream (``build.STDLIB_PACKED``);
+#: the patched fetch decodes an address ending in ``.zst`` with fzstd (``fzstd.mjs``, beside it)
+#: and hands Pyodide the zip, as before. Any other address is fetched as it was.
+STDLIB_DEFAULT = 't=e.indexURL+"python_stdlib.zip"'
+STDLIB_FETCH = "function Oe(e){let t=z(e);"
+STDLIB_DECODED = ('function Oe(e){let t=e.endsWith(".zst")?Promise.all([z(e),import(new URL("fzstd.mjs",'
+                  'new URL(e,globalThis.location?.href)).href)]).then(([b,m])=>m.decompress(b)):z(e);')
+
+
+def patch_pyodide_stdlib(text: str) -> str:
+    """``pyodide.js`` fetching ``python_stdlib.zip.zst`` by default, and decoding it.
+
+    >>> patch_pyodide_stdlib(STDLIB_FETCH + STDLIB_DEFAULT).endswith(':z(e);t=e.indexURL+"python_stdlib.zip.zst"')
+    True
+    """
+    text = replace_once(text, STDLIB_DEFAULT, STDLIB_DEFAULT[:-1] + '.zst"', "pyodide.js")
+    return replace_once(text, STDLIB_FETCH, STDLIB_DECODED, "pyodide.js")
 
 
 #: The kernel 0.7.0 hands each comm message to JavaScript with ``toJs()``, which turns a dict's
@@ -123,8 +144,14 @@ def patch_ipython_init(text: str) -> str:
 #: (``tools/site/deferred_imports.py``): a notebook that uses one (``%debug``, ``%prun``,
 #: ``%pastebin``, a traceback's values) fetches it then.
 #:
+#: plotly's validators imported narwhals (0.25 MB of the first download) to recognise a dataframe
+#: library's Series or DataFrame, which no page has (the site has no pandas). They import it
+#: where a value is turned into an array, and ask whether a value is a narwhals Series only once
+#: narwhals is imported (``READ_WHEN_USED``): a Series cannot exist before its class does.
+#:
 #: ``IMPORTS_MOVED``: wheel's name → file → [(an import at the top of the file, the line it moves
 #: before)], done by :func:`move_imports`.
+PLOTLY_VALIDATORS = "_plotly_utils/basevalidators.py"
 DEFERRED_IMPORT = "# imported where it is used (patched in by the Dodge Workbook's site build)\n"
 IMPORTS_MOVED = {
     "ipython": {
@@ -135,6 +162,8 @@ IMPORTS_MOVED = {
                                              ("from pdb import Restart\n", "        print(\"NOTE: Enter 'c' at the %s prompt "
                                                                             "to continue execution.\" % deb.prompt)\n")],
     },
+    "plotly": {PLOTLY_VALIDATORS: [("import narwhals.stable.v1 as nw\n",
+                                   "    v = nw.from_native(v, allow_series=True, pass_through=True)\n")]},
 }
 
 
@@ -183,6 +212,16 @@ def _debugger(name):
                          "from IPython.core.tbtools import _debugger  # patched in by the Dodge Workbook's site build\n"),
                         ("    debugger_cls = InterruptiblePdb\n", "    debugger_cls = staticmethod(_debugger(\"InterruptiblePdb\"))\n")],
     },
+    "plotly": {PLOTLY_VALIDATORS: [("        or (isinstance(v, nw.Series))\n", "        or _is_narwhals_series(v)\n"),
+                                   ("def is_homogeneous_array(v):\n", '''def _is_narwhals_series(v):
+    """Whether ``v`` is a Series of narwhals' stable API: none exists before that API is imported,
+    so it is not imported to ask (patched in by the Dodge Workbook's site build)."""
+    nw = sys.modules.get("narwhals.stable.v1")
+    return nw is not None and isinstance(v, nw.Series)
+
+
+def is_homogeneous_array(v):
+''')]},
 }
 
 
