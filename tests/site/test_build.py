@@ -321,7 +321,7 @@ def test_the_standard_library_ships_as_one_zstd_stream_of_its_stored_members(tmp
 
 
 def test_a_module_no_page_imports_waits_on_the_site_and_is_fetched_when_imported(tmp_path):
-    """Deferral (build.to_bytecode with defer, build.add_deferred_finder): the modules the pages
+    """Deferral (build.to_bytecode with defer, build.add_start_modules): the modules the pages
     do not import as they open leave their wheel for deferred/<name>.zip, indexed; in the site's
     Pyodide, started with that standard library, ``sitecustomize`` has put the finder first, and
     importing a deferred module (a plain one, a package, a package's module) fetches the zip once
@@ -342,9 +342,9 @@ def test_a_module_no_page_imports_waits_on_the_site_and_is_fetched_when_imported
         assert sorted(archive.namelist()) == ["demo-1.dist-info/RECORD", "demo/__init__.pyc", "demo/data.json"]
     with zipfile.ZipFile(tmp_path / "deferred" / "demo.zip") as archive:
         assert sorted(archive.namelist()) == ["demo/later.py", "demo/sub/__init__.py", "demo/sub/deep.py"]
-    build.add_deferred_finder(runtime / "python_stdlib.zip", index)
+    build.add_start_modules(runtime / "python_stdlib.zip", index)
     with pytest.raises(SystemExit, match="already has"):
-        build.add_deferred_finder(runtime / "python_stdlib.zip", index)
+        build.add_start_modules(runtime / "python_stdlib.zip", index)
 
     script = f"""
 const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});

@@ -414,6 +414,28 @@ json.dumps([kinds, type(sys.meta_path[0]).__name__, importlib.import_module(modu
     assert asked.count(static_site + "pyodide/fzstd.mjs") == 1
 
 
+def test_the_packages_are_unpacked_by_the_sites_unpacker_file_for_file(returning_browser, static_site):
+    """The site's unpacker (tools/site/fast_unpack.py), put in place by ``sitecustomize``,
+    unpacked the packages a page loads: every file each package's RECORD lists is there, with
+    its size, and nothing was left to ``tarfile``."""
+    said, _ = _in_a_worker(returning_browser, static_site, """import json, shutil
+from pathlib import Path
+import _dodge_unpack
+site = Path("/lib/python3.14/site-packages")
+records, wrong = 0, []
+for record in site.glob("*.dist-info/RECORD"):
+    records += 1
+    for line in record.read_text().splitlines():
+        path, _, size = line.rsplit(",", 2)
+        if size and (not (site / path).is_file() or (site / path).stat().st_size != int(size)):
+            wrong.append(path)
+json.dumps([shutil._UNPACK_FORMATS["tar"][1] is _dodge_unpack.unpack, _dodge_unpack.LEFT_TO_TARFILE, records, wrong[:5]])""",
+                           packages=True)
+    ours, left, records, wrong = json.loads(said)
+    assert (ours, left) == (True, []), said
+    assert records >= 25 and wrong == [], said
+
+
 def test_a_dashboard_there_imports_its_own_game_only(returning_browser, static_site):
     """The workbook ships there as bytecode, without its sources: a dashboard still finds its
     own game and that game's panels without importing the other games (``find_system``, and

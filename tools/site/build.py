@@ -22,8 +22,8 @@ sha256 in ``tools/site/lock.json`` and kept in a download cache, so a rebuild ne
 4. ``voici build`` renders the notebooks into ``site/``; the kernel's settings
    (``jupyter-lite.json``) point it at the runtime and the lock above.
 5. The pages' start made shorter: each page starts Python with the page (the early start,
-   patching the kernel's scripts), piplite is set up lazily, and JupyterLite's service worker
-   answers only what it must. Every patch to a third-party file is in ``tools/site/patches.py``
+   patching the kernel's scripts), piplite is set up lazily, the packages are unpacked in one
+   pass (``fast_unpack.py``), and JupyterLite's service worker answers only what it must. Every patch to a third-party file is in ``tools/site/patches.py``
    (docs/deploy.md).
 
 Usage::
@@ -539,7 +539,7 @@ def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], noteb
 
     With ``defer``, the modules that run did not import leave their archives for
     ``folder/deferred/<archive>.zip``; returns their index (module → archive, file, package),
-    for ``add_deferred_finder``. With ``pack``, each wheel is written as ``packed(wheel)`` in
+    for ``add_start_modules``. With ``pack``, each wheel is written as ``packed(wheel)`` in
     its place (the wheel is removed)."""
     with node_runtime(pyodide_tarball) as tool:
         compiled = folder / "bytecode"
@@ -605,16 +605,20 @@ def deferred_index(folder: Path) -> dict[str, list]:
     return index
 
 
-#: The standard library's zip is on the path before any package: the finder goes there.
+#: The standard library's zip is on the path before any package: the finder goes there, and
+#: the packages' unpacker (``tools/site/fast_unpack.py``).
 DEFERRED_FINDER = "_dodge_deferred"
+UNPACKER = "_dodge_unpack"
 
 
-def add_deferred_finder(stdlib: Path, index: dict[str, list]) -> None:
-    """The finder of ``tools/site/deferred_imports.py`` and ``index`` added to the standard
-    library's zip, with a ``sitecustomize`` that installs it as Python starts."""
+def add_start_modules(stdlib: Path, index: dict[str, list]) -> None:
+    """The finder of ``tools/site/deferred_imports.py`` with ``index``, and the unpacker of
+    ``tools/site/fast_unpack.py``, added to the standard library's zip, with a
+    ``sitecustomize`` that imports both as Python starts (before any package is loaded)."""
     files = {f"{DEFERRED_FINDER}/__init__.py": (HERE / "deferred_imports.py").read_bytes(),
              f"{DEFERRED_FINDER}/index.json": json.dumps(index, sort_keys=True, separators=(",", ":")).encode(),
-             "sitecustomize.py": f"import {DEFERRED_FINDER}\n".encode()}
+             f"{UNPACKER}.py": (HERE / "fast_unpack.py").read_bytes(),
+             "sitecustomize.py": f"import {DEFERRED_FINDER}\nimport {UNPACKER}\n".encode()}
     with zipfile.ZipFile(stdlib, "a", zipfile.ZIP_DEFLATED) as archive:
         if set(files) & set(archive.namelist()):
             raise SystemExit(f"{stdlib.name} already has {sorted(set(files) & set(archive.namelist()))}")
@@ -764,7 +768,8 @@ def inputs_digest(extra_wheels: list[Path] = (), rule_files: list[Path] = ()) ->
     rule file."""
     digest = hashlib.sha256()
     files = [Path(__file__).resolve(), *(HERE / name for name in ("patches.py", "rules.py", "bytecode.py",
-                                                                  "bytecode.mjs", "zstd.mjs", "deferred_imports.py")),
+                                                                  "bytecode.mjs", "zstd.mjs", "deferred_imports.py",
+                                                                  "fast_unpack.py")),
              LOCK, ROOT / "pyproject.toml", *LAB_INPUTS, *map(Path, extra_wheels), *map(Path, rule_files)]
     files += sorted(p for d in ("rules_core", "workbook") for p in (ROOT / d).rglob("*")
                     if p.is_file() and "__pycache__" not in p.parts)
@@ -809,7 +814,7 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
         pages = stage_notebooks(lite / "notebooks", published)
         deferred = to_bytecode(fetch("npm", npm, offline), runtime, [*wheels, runtime / "python_stdlib.zip"],
                                pages, defer=True, pack=True)
-        add_deferred_finder(runtime / "python_stdlib.zip", deferred)
+        add_start_modules(runtime / "python_stdlib.zip", deferred)
         pack_stdlib(fetch("npm", npm, offline), runtime / "python_stdlib.zip")
         (decoder,) = [e for e in lock["npm"] if e["name"] == ZSTD_DECODER[0]]
         with tarfile.open(fetch("npm", decoder, offline)) as tar:
