@@ -68,7 +68,7 @@ def test_an_archive_of_regular_files_is_read_here_as_tarfile_reads_it(tmp_path, 
 
 
 @pytest.mark.parametrize("case", ["folder", "link", "leaves", "absolute", "long pax name", "gnu long name",
-                                  "checksum", "truncated"])
+                                  "checksum", "truncated", "size not octal", "name not utf-8"])
 def test_any_other_archive_is_left_to_tarfile(tmp_path, fast_unpack, case, monkeypatch):
     """Each of these is not read here (``members`` is None) and goes to ``shutil``'s own
     unpacker with the same arguments."""
@@ -80,12 +80,20 @@ def test_any_other_archive_is_left_to_tarfile(tmp_path, fast_unpack, case, monke
                "long pax name": lambda: _tar(tmp_path / "x.tar", {long_name: b"1"}),
                "gnu long name": lambda: _tar(tmp_path / "x.tar", {long_name: b"1"}, form=tarfile.GNU_FORMAT),
                "checksum": lambda: _tar(tmp_path / "x.tar", {"a.py": b"1"}),
-               "truncated": lambda: _tar(tmp_path / "x.tar", {"a.py": b"1" * 2000})}[case]()
+               "truncated": lambda: _tar(tmp_path / "x.tar", {"a.py": b"1" * 2000}),
+               "size not octal": lambda: _tar(tmp_path / "x.tar", {"a.py": b"1"}),
+               "name not utf-8": lambda: _tar(tmp_path / "x.tar", {"a.py": b"1"})}[case]()
     data = archive.read_bytes()
     if case == "checksum":
         data = data[:10] + b"Z" + data[11:]  # a letter of the name changed, its checksum kept
     if case == "truncated":
         data = data[:BLOCK_AND_A_BIT]
+    if case in ("size not octal", "name not utf-8"):  # each with a checksum that holds
+        at, new = {"size not octal": (124, b"9"), "name not utf-8": (1, b"\xff")}[case]
+        header = bytearray(data[:512])
+        header[at:at + 1] = new
+        header[148:156] = b"%06o\0 " % (sum(header[:148]) + 8 * 32 + sum(header[156:]))
+        data = bytes(header) + data[512:]
     archive.write_bytes(data)
     assert fast_unpack.members(data) is None
     asked = []

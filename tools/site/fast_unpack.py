@@ -7,8 +7,8 @@ object, checks it against its filter and sets its mode and time: 150–160 ms fo
 26 packages in Chromium, on every visit. These archives hold regular files only, which this
 reads from the tar's own headers and writes: 25–30 ms for the same packages. Any archive that
 holds anything else (a folder, a link, a long name in a pax or GNU header, a name that leaves
-the folder, a header that fails its checksum) is unpacked by ``tarfile`` as before, untouched
-until then.
+the folder, a header that fails its checksum or holds a size or name it cannot read) is
+unpacked by ``tarfile`` as before, untouched until then.
 
 Shipped in the site's standard library as ``_dodge_unpack``, which ``sitecustomize`` imports
 as Python starts: it becomes ``shutil``'s unpacker for ``.tar``.
@@ -31,6 +31,13 @@ def _octal(field: bytes) -> int:
 def members(data: bytes) -> list[tuple[str, int, int]] | None:
     """Each member of the uncompressed tar ``data`` as (name, offset, size), or None unless every
     member is a regular file with a plain relative name and a sound header."""
+    try:
+        return _members(data)
+    except ValueError:  # a number not in octal, a name not in UTF-8
+        return None
+
+
+def _members(data: bytes) -> list[tuple[str, int, int]] | None:
     found, offset = [], 0
     while offset + BLOCK <= len(data):
         header = data[offset:offset + BLOCK]
