@@ -8,7 +8,6 @@ run in this process (:func:`built`) and the page's numbers are checked against `
 
 from __future__ import annotations
 
-import io
 import json
 import urllib.request
 import zipfile
