@@ -215,14 +215,14 @@ _TABLE_EQUALS = """([css, col, expected]) => {
     return true;
 }"""
 
-# The drawn plot of the chart that matches ``selector`` (a chart or a box holding one), or null.
-# A chart is drawn only near the viewport (``workbook/page/chart.py``): one whose latest figure is not
-# drawn yet (pending) is scrolled to, and null is returned until it is drawn.
 #: Each trace on the page: [the type its figure asked for, the type plotly drew it as] (a type
 #: missing from the plotly.js bundle that drew it is drawn as an empty scatter).
 _TRACE_TYPES = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).flatMap(
     p => (p.data || []).map((t, i) => [t.type || 'scatter', ((p._fullData || [])[i] || {}).type]))"""
 
+# The drawn plot of the chart that matches ``selector`` (a chart or a box holding one), or null.
+# A chart is drawn only near the viewport (``workbook/page/chart.py``): one whose latest figure is not
+# drawn yet (pending) is scrolled to, and null is returned until it is drawn.
 _DRAWN_PLOT = """(selector) => {
     const host = document.querySelector(selector);
     const el = host && (host.classList.contains('wb-chart') ? host : host.querySelector('.wb-chart'));

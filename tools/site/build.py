@@ -16,14 +16,16 @@ sha256 in ``tools/site/lock.json`` and kept in a download cache, so a rebuild ne
 3. **The browser's packages**: pure-Python wheels and the WebAssembly wheel of pydantic-core
    (``pyemscripten_2026_0_wasm32``, Python 3.14) from PyPI, the kernel's own wheels, and the
    project's ``rules_core`` + ``workbook`` as a wheel built here; some of them patched
-   (``WHEEL_PATCHES``: the kernel's comm, IPython's start, plotly's validators without narwhals). They are listed in a
+   (``WHEEL_PATCHES``: the kernel's comm, IPython's start, plotly's validators without
+   narwhals). They are listed in a
    ``pyodide-lock.json`` written here, so Pyodide loads them all at start, in parallel, each
    checked against its sha256, with no package resolver and no other host.
 4. ``voici build`` renders the notebooks into ``site/``; the kernel's settings
    (``jupyter-lite.json``) point it at the runtime and the lock above.
 5. The pages' start made shorter: each page starts Python with the page (the early start,
    patching the kernel's scripts), piplite is set up lazily, the packages are unpacked in one
-   pass (``fast_unpack.py``), and JupyterLite's service worker answers only what it must. Every patch to a third-party file is in ``tools/site/patches.py``
+   pass (``fast_unpack.py``), and JupyterLite's service worker answers only what it must.
+   Every patch to a third-party file is in ``tools/site/patches.py``
    (docs/deploy.md).
 
 Usage::
@@ -634,7 +636,8 @@ def add_start_modules(stdlib: Path, index: dict[str, list]) -> None:
 #: JavaScript, 24 kB; no browser decodes zstd in ``DecompressionStream``) before writing the zip
 #: where Pyodide reads it: ``patches.patch_pyodide_stdlib``. Decoding took 30–50 ms in Node.
 STDLIB_PACKED = "python_stdlib.zip.zst"
-#: fzstd's decoder (npm package, its file), beside the runtime's files as ``fzstd.mjs``.
+#: fzstd's decoder (npm package, its file), beside the runtime's files as
+#: ``patches.ZSTD_DECODER_FILE``, where the patched ``pyodide.js`` imports it.
 ZSTD_DECODER = ("fzstd", "package/esm/index.mjs")
 
 
@@ -818,8 +821,9 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
         pack_stdlib(fetch("npm", npm, offline), runtime / "python_stdlib.zip")
         (decoder,) = [e for e in lock["npm"] if e["name"] == ZSTD_DECODER[0]]
         with tarfile.open(fetch("npm", decoder, offline)) as tar:
-            (runtime / "fzstd.mjs").write_bytes(tar.extractfile(ZSTD_DECODER[1]).read())
-            (runtime / "fzstd.LICENSE").write_bytes(tar.extractfile("package/LICENSE").read())
+            decoder_file = runtime / patches.ZSTD_DECODER_FILE
+            decoder_file.write_bytes(tar.extractfile(ZSTD_DECODER[1]).read())
+            decoder_file.with_suffix(".LICENSE").write_bytes(tar.extractfile("package/LICENSE").read())
         index = pyodide_lock(runtime_lock, {packed(wheel): tops for wheel, tops in imports.items()})
         (runtime / "pyodide-lock.json").write_text(json.dumps(index, indent=1) + "\n")
 

@@ -64,11 +64,13 @@ def patch_pyodide_js(text: str) -> str:
 
 #: The standard library's zip in pyodide.js (npm pyodide 314.0.x): where it is fetched by default,
 #: and the fetch. The site ships it compressed by zstd as one stream (``build.STDLIB_PACKED``);
-#: the patched fetch decodes an address ending in ``.zst`` with fzstd (``fzstd.mjs``, beside it)
+#: the patched fetch decodes an address ending in ``.zst`` with fzstd (``ZSTD_DECODER_FILE``)
 #: and hands Pyodide the zip, as before. Any other address is fetched as it was.
 STDLIB_DEFAULT = 't=e.indexURL+"python_stdlib.zip"'
 STDLIB_FETCH = "function Oe(e){let t=z(e);"
-STDLIB_DECODED = ('function Oe(e){let t=e.endsWith(".zst")?Promise.all([z(e),import(new URL("fzstd.mjs",'
+#: The decoder's file, beside the runtime's (the build puts it there).
+ZSTD_DECODER_FILE = "fzstd.mjs"
+STDLIB_DECODED = (f'function Oe(e){{let t=e.endsWith(".zst")?Promise.all([z(e),import(new URL("{ZSTD_DECODER_FILE}",'
                   'new URL(e,globalThis.location?.href)).href)]).then(([b,m])=>m.decompress(b)):z(e);')
 
 
