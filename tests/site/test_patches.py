@@ -99,7 +99,7 @@ def test_the_debuggers_factory_imports_the_debugger_only_when_a_debugger_is_made
     """IPython's tracebacks and shell name ``_debugger``'s factory (``READ_WHEN_USED``): making
     the factory imports nothing; calling it imports IPython's debugger and makes one of the class
     named, with the arguments given."""
-    (_, factory), _ = patches.READ_WHEN_USED["ipython"][patches.IPYTHON_TBTOOLS]
+    factory = dict(patches.READ_WHEN_USED["ipython"][patches.IPYTHON_TBTOOLS])["from IPython.core import debugger\n"]
     space: dict = {}
     exec(factory, space)
     debugger = type(sys)("IPython.core.debugger")
@@ -112,6 +112,20 @@ def test_the_debuggers_factory_imports_the_debugger_only_when_a_debugger_is_made
         make()
     core.debugger = debugger
     assert make(1, context=5) == ("Pdb", (1,), {"context": 5})
+
+
+def test_the_tracebacks_stand_in_imports_stack_data_at_its_first_attribute(monkeypatch):
+    """IPython's tracebacks name stack_data through ``_ImportedWhenUsed`` (``READ_WHEN_USED``):
+    binding the name imports nothing; its first attribute imports stack_data and is stack_data's
+    own."""
+    monkeypatch.delitem(sys.modules, "stack_data", raising=False)
+    space: dict = {}
+    exec(patches.STACK_DATA_WHEN_USED, space)
+    assert "stack_data" not in sys.modules
+    options = space["stack_data"].Options
+    assert options is sys.modules["stack_data"].Options
+    with pytest.raises(AttributeError):
+        space["stack_data"].nowhere
 
 
 @pytest.mark.parametrize("module", ["patches", "rules", "lab"])

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -154,6 +155,7 @@ def patch_ipython_init(text: str) -> str:
 #: ``IMPORTS_MOVED``: wheel's name → file → [(an import at the top of the file, the line it moves
 #: before)], done by :func:`move_imports`.
 PLOTLY_VALIDATORS = "_plotly_utils/basevalidators.py"
+IPYTHON_OINSPECT = "IPython/core/oinspect.py"
 DEFERRED_IMPORT = "# imported where it is used (patched in by the Dodge Workbook's site build)\n"
 IMPORTS_MOVED = {
     "ipython": {
@@ -163,6 +165,9 @@ IMPORTS_MOVED = {
                                              ("import pstats\n", "        stats = pstats.Stats(prof).strip_dirs().sort_stats(*opts.s)\n"),
                                              ("from pdb import Restart\n", "        print(\"NOTE: Enter 'c' at the %s prompt "
                                                                             "to continue execution.\" % deb.prompt)\n")],
+        IPYTHON_OINSPECT: [("from pygments import highlight\nfrom pygments.lexers import PythonLexer\n"
+                            "from pygments.formatters import HtmlFormatter\n",
+                            "    return highlight(code, PythonLexer(), HtmlFormatter(noclasses=True))\n")],
     },
     "plotly": {PLOTLY_VALIDATORS: [("import narwhals.stable.v1 as nw\n",
                                    "    v = nw.from_native(v, allow_series=True, pass_through=True)\n")]},
@@ -170,8 +175,9 @@ IMPORTS_MOVED = {
 
 
 def move_imports(text: str, where: str, moves: list[tuple[str, str]]) -> str:
-    """``text`` (the file ``where``) with each top-level import of ``moves`` taken out and put,
-    indented as it, before the line that uses it; fails loudly unless each is there once.
+    """``text`` (the file ``where``) with each top-level import of ``moves`` (one line or several)
+    taken out and put, indented as it, before the line that uses it; fails loudly unless each is
+    there once.
 
     >>> print(move_imports("import a\\ndef f():\\n    return a.b\\n", "m.py", [("import a\\n", "    return a.b\\n")]), end="")
     def f():
@@ -183,7 +189,7 @@ def move_imports(text: str, where: str, moves: list[tuple[str, str]]) -> str:
     for line, use in moves:
         text = replace_once(text, line, "", where) if text.startswith(line) else replace_once(text, "\n" + line, "\n", where)
         indent = use[:len(use) - len(use.lstrip())]
-        text = replace_once(text, use, f"{indent}{DEFERRED_IMPORT}{indent}{line}\n{use}", where)
+        text = replace_once(text, use, textwrap.indent(DEFERRED_IMPORT + line, indent) + "\n" + use, where)
     return text
 
 
@@ -191,11 +197,40 @@ def move_imports(text: str, where: str, moves: list[tuple[str, str]]) -> str:
 #: and ``interactiveshell`` imported the debugger (and pdb) to name the class a debugger is made
 #: of (a shell's ``debugger_cls``, its tracebacks' default); they name ``_debugger``'s factory
 #: instead, added to ``tbtools``, which imports the debugger when a debugger is made.
+#:
+#: IPython's tracebacks (``tbtools``, ``ultratb``, ``doctb``) imported stack_data, and with it
+#: executing, asttokens and pure_eval (0.1 MB of the first download), to format a traceback,
+#: which a page does not show as it opens. ``tbtools`` binds the name ``stack_data`` to a
+#: stand-in that imports stack_data at its first attribute (``_ImportedWhenUsed``); the other
+#: two take that name from it. Every use of the name in those files is an attribute
+#: (``stack_data.Options``, ``stack_data.RepeatedFrames``), or an annotation, which Python 3.14
+#: evaluates only when asked.
 IPYTHON_TBTOOLS = "IPython/core/tbtools.py"
+IPYTHON_ULTRATB = "IPython/core/ultratb.py"
+IPYTHON_DOCTB = "IPython/core/doctb.py"
+STACK_DATA_IMPORT = "import stack_data\n"
+STACK_DATA_WHEN_USED = '''
+
+class _ImportedWhenUsed:
+    """The module ``name``, imported at the first attribute asked of it (patched in by the Dodge
+    Workbook's site build)."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attribute):
+        import importlib
+
+        return getattr(importlib.import_module(self._name), attribute)
+
+
+stack_data = _ImportedWhenUsed("stack_data")
+'''
+STACK_DATA_FROM_TBTOOLS = "from IPython.core.tbtools import stack_data  # patched in by the Dodge Workbook's site build\n"
 IPYTHON_SHELL = "IPython/core/interactiveshell.py"
 READ_WHEN_USED = {
     "ipython": {
-        IPYTHON_TBTOOLS: [("from IPython.core import debugger\n", '''
+        IPYTHON_TBTOOLS: [(STACK_DATA_IMPORT, STACK_DATA_WHEN_USED), ("from IPython.core import debugger\n", '''
 
 def _debugger(name):
     """IPython's debugger class ``name`` as a factory that imports the debugger (and pdb) when a
@@ -213,6 +248,8 @@ def _debugger(name):
         IPYTHON_SHELL: [("from IPython.core.debugger import InterruptiblePdb\n",
                          "from IPython.core.tbtools import _debugger  # patched in by the Dodge Workbook's site build\n"),
                         ("    debugger_cls = InterruptiblePdb\n", "    debugger_cls = staticmethod(_debugger(\"InterruptiblePdb\"))\n")],
+        IPYTHON_ULTRATB: [(STACK_DATA_IMPORT, STACK_DATA_FROM_TBTOOLS)],
+        IPYTHON_DOCTB: [(STACK_DATA_IMPORT, STACK_DATA_FROM_TBTOOLS)],
     },
     "plotly": {PLOTLY_VALIDATORS: [("        or (isinstance(v, nw.Series))\n", "        or _is_narwhals_series(v)\n"),
                                    ("def is_homogeneous_array(v):\n", '''def _is_narwhals_series(v):
