@@ -325,23 +325,30 @@ def test_a_module_no_page_imports_waits_on_the_site_and_is_fetched_when_imported
     do not import as they open leave their wheel for deferred/<name>.zip, indexed; in the site's
     Pyodide, started with that standard library, ``sitecustomize`` has put the finder first, and
     importing a deferred module (a plain one, a package, a package's module) fetches the zip once
-    and imports it; a name that is nowhere stays missing."""
+    and imports it; a name that is nowhere stays missing. A folder ``tests`` sends its data with
+    its modules; type stubs are left out; METADATA keeps its headers, not its description."""
     build.WORK.mkdir(exist_ok=True)
     notebook = tmp_path / "page.ipynb"
     notebook.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["import demo"]}]}))
     wheel = _wheel(tmp_path / "demo-1-py3-none-any.whl",
                    {"demo/__init__.py": "ANSWER = 42\n", "demo/later.py": "LATER = 'later'\n",
                     "demo/sub/__init__.py": "from . import deep\n", "demo/sub/deep.py": "DEEP = 'deep'\n",
-                    "demo/data.json": "{}"})
+                    "demo/data.json": "{}", "demo/__init__.pyi": "ANSWER: int\n",
+                    "demo/tests/__init__.py": "", "demo/tests/data/logo.png": "a picture",
+                    "demo-1.dist-info/METADATA": "Name: demo\nVersion: 1\n\n# Demo\nA long description.\n"})
     runtime = runtime_for_node(tmp_path)
     index = build.to_bytecode(pyodide_tarball(), tmp_path, [wheel], [notebook], imports=(), defer=True)
     assert index == {"demo.later": ["demo.zip", "demo/later.py", False],
                      "demo.sub": ["demo.zip", "demo/sub/__init__.py", True],
-                     "demo.sub.deep": ["demo.zip", "demo/sub/deep.py", False]}
+                     "demo.sub.deep": ["demo.zip", "demo/sub/deep.py", False],
+                     "demo.tests": ["demo.zip", "demo/tests/__init__.py", True]}
     with zipfile.ZipFile(wheel) as archive:
-        assert sorted(archive.namelist()) == ["demo-1.dist-info/RECORD", "demo/__init__.pyc", "demo/data.json"]
+        assert sorted(archive.namelist()) == ["demo-1.dist-info/METADATA", "demo-1.dist-info/RECORD",
+                                              "demo/__init__.pyc", "demo/data.json"]
+        assert archive.read("demo-1.dist-info/METADATA") == b"Name: demo\nVersion: 1\n"
     with zipfile.ZipFile(tmp_path / "deferred" / "demo.zip") as archive:
-        assert sorted(archive.namelist()) == ["demo/later.py", "demo/sub/__init__.py", "demo/sub/deep.py"]
+        assert sorted(archive.namelist()) == ["demo/later.py", "demo/sub/__init__.py", "demo/sub/deep.py",
+                                              "demo/tests/__init__.py", "demo/tests/data/logo.png"]
     build.add_start_modules(runtime / "python_stdlib.zip", index)
     with pytest.raises(SystemExit, match="already has"):
         build.add_start_modules(runtime / "python_stdlib.zip", index)
@@ -363,17 +370,75 @@ finder.fetch = lambda url: asked.append(url) or open(url, "rb").read()
 import demo
 from demo.later import LATER
 from demo.sub import deep
+import demo.tests, os
+logo = open(os.path.join(os.path.dirname(demo.tests.__file__), "data", "logo.png")).read()
 try:
     import demo.nowhere
 except ModuleNotFoundError:
     missing = True
-json.dumps([type(finder).__name__, demo.ANSWER, LATER, deep.DEEP, asked, missing])
+json.dumps([type(finder).__name__, demo.ANSWER, LATER, deep.DEEP, logo, asked, missing])
 `));
 """
     done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == [
-        "DeferredFinder", 42, "later", "deep", ["/work/deferred/demo.zip"], True]
+        "DeferredFinder", 42, "later", "deep", "a picture", ["/work/deferred/demo.zip"], True]
+
+
+def test_a_module_only_some_pages_import_comes_in_their_own_package_and_waits_for_the_others(tmp_path):
+    """The split by page (build.to_bytecode with by_page, build.page_packages): the archive keeps
+    the modules every page imports; a module only one page imports is that page's own package,
+    as bytecode, and waits in the deferred zip (as source) with the modules no page imports. In
+    the site's Pyodide with page A's packages, A's module comes from A's package with no
+    request, and B's module is fetched once, from the deferred zip."""
+    build.WORK.mkdir(exist_ok=True)
+    pages = []
+    for page, module in (("a", "demo.only_a"), ("b", "demo.only_b")):
+        pages.append(tmp_path / f"{page}.ipynb")
+        pages[-1].write_text(json.dumps({"cells": [{"cell_type": "code", "source": [f"import demo, {module}"]}]}))
+    wheel = _wheel(tmp_path / "demo-1-py3-none-any.whl",
+                   {"demo/__init__.py": "ANSWER = 42\n", "demo/only_a.py": "WHO = 'a'\n",
+                    "demo/only_b.py": "WHO = 'b'\n", "demo/never.py": "WHO = 'nobody'\n"})
+    runtime = runtime_for_node(tmp_path)
+    index = build.to_bytecode(pyodide_tarball(), tmp_path, [wheel], pages, imports=(), defer=True, by_page=wheel)
+    assert sorted(index) == ["demo.never", "demo.only_a", "demo.only_b"]
+    own = build.page_packages(wheel, pages)
+    assert {page: path.name for page, path in own.items()} == {"a.ipynb": "demo_a-1-py3-none-any.whl",
+                                                              "b.ipynb": "demo_b-1-py3-none-any.whl"}
+    with zipfile.ZipFile(wheel) as archive:
+        assert sorted(archive.namelist()) == ["demo-1.dist-info/RECORD", "demo/__init__.pyc"]
+    with zipfile.ZipFile(own["a.ipynb"]) as archive:
+        assert sorted(archive.namelist()) == ["demo/only_a.pyc", "demo_a-1.dist-info/METADATA",
+                                              "demo_a-1.dist-info/RECORD"]
+        assert archive.read("demo_a-1.dist-info/RECORD").decode().startswith("demo/only_a.pyc,sha256=")
+    with zipfile.ZipFile(tmp_path / "deferred" / "demo.zip") as archive:
+        assert sorted(archive.namelist()) == ["demo/never.py", "demo/only_a.py", "demo/only_b.py"]
+    build.add_start_modules(runtime / "python_stdlib.zip", index)
+    script = f"""
+const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});
+const py = await loadPyodide({{ indexURL: {json.dumps(str(runtime) + "/")},
+                                stdLibURL: {json.dumps(str(runtime / "python_stdlib.zip"))} }});
+py.FS.mkdirTree("/work");
+py.FS.mount(py.FS.filesystems.NODEFS, {{ root: {json.dumps(str(tmp_path))} }}, "/work");
+const {{ readFileSync }} = await import("node:fs");
+const into = {{ extractDir: "/lib/python3.14/site-packages" }};  // as the runtime installs a page's packages
+py.unpackArchive(new Uint8Array(readFileSync({json.dumps(str(wheel))})), "wheel", into);
+py.unpackArchive(new Uint8Array(readFileSync({json.dumps(str(own["a.ipynb"]))})), "wheel", into);
+console.log(py.runPython(`
+import sys, json
+finder = sys.meta_path[0]
+asked = []
+finder.base_url = lambda: "/work/"
+finder.fetch = lambda url: asked.append(url) or open(url, "rb").read()
+import demo.only_a
+before = list(asked)
+import demo.only_b
+json.dumps([demo.only_a.WHO, demo.only_a.__file__.endswith(".pyc"), before, demo.only_b.WHO, asked])
+`));
+"""
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["a", True, [], "b", ["/work/deferred/demo.zip"]]
 
 
 def test_a_first_build_downloads_each_kind_of_file_in_one_run(monkeypatch, tmp_path):

@@ -128,7 +128,7 @@ def test_the_tracebacks_stand_in_imports_stack_data_at_its_first_attribute(monke
         space["stack_data"].nowhere
 
 
-@pytest.mark.parametrize("module", ["patches", "rules", "lab"])
+@pytest.mark.parametrize("module", ["patches", "rules", "lab", "bytecode"])
 def test_the_site_tools_examples_hold(module):
     """The examples in the site build's docstrings (tools/site is outside the suite's doctest
     paths) run here, so an example that no longer holds fails."""

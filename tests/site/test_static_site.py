@@ -66,6 +66,7 @@ def test_each_game_shows_and_follows_the_cores_numbers(open_static, notebook):
     page = built(notebook)
     dash = open_static(notebook)
     assert not fetched(dash)  # what a page runs as it opens came in the first download
+    assert own_packages(dash) == [f"dodge_workbook_{notebook.removesuffix('.ipynb').replace('-', '_')}"]
     assert dash.headline() == dict(evaluate(page.scenario).headline)
     assert dash.table() == dict(evaluate(page.scenario).outcome_rows())
     dash.set_slider(slider, value)
@@ -85,6 +86,13 @@ def icons_drawn(dash) -> None:
     assert glyph not in ("", "none", "normal"), glyph
     assert dash.page.evaluate("() => Array.from(document.fonts).some(f => f.family.includes('Font Awesome') "
                               "&& f.status === 'loaded')")
+
+
+def own_packages(dash) -> list[str]:
+    """The pages' own packages of the workbook's modules that the page asked for (the build's
+    split by page: ``build.page_packages``)."""
+    return sorted({url.rsplit("/", 1)[-1].split("-")[0] for url in dash.requested
+                   if "/pyodide/dodge_workbook_" in url and url.endswith(".tar")})
 
 
 def fetched(dash) -> list[str]:

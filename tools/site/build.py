@@ -62,7 +62,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import patches  # tools/site/patches.py, beside this script
-from bytecode import ZSTD_LEVEL  # the wheels' level, for the standard library too
+from bytecode import ZSTD_LEVEL, page_archive  # the wheels' level, for the standard library too
 import rules  # tools/site/rules.py: designers' rules (RULES=)
 from lab import LAB, LAB_INPUTS, add_lab
 
@@ -492,20 +492,22 @@ KERNEL_IMPORTS = ("pyodide_kernel", "ipykernel", "IPython", "comm", "ipywidgets"
 
 def start_code(notebooks: list[Path], imports: tuple[str, ...] = KERNEL_IMPORTS) -> str:
     """The code the site's pages run as they open (``KERNEL_IMPORTS``, then each notebook's code
-    cells), each part on its own. A part that raises stops the build, named: its page would fail
-    in a reader's browser the same way (``PageFails``)."""
+    cells, followed by ``__page__(its name)``: ``bytecode.imported_at_start``), each part on its
+    own. A part that raises stops the build, named: its page would fail in a reader's browser the
+    same way (``PageFails``)."""
     kernel = "pyodide_kernel" in imports
-    parts = [("piplite's settings", patches.piplite_settings("True", "[]"))] if kernel else []  # as the kernel gives them
-    parts += [(f"import {name}", f"import {name}") for name in imports]
+    parts = [("piplite's settings", patches.piplite_settings("True", "[]"), "")] if kernel else []  # as the kernel gives them
+    parts += [(f"import {name}", f"import {name}", "") for name in imports]
     if kernel:  # the page's side of the widgets' comms, which Node has not
-        parts.append(("the page's comms", PAGE_COMMS))
+        parts.append(("the page's comms", PAGE_COMMS, ""))
     for notebook in notebooks:
         cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-        parts.append((notebook.name, "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")))
+        parts.append((notebook.name, "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code"),
+                      f"__page__({notebook.name!r})\n"))
     return "import sys\n" + "\n".join(
         f"try:\n    exec({code!r}, {{}})\nexcept Exception as err:\n"
-        f"    print({PAGE_FAILS!r} + {label!r} + ': ' + repr(err), file=sys.__stderr__, flush=True)\n    raise"
-        for label, code in parts)
+        f"    print({PAGE_FAILS!r} + {label!r} + ': ' + repr(err), file=sys.__stderr__, flush=True)\n    raise\n{then}"
+        for label, code, then in parts)
 
 
 #: In a browser the page sends the kernel's comm messages (widgets); in the start run they go
@@ -532,7 +534,7 @@ def node_runtime(pyodide_tarball: Path) -> Iterator[str]:
 
 def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], notebooks: list[Path],
                 imports: tuple[str, ...] = KERNEL_IMPORTS, defer: bool = False,
-                pack: bool = False) -> dict[str, list]:
+                pack: bool = False, by_page: Path | None = None) -> dict[str, list]:
     """The modules of ``archives`` (in ``folder``) that the pages import as they open replaced by
     their bytecode, compiled by the site's own Pyodide run in Node (``bytecode.mjs``,
     ``bytecode.py``): a reader's browser then imports them without compiling. Measured in Node on
@@ -542,7 +544,12 @@ def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], noteb
     With ``defer``, the modules that run did not import leave their archives for
     ``folder/deferred/<archive>.zip``; returns their index (module → archive, file, package),
     for ``add_start_modules``. With ``pack``, each wheel is written as ``packed(wheel)`` in
-    its place (the wheel is removed)."""
+    its place (the wheel is removed).
+
+    With ``by_page`` (one of ``archives``, and ``defer``), that archive keeps only the modules
+    every page imports as it opens; each page's other modules become its own package beside it
+    (``page_packages``), and wait in the deferred zip for any other page (``bytecode.py``,
+    ``compile_archive``)."""
     with node_runtime(pyodide_tarball) as tool:
         compiled = folder / "bytecode"
         compiled.mkdir()
@@ -551,8 +558,9 @@ def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], noteb
         jobs = folder / "bytecode" / "jobs.json"
         jobs.write_text(json.dumps({
             "site_packages": SITE_PACKAGES, "start": start_code(notebooks, imports), "pack": pack,
+            "split": [*wheel_imports(by_page), rules.PACKAGE] if by_page else [],
             "archives": [[a.name, f"bytecode/{(packed(a) if pack else a).name}", INSTALLED_AT.get(a.name, SITE_PACKAGES),
-                          f"deferred/{deferred_name(a)}" if defer else None] for a in archives]}))
+                          f"deferred/{deferred_name(a)}" if defer else None, a == by_page] for a in archives]}))
         done = run("node", HERE / "bytecode.mjs", tool, folder, "bytecode/jobs.json",
                    check=False, stderr=subprocess.PIPE, text=True)
         if done.returncode:
@@ -564,6 +572,8 @@ def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], noteb
             (compiled / shipped.name).replace(shipped)
             if shipped != archive:
                 archive.unlink()
+        for own in compiled.iterdir():  # the pages' own packages (by_page)
+            own.replace(folder / own.name)
         compiled.rmdir()
     return deferred_index(folder / "deferred") if defer else {}
 
@@ -575,6 +585,13 @@ def to_bytecode(pyodide_tarball: Path, folder: Path, archives: list[Path], noteb
 #: knows no ``.zst`` (it stops on one), while Python's ``tarfile``, which unpacks it, reads the
 #: compression from the content.
 PACKED_SUFFIX = ".tar"
+
+
+def page_packages(project: Path, pages: list[Path]) -> dict[str, Path]:
+    """Each page's own package of ``project``'s modules (``to_bytecode`` with ``by_page``), by
+    the page's notebook name: a page whose modules are all in ``project`` has none."""
+    own = {page.name: Path(page_archive(str(project), page.name)) for page in pages}
+    return {page: path for page, path in own.items() if path.exists()}
 
 
 def packed(wheel: Path) -> Path:
@@ -807,7 +824,8 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
                     continue
                 (runtime / name).write_bytes(data)
         wheels = [browser_wheel(e, offline, runtime) for e in lock["browser"]]
-        wheels += kernel_wheels(lock, offline, runtime) + [project_wheel(runtime)]
+        project = project_wheel(runtime)
+        wheels += kernel_wheels(lock, offline, runtime) + [project]
         wheels += [plain_wheel(runtime, name, "0+marker", why) for name, why in KERNEL_START_MARKERS.items()]
         wheels += [Path(shutil.copy2(w, runtime / Path(w).name)) for w in extra_wheels]
         wheels += [rules_wheel(runtime, published)] if published else []
@@ -816,7 +834,8 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
         lite = tmp / "lite"
         pages = stage_notebooks(lite / "notebooks", published)
         deferred = to_bytecode(fetch("npm", npm, offline), runtime, [*wheels, runtime / "python_stdlib.zip"],
-                               pages, defer=True, pack=True)
+                               pages, defer=True, pack=True, by_page=project)
+        own = page_packages(packed(project), pages)
         add_start_modules(runtime / "python_stdlib.zip", deferred)
         pack_stdlib(fetch("npm", npm, offline), runtime / "python_stdlib.zip")
         (decoder,) = [e for e in lock["npm"] if e["name"] == ZSTD_DECODER[0]]
@@ -824,14 +843,20 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
             decoder_file = runtime / patches.ZSTD_DECODER_FILE
             decoder_file.write_bytes(tar.extractfile(ZSTD_DECODER[1]).read())
             decoder_file.with_suffix(".LICENSE").write_bytes(tar.extractfile("package/LICENSE").read())
-        index = pyodide_lock(runtime_lock, {packed(wheel): tops for wheel, tops in imports.items()})
+        index = pyodide_lock(runtime_lock, {**{packed(wheel): tops for wheel, tops in imports.items()},
+                                            **{path: [] for path in own.values()}})
         (runtime / "pyodide-lock.json").write_text(json.dumps(index, indent=1) + "\n")
+        every_page = sorted(set(index["packages"]) - {wheel_name_version(p.name)[0] for p in own.values()})
 
-        write_lite_config(lite, sorted(index["packages"]))
+        write_lite_config(lite, every_page)
         env = dict(os.environ, SOURCE_DATE_EPOCH=source_date_epoch())
         run(VENV / "bin" / "voici", "build", "--contents", lite / "notebooks", "--output-dir", SITE,
             "--no-sourcemaps", "--source-date-epoch", env["SOURCE_DATE_EPOCH"], cwd=lite, env=env,
             stdout=subprocess.DEVNULL)
+        for page, package in own.items():
+            html_page = SITE / PAGES / f"{page.removesuffix('.ipynb')}.html"
+            html_page.write_text(patches.add_page_package(html_page.read_text(encoding="utf-8"), wheel_name_version(
+                project.name)[0], wheel_name_version(package.name)[0]), encoding="utf-8")
         add_early_start_to_site(SITE, plotly_path(lock, PLOTLY_BASIC_BUNDLE))
         service_worker = SITE / patches.SERVICE_WORKER
         service_worker.write_text(patches.patch_service_worker(service_worker.read_text(encoding="utf-8")),
@@ -847,7 +872,7 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
                 (SITE / target).parent.mkdir(parents=True, exist_ok=True)
                 (SITE / target).write_bytes(tar.extractfile(member).read())
         cartesian = PLOTLY_BUNDLE[2]  # the lab's charts load it (a lab page starts no plotly.js)
-        add_lab(SITE, VENV / "bin" / "jupyter-lite", kernel_settings(sorted(index["packages"])), SITE / cartesian,
+        add_lab(SITE, VENV / "bin" / "jupyter-lite", kernel_settings(every_page), SITE / cartesian,
                 cartesian.removeprefix(PAGES), tmp / "lab", env)
     for page in sorted(SITE.glob(patches.DOC_TREE_PAGES)):  # the site's and the lab's
         page.write_text(patches.patch_doc_tree_redirect(page.read_text(encoding="utf-8"), str(page)), encoding="utf-8")

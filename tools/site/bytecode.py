@@ -33,6 +33,7 @@ import base64
 import hashlib
 import importlib.util
 import io
+import re
 import tarfile
 import warnings
 import zipfile
@@ -47,12 +48,29 @@ def _record_line(name: str, data: bytes) -> str:
     return f"{name},sha256={digest},{len(data)}\n"
 
 
-def imported_at_start(wheels: list[str], site_packages: str, code: str, pack: bool = False) -> set[str]:
+#: page → the files of the modules of ``split`` it imported as it opened (``imported_at_start``)
+IMPORTED_BY_PAGE: dict[str, set[str]] = {}
+
+
+def imported_at_start(wheels: list[str], site_packages: str, code: str, pack: bool = False,
+                      split: list[str] = ()) -> set[str]:
     """The files of the modules imported by ``code`` (the kernel's imports and the pages'
     notebooks) once ``wheels`` are installed in ``site_packages``, as the site ships them
-    (``pack``: packed, see :class:`_Packed`)."""
+    (``pack``: packed, see :class:`_Packed`).
+
+    ``code`` calls ``__page__(name)`` after each page's code: the modules of the top-level
+    packages ``split`` it imported are noted for that page (``IMPORTED_BY_PAGE``) and forgotten
+    (taken out of ``sys.modules``), so that the next page imports its own afresh."""
     import importlib
     import sys
+
+    split = set(split or ())
+
+    def page_done(page: str) -> None:
+        names = [name for name in sys.modules if name.split(".")[0] in split]
+        IMPORTED_BY_PAGE[page] = {f for n in names if isinstance(f := getattr(sys.modules[n], "__file__", None), str)}
+        for name in names:
+            del sys.modules[name]
 
     from pyodide._package_loader import unpack_buffer
     from pyodide.ffi import to_js
@@ -70,27 +88,70 @@ def imported_at_start(wheels: list[str], site_packages: str, code: str, pack: bo
                 data = f.read()
         unpack_buffer(to_js(data), filename=name, extract_dir=site_packages, calculate_dynlibs=True)
     importlib.invalidate_caches()
-    exec(compile(code, "<the pages as they open>", "exec"), {"__name__": "__start__"})
-    return {f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)}
+    exec(compile(code, "<the pages as they open>", "exec"), {"__name__": "__start__", "__page__": page_done})
+    return {f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)
+            } | set().union(*IMPORTED_BY_PAGE.values())
+
+
+#: Files of an archive that nothing reads as a program runs: type stubs, for type checkers.
+UNREAD = (".pyi",)
+
+
+def without_description(metadata: bytes) -> bytes:
+    """A wheel's METADATA without its description (the body after the headers: the project's
+    README as PyPI shows it), which nothing reads as a program runs; every header is kept.
+
+    >>> without_description(b"Name: demo\\nVersion: 1\\n\\n# Demo\\nA long text.\\n")
+    b'Name: demo\\nVersion: 1\\n'
+    """
+    headers, blank, _ = metadata.partition(b"\n\n")
+    return headers + b"\n" if blank else metadata
 
 
 def compile_archive(source: str, target: str, installed_at: str, only: set[str],
-                    deferred: str | None = None) -> tuple[int, int]:
+                    deferred: str | None = None, by_page: bool = False) -> tuple[int, int]:
     """``source`` written at ``target`` with the modules in ``only`` (their installed paths) as
     bytecode; ``installed_at`` is where the archive's members live once installed (named in
     tracebacks too). With ``deferred``, the other modules' source goes there instead (a zip of
-    the same member names), fetched only if one is imported (``deferred_imports.py``). Returns
-    (compiled, kept as source or deferred)."""
+    the same member names), fetched only if one is imported (``deferred_imports.py``), and with
+    it the data files of folders named ``tests``, which only those tests read. Type stubs
+    (``UNREAD``) are left out, and METADATA loses its description (:func:`without_description`).
+
+    With ``by_page`` (and ``deferred``), the archive is split by page (``IMPORTED_BY_PAGE``):
+    ``target`` keeps the modules every page imports; those only some pages import go, as
+    bytecode, to each such page's own archive (:func:`page_archive`) and, as source, to
+    ``deferred``, where any other page finds them. Returns (compiled, kept as source or
+    deferred)."""
     compiled = kept = 0
     written: list[tuple[str, bytes]] = []
     record = None
     rest = zipfile.ZipFile(deferred, "w", zipfile.ZIP_DEFLATED) if deferred else None
     packed = target.endswith(".tar")
+    pages = {page: {f for f in files if f in only} for page, files in IMPORTED_BY_PAGE.items()} if by_page else {}
+    common = set.intersection(*pages.values()) if pages else only
+    own: dict[str, list[tuple[zipfile.ZipInfo, bytes]]] = {page: [] for page in pages}
     with zipfile.ZipFile(source) as old, (_Packed(target) if packed else _Zipped(target)) as new:
         for info in old.infolist():
             name, data = info.filename, old.read(info)
+            installed = f"{installed_at}/{name}"
+            if name.endswith(".py") and installed in only and installed not in common:
+                compiled += 1
+                rest.writestr(zipfile.ZipInfo(name, info.date_time), data, compress_type=zipfile.ZIP_DEFLATED)
+                out = zipfile.ZipInfo(name + "c", info.date_time)
+                out.external_attr = info.external_attr
+                for page, files in pages.items():
+                    if installed in files:
+                        own[page].append((out, _bytecode(data, installed)))
+                continue
             if name.endswith(".dist-info/RECORD"):
                 record = info
+                continue
+            if name.endswith(UNREAD):
+                continue
+            if name.endswith(".dist-info/METADATA"):
+                data = without_description(data)
+            elif rest is not None and not name.endswith(".py") and "/tests/" in f"/{name}":
+                rest.writestr(zipfile.ZipInfo(name, info.date_time), data, compress_type=zipfile.ZIP_DEFLATED)
                 continue
             if name.endswith(".py") and f"{installed_at}/{name}" not in only:
                 kept += 1
@@ -98,15 +159,11 @@ def compile_archive(source: str, target: str, installed_at: str, only: set[str],
                     rest.writestr(zipfile.ZipInfo(name, info.date_time), data, compress_type=zipfile.ZIP_DEFLATED)
                     continue
             elif name.endswith(".py"):
-                try:
-                    with warnings.catch_warnings():  # what the source says of itself is not ours to fix
-                        warnings.simplefilter("ignore", SyntaxWarning)
-                        code = compile(data, f"{installed_at}/{name}", "exec", dont_inherit=True)
-                except SyntaxError:
+                pyc = _bytecode(data, installed)
+                if pyc is None:
                     kept += 1
                 else:
-                    data = _code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False)
-                    name += "c"
+                    data, name = pyc, name + "c"
                     compiled += 1
             out = zipfile.ZipInfo(name, info.date_time)
             out.external_attr = info.external_attr
@@ -117,7 +174,50 @@ def compile_archive(source: str, target: str, installed_at: str, only: set[str],
             new.add(zipfile.ZipInfo(record.filename, record.date_time), (lines + f"{record.filename},,\n").encode())
     if rest is not None:
         rest.close()
+    for page, members in own.items():
+        if members:
+            _page_archive(target, page, members)
     return compiled, kept
+
+
+def _bytecode(source: bytes, installed: str) -> bytes | None:
+    """``source``'s bytecode as a sourceless module installed at ``installed`` (None: it does not
+    compile here, and stays as source)."""
+    try:
+        with warnings.catch_warnings():  # what the source says of itself is not ours to fix
+            warnings.simplefilter("ignore", SyntaxWarning)
+            code = compile(source, installed, "exec", dont_inherit=True)
+    except SyntaxError:
+        return None
+    return _code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False)
+
+
+def page_archive(target: str, page: str) -> str:
+    """Where ``target``'s modules of the page ``page`` (a notebook's name) are written: beside
+    it, as its own package, ``dodge_workbook-0.1.0-py3-none-any.tar`` →
+    ``dodge_workbook_infinity_n4_dodge-0.1.0-py3-none-any.tar``.
+
+    >>> page_archive("out/demo-1-py3-none-any.tar", "lesson-1.ipynb")
+    'out/demo_lesson_1-1-py3-none-any.tar'
+    """
+    folder, _, name = target.rpartition("/")
+    package, rest = name.split("-", 1)
+    own = re.sub(r"\W", "_", page.removesuffix(".ipynb"))
+    return f"{folder}/{package}_{own}-{rest}" if folder else f"{package}_{own}-{rest}"
+
+
+def _page_archive(target: str, page: str, members: list[tuple[zipfile.ZipInfo, bytes]]) -> None:
+    """The page's own archive (:func:`page_archive`): ``members``, and a dist-info naming it."""
+    path = page_archive(target, page)
+    package, version = path.rpartition("/")[2].split("-")[:2]
+    info = f"{package}-{version}.dist-info"
+    date = members[0][0].date_time
+    metadata = f"Metadata-Version: 2.1\nName: {package}\nVersion: {version}\n".encode()
+    members = [*members, (zipfile.ZipInfo(f"{info}/METADATA", date), metadata)]
+    record = "".join(_record_line(i.filename, d) for i, d in members) + f"{info}/RECORD,,\n"
+    with (_Packed(path) if path.endswith(".tar") else _Zipped(path)) as archive:
+        for member, data in [*members, (zipfile.ZipInfo(f"{info}/RECORD", date), record.encode())]:
+            archive.add(member, data)
 
 
 class _Zipped:

@@ -6,7 +6,9 @@ site in ``pyodide/deferred/<archive>.zip``. This finder, first on ``sys.meta_pat
 exactly those modules (``index.json``: module → archive, file, whether a package): the first
 import of one fetches its archive (synchronously: the kernel runs in a web worker), unpacks it
 into site-packages and imports the module from there. Any other name is left to the usual
-finders. A module is never missing: at worst it costs one request.
+finders, and so is a module of the index already installed (the workbook's modules that only
+some pages import are in each such page's own package, and in the deferred zip for the
+others). A module is never missing: at worst it costs one request.
 
 Shipped in the site's standard library as the package ``_dodge_deferred`` with
 ``sitecustomize`` importing it, so it is in place before any package is loaded.
@@ -49,12 +51,20 @@ class DeferredFinder:
             return None
         archive, member, package = entry
         if archive not in self.fetched:
+            if self._installed(member):  # by the page's own package: the usual finders have it
+                return None
             self._unpack(archive, name)
         import importlib.util
 
         location = f"{self.target}/{member}"
         return importlib.util.spec_from_file_location(
             name, location, submodule_search_locations=[location.rsplit("/", 1)[0]] if package else None)
+
+    def _installed(self, member: str) -> bool:
+        import os
+
+        location = f"{self.target}/{member}"
+        return os.path.exists(location) or os.path.exists(location + "c")
 
     def _unpack(self, archive: str, name: str) -> None:
         import importlib

@@ -479,6 +479,17 @@ def add_early_start(page: str, worker: str, plotly: str, traces: Sequence[str]) 
     return replace_once(page, PAGE_CHARSET, PAGE_CHARSET + script, "a page of the site")
 
 
+def add_page_package(page: str, package: str, own: str) -> str:
+    """A page of the site loading its own package ``own`` beside ``package`` (the workbook's
+    modules that this page imports and not every page: ``build.page_packages``), in the kernel's
+    settings that the page carries.
+
+    >>> add_page_package('"packages": ["comm", "demo", "ipython"]', "demo", "demo-page")
+    '"packages": ["comm", "demo", "demo-page", "ipython"]'
+    """
+    return replace_once(page, f'"{package}", ', f'"{package}", "{own}", ', "a page of the site")
+
+
 #: **No other host.** A page of the site asks no host but its own (a reader's browser tells no
 #: third party what they read, and the site works offline). Voilà's page template links Font
 #: Awesome's CSS on a CDN (the icons the pages show are bundled with their scripts) and loads
