@@ -188,6 +188,43 @@ def test_plotlys_validators_import_narwhals_only_for_a_narwhals_value(tmp_path):
     assert json.loads(said) == [[1, 2], False, True, [3.0, 4.0], "ndarray"], said
 
 
+#: Run by this machine's Python: anywidget's file contents as the file given (the site's), on their
+#: own (they import only the standard library and psygnal).
+_ANYWIDGET_WITH_FILES = """
+import json, sys, types
+files = types.ModuleType("site_file_contents")
+files.__file__ = sys.argv[1]
+sys.modules[files.__name__] = files
+exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), files.__dict__)
+imported = "psygnal" in sys.modules
+text, said = files.VirtualFileContents("a"), []
+text.changed.connect(said.append)
+text.contents = "b"
+other, heard = files.VirtualFileContents("c"), []
+other.changed.connect(heard.append)
+other.contents = "d"
+import psygnal
+print(json.dumps([imported, said, heard, type(files.VirtualFileContents.changed) is psygnal.Signal,
+                  type(files.FileContents.deleted).__name__]))
+"""
+
+
+def test_anywidgets_file_contents_import_psygnal_only_when_a_signal_is_read(tmp_path):
+    """anywidget's file contents as the site ships them (the locked wheel, patched), run here
+    with this machine's psygnal (the locked version): defining them imports no psygnal; the first signal read is
+    psygnal's own, in its place on the class, and each instance's signal reaches its own
+    listeners only."""
+    (entry,) = [e for e in json.loads(build.LOCK.read_text())["browser"] if e["name"] == "anywidget"]
+    with zipfile.ZipFile(build.patch_wheel(build.browser_wheel(entry, offline=False, out=tmp_path))) as wheel:
+        (tmp_path / "files.py").write_bytes(wheel.read(patches.ANYWIDGET_FILES))
+    psygnal = subprocess.run([sys.executable, "-c", "import psygnal; print(psygnal.__version__)"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    assert psygnal == next(e["version"] for e in json.loads(build.LOCK.read_text())["browser"] if e["name"] == "psygnal")
+    said = subprocess.run([sys.executable, "-c", _ANYWIDGET_WITH_FILES, str(tmp_path / "files.py")],
+                          capture_output=True, text=True, check=True).stdout
+    assert json.loads(said) == [False, ["b"], ["d"], True, "Signal"], said
+
+
 def _kernel_static_files() -> dict[str, str]:
     """The kernel extension's scripts as the locked kernel's wheel holds them, by file name."""
     lock = json.loads(build.LOCK.read_text())

@@ -379,10 +379,11 @@ json.dumps([json.decoder.__file__.endswith(".pyc"), any(line for line, *_ in shi
 def test_the_kernel_starts_without_its_debugger_profiler_and_help_and_each_still_works(returning_browser, static_site):
     """The imports moved to where they are used (``patches.IMPORTS_MOVED``, ``READ_WHEN_USED``):
     the kernel's shell, started as a page starts it, has not imported IPython's debugger, pdb,
-    pydoc, the profiler, urllib.request, stack_data or pygments' lexers and HTML formatter; then
-    a debugger made as ``%debug`` makes it, and a traceback's value shown with pydoc, ``%prun``,
-    a traceback formatted with its source lines and code highlighted as HTML all work, their
-    modules fetched from the site once."""
+    pydoc, the profiler, urllib.request, stack_data or pygments' lexers and HTML formatter, and
+    anywidget has not imported psygnal; then a debugger made as ``%debug`` makes it, and a
+    traceback's value shown with pydoc, ``%prun``, a traceback formatted with its source lines,
+    code highlighted as HTML and a file's ``changed`` signal all work, their modules fetched
+    from the site once."""
     said, asked = _in_a_worker(returning_browser, static_site, site_patches.piplite_settings("True", "[]") + """
 import json, sys
 import pyodide_kernel  # the kernel's shell, as a page's kernel starts
@@ -390,8 +391,10 @@ from IPython import get_ipython
 from IPython.core.tbtools import text_repr
 from IPython.core.ultratb import FormattedTB
 from IPython.core.oinspect import pylight
+import anywidget
+from anywidget._file_contents import VirtualFileContents
 LATER = ("IPython.core.debugger", "pdb", "pydoc", "cProfile", "pstats", "urllib.request", "stack_data",
-         "pygments.lexers", "pygments.formatters.html")
+         "pygments.lexers", "pygments.formatters.html", "psygnal")
 shell = get_ipython()
 started = [name for name in LATER if name in sys.modules]
 made = [type(shell.debugger_cls()).__name__, type(FormattedTB().debugger_cls()).__name__]
@@ -404,15 +407,17 @@ try:
 except ZeroDivisionError:
     formatted = FormattedTB(mode="Context", theme_name="nocolor").text(*sys.exc_info())
 json.dumps([started, made, text_repr([1, 2]), type(stats).__name__, "broken()" in formatted and "1 / 0" in formatted,
-            "<span" in pylight("x = 1"), [name for name in LATER if name in sys.modules]])""",
+            "<span" in pylight("x = 1"), type(VirtualFileContents("a").changed).__name__,
+            [name for name in LATER if name in sys.modules]])""",
                               packages=True)
-    assert json.loads(said) == [[], ["InterruptiblePdb", "Pdb"], "[1, 2]", "Stats", True, True,
+    assert json.loads(said) == [[], ["InterruptiblePdb", "Pdb"], "[1, 2]", "Stats", True, True, "SignalInstance",
                                 ["IPython.core.debugger", "pdb", "pydoc", "cProfile", "pstats", "stack_data",
-                                 "pygments.lexers", "pygments.formatters.html"]], said
+                                 "pygments.lexers", "pygments.formatters.html", "psygnal"]], said
     assert asked.count(static_site + "pyodide/deferred/python_stdlib.zip") == 1
     assert asked.count(static_site + "pyodide/deferred/ipython.zip") == 1
     assert asked.count(static_site + "pyodide/deferred/stack_data.zip") == 1
     assert asked.count(static_site + "pyodide/deferred/pygments.zip") == 1
+    assert asked.count(static_site + "pyodide/deferred/psygnal.zip") == 1
 
 
 def test_a_deferred_module_is_fetched_in_the_readers_browser(returning_browser, static_site):

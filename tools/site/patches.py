@@ -9,12 +9,14 @@ there exactly once: a new version of what it patches must be looked at again (do
   (the standard library decoded from zstd);
 - the browser's wheels (``WHEEL_PATCHES``): :func:`patch_kernel_comm` (None sent as null),
   :func:`patch_ipython_init` (IPython without its terminal), ``IMPORTS_MOVED`` and
-  ``READ_WHEN_USED`` (the kernel's start without IPython's debugger, pydoc, profiler and
-  urllib.request; plotly's without narwhals);
+  ``READ_WHEN_USED`` (the kernel's start without IPython's debugger, pydoc, profiler,
+  urllib.request, traceback formatter and code highlighter; plotly's without narwhals;
+  anywidget's without psygnal);
 - the kernel's scripts: :func:`patch_kernel_worker_taken`, :func:`patch_kernel_worker_early`
   (the early start), :func:`patch_kernel_worker_piplite` (piplite set up lazily);
 - JupyterLite's service worker: :func:`patch_service_worker` (the pass-through);
-- every page: :func:`add_early_start` (the early start's script).
+- every page: :func:`add_early_start` (the early start's script), :func:`add_page_package`
+  (the page's own package).
 """
 
 from __future__ import annotations
@@ -152,10 +154,15 @@ def patch_ipython_init(text: str) -> str:
 #: where a value is turned into an array, and ask whether a value is a narwhals Series only once
 #: narwhals is imported (``READ_WHEN_USED``): a Series cannot exist before its class does.
 #:
+#: anywidget's experimental module (imported by its widget class) imported psygnal for its
+#: ``dataclass`` decorator, which no page uses: it is imported in that decorator (and see
+#: ``SIGNAL_WHEN_USED``).
+#:
 #: ``IMPORTS_MOVED``: wheel's name → file → [(an import at the top of the file, the line it moves
 #: before)], done by :func:`move_imports`.
 PLOTLY_VALIDATORS = "_plotly_utils/basevalidators.py"
 IPYTHON_OINSPECT = "IPython/core/oinspect.py"
+ANYWIDGET_EXPERIMENTAL = "anywidget/experimental.py"
 DEFERRED_IMPORT = "# imported where it is used (patched in by the Dodge Workbook's site build)\n"
 IMPORTS_MOVED = {
     "ipython": {
@@ -171,6 +178,7 @@ IMPORTS_MOVED = {
     },
     "plotly": {PLOTLY_VALIDATORS: [("import narwhals.stable.v1 as nw\n",
                                    "    v = nw.from_native(v, allow_series=True, pass_through=True)\n")]},
+    "anywidget": {ANYWIDGET_EXPERIMENTAL: [("import psygnal\n", "        cls = psygnal.evented(cls)\n")]},
 }
 
 
@@ -227,6 +235,33 @@ class _ImportedWhenUsed:
 stack_data = _ImportedWhenUsed("stack_data")
 '''
 STACK_DATA_FROM_TBTOOLS = "from IPython.core.tbtools import stack_data  # patched in by the Dodge Workbook's site build\n"
+#: anywidget's file contents (a widget whose front end is a file on disk, watched for changes)
+#: imported psygnal for their ``changed`` and ``deleted`` signals (with ``experimental``'s
+#: import, 0.07 MB of the first download); the workbook's widgets carry their front end as
+#: text, so no page makes one. The
+#: signals are declared with a stand-in that makes psygnal's own ``Signal`` (and imports
+#: psygnal) the first time one is read, and puts it in its place on the class.
+ANYWIDGET_FILES = "anywidget/_file_contents.py"
+SIGNAL_WHEN_USED = '''
+
+class Signal:
+    """psygnal's ``Signal``, made (and psygnal imported) the first time it is read (patched in by
+    the Dodge Workbook's site build)."""
+
+    def __init__(self, *args, **kwargs):
+        self._args, self._kwargs = args, kwargs
+
+    def __set_name__(self, owner, name):
+        self._name = name
+
+    def __get__(self, instance, owner=None):
+        import psygnal
+
+        signal = psygnal.Signal(*self._args, **self._kwargs)
+        signal.__set_name__(owner, self._name)
+        setattr(owner, self._name, signal)
+        return signal.__get__(instance, owner)
+'''
 IPYTHON_SHELL = "IPython/core/interactiveshell.py"
 READ_WHEN_USED = {
     "ipython": {
@@ -251,6 +286,7 @@ def _debugger(name):
         IPYTHON_ULTRATB: [(STACK_DATA_IMPORT, STACK_DATA_FROM_TBTOOLS)],
         IPYTHON_DOCTB: [(STACK_DATA_IMPORT, STACK_DATA_FROM_TBTOOLS)],
     },
+    "anywidget": {ANYWIDGET_FILES: [("from psygnal import Signal\n", SIGNAL_WHEN_USED)]},
     "plotly": {PLOTLY_VALIDATORS: [("        or (isinstance(v, nw.Series))\n", "        or _is_narwhals_series(v)\n"),
                                    ("def is_homogeneous_array(v):\n", '''def _is_narwhals_series(v):
     """Whether ``v`` is a Series of narwhals' stable API: none exists before that API is imported,
