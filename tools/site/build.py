@@ -853,10 +853,11 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
         run(VENV / "bin" / "voici", "build", "--contents", lite / "notebooks", "--output-dir", SITE,
             "--no-sourcemaps", "--source-date-epoch", env["SOURCE_DATE_EPOCH"], cwd=lite, env=env,
             stdout=subprocess.DEVNULL)
+        common = wheel_name_version(project.name)[0]
         for page, package in own.items():
-            html_page = SITE / PAGES / f"{page.removesuffix('.ipynb')}.html"
-            html_page.write_text(patches.add_page_package(html_page.read_text(encoding="utf-8"), wheel_name_version(
-                project.name)[0], wheel_name_version(package.name)[0]), encoding="utf-8")
+            html_page = SITE / PAGES / f"{Path(page).stem}.html"
+            text = patches.add_page_package(html_page.read_text(encoding="utf-8"), common, wheel_name_version(package.name)[0])
+            html_page.write_text(text, encoding="utf-8")
         add_early_start_to_site(SITE, plotly_path(lock, PLOTLY_BASIC_BUNDLE))
         service_worker = SITE / patches.SERVICE_WORKER
         service_worker.write_text(patches.patch_service_worker(service_worker.read_text(encoding="utf-8")),

@@ -127,7 +127,7 @@ def compile_archive(source: str, target: str, installed_at: str, only: set[str],
     record = None
     rest = zipfile.ZipFile(deferred, "w", zipfile.ZIP_DEFLATED) if deferred else None
     packed = target.endswith(".tar")
-    pages = {page: {f for f in files if f in only} for page, files in IMPORTED_BY_PAGE.items()} if by_page else {}
+    pages = {page: {f for f in files if f in only} for page, files in IMPORTED_BY_PAGE.items()} if by_page and rest else {}
     common = set.intersection(*pages.values()) if pages else only
     own: dict[str, list[tuple[zipfile.ZipInfo, bytes]]] = {page: [] for page in pages}
     with zipfile.ZipFile(source) as old, (_Packed(target) if packed else _Zipped(target)) as new:
@@ -135,13 +135,14 @@ def compile_archive(source: str, target: str, installed_at: str, only: set[str],
             name, data = info.filename, old.read(info)
             installed = f"{installed_at}/{name}"
             if name.endswith(".py") and installed in only and installed not in common:
-                compiled += 1
                 rest.writestr(zipfile.ZipInfo(name, info.date_time), data, compress_type=zipfile.ZIP_DEFLATED)
-                out = zipfile.ZipInfo(name + "c", info.date_time)
+                pyc = _bytecode(data, installed)
+                compiled, kept = (compiled + 1, kept) if pyc else (compiled, kept + 1)
+                out = zipfile.ZipInfo(name + "c" if pyc else name, info.date_time)
                 out.external_attr = info.external_attr
                 for page, files in pages.items():
                     if installed in files:
-                        own[page].append((out, _bytecode(data, installed)))
+                        own[page].append((out, pyc or data))
                 continue
             if name.endswith(".dist-info/RECORD"):
                 record = info
@@ -153,7 +154,7 @@ def compile_archive(source: str, target: str, installed_at: str, only: set[str],
             elif rest is not None and not name.endswith(".py") and "/tests/" in f"/{name}":
                 rest.writestr(zipfile.ZipInfo(name, info.date_time), data, compress_type=zipfile.ZIP_DEFLATED)
                 continue
-            if name.endswith(".py") and f"{installed_at}/{name}" not in only:
+            if name.endswith(".py") and installed not in only:
                 kept += 1
                 if rest is not None:
                     rest.writestr(zipfile.ZipInfo(name, info.date_time), data, compress_type=zipfile.ZIP_DEFLATED)
