@@ -238,9 +238,9 @@ STACK_DATA_FROM_TBTOOLS = "from IPython.core.tbtools import stack_data  # patche
 #: anywidget's file contents (a widget whose front end is a file on disk, watched for changes)
 #: imported psygnal for their ``changed`` and ``deleted`` signals (with ``experimental``'s
 #: import, 0.07 MB of the first download); the workbook's widgets carry their front end as
-#: text, so no page makes one. The
-#: signals are declared with a stand-in that makes psygnal's own ``Signal`` (and imports
-#: psygnal) the first time one is read, and puts it in its place on the class.
+#: text, so no page makes one. The signals are declared with a stand-in that makes psygnal's
+#: own ``Signal`` (and imports psygnal) the first time one is read, and puts it in its place on
+#: the class.
 ANYWIDGET_FILES = "anywidget/_file_contents.py"
 SIGNAL_WHEN_USED = '''
 
