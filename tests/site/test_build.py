@@ -353,20 +353,7 @@ def test_a_module_no_page_imports_waits_on_the_site_and_is_fetched_when_imported
     with pytest.raises(SystemExit, match="already has"):
         build.add_start_modules(runtime / "python_stdlib.zip", index)
 
-    script = f"""
-const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});
-const py = await loadPyodide({{ indexURL: {json.dumps(str(runtime) + "/")},
-                                stdLibURL: {json.dumps(str(runtime / "python_stdlib.zip"))} }});
-py.FS.mkdirTree("/work");
-py.FS.mount(py.FS.filesystems.NODEFS, {{ root: {json.dumps(str(tmp_path))} }}, "/work");
-const {{ readFileSync }} = await import("node:fs");
-py.unpackArchive(new Uint8Array(readFileSync({json.dumps(str(wheel))})), "wheel");
-console.log(py.runPython(`
-import sys, json
-finder = sys.meta_path[0]
-asked = []
-finder.base_url = lambda: "/work/"
-finder.fetch = lambda url: asked.append(url) or open(url, "rb").read()
+    said = _with_the_finder(runtime, tmp_path, [wheel], """
 import demo
 from demo.later import LATER
 from demo.sub import deep
@@ -376,13 +363,40 @@ try:
     import demo.nowhere
 except ModuleNotFoundError:
     missing = True
-json.dumps([type(finder).__name__, demo.ANSWER, LATER, deep.DEEP, logo, asked, missing])
-`));
+json.dumps([type(finder).__name__, demo.ANSWER, LATER, deep.DEEP, logo, asked, missing])""")
+    assert said == ["DeferredFinder", 42, "later", "deep", "a picture", ["/work/deferred/demo.zip"], True]
+
+
+#: What ``_with_the_finder`` runs first: the finder fetching from /work, each address noted.
+_FINDER_FROM_WORK = """import sys, json
+finder = sys.meta_path[0]
+asked = []
+finder.base_url = lambda: "/work/"
+finder.fetch = lambda url: asked.append(url) or open(url, "rb").read()
+"""
+
+
+def _with_the_finder(runtime: Path, work: Path, archives: list[Path], python: str) -> list:
+    """``python``'s last line (JSON) as the site's Pyodide runs it, started with ``runtime``'s
+    standard library (the finder first: ``add_start_modules``), ``archives`` installed as the
+    runtime installs a page's packages, ``work`` mounted at /work, where the finder fetches
+    (``_FINDER_FROM_WORK``: ``python`` has it as ``finder``, and what it fetched as ``asked``)."""
+    unpack = "\n".join(f"py.unpackArchive(new Uint8Array(readFileSync({json.dumps(str(a))})), 'wheel', into);"
+                       for a in archives)
+    script = f"""
+const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});
+const py = await loadPyodide({{ indexURL: {json.dumps(str(runtime) + "/")},
+                                stdLibURL: {json.dumps(str(runtime / "python_stdlib.zip"))} }});
+py.FS.mkdirTree("/work");
+py.FS.mount(py.FS.filesystems.NODEFS, {{ root: {json.dumps(str(work))} }}, "/work");
+const {{ readFileSync }} = await import("node:fs");
+const into = {{ extractDir: "/lib/python3.14/site-packages" }};
+{unpack}
+console.log(py.runPython({json.dumps(_FINDER_FROM_WORK + python)}));
 """
     done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == [
-        "DeferredFinder", 42, "later", "deep", "a picture", ["/work/deferred/demo.zip"], True]
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_a_module_only_some_pages_import_comes_in_their_own_package_and_waits_for_the_others(tmp_path):
@@ -414,31 +428,12 @@ def test_a_module_only_some_pages_import_comes_in_their_own_package_and_waits_fo
     with zipfile.ZipFile(tmp_path / "deferred" / "demo.zip") as archive:
         assert sorted(archive.namelist()) == ["demo/never.py", "demo/only_a.py", "demo/only_b.py"]
     build.add_start_modules(runtime / "python_stdlib.zip", index)
-    script = f"""
-const {{ loadPyodide }} = await import({json.dumps(str(runtime / "pyodide.mjs"))});
-const py = await loadPyodide({{ indexURL: {json.dumps(str(runtime) + "/")},
-                                stdLibURL: {json.dumps(str(runtime / "python_stdlib.zip"))} }});
-py.FS.mkdirTree("/work");
-py.FS.mount(py.FS.filesystems.NODEFS, {{ root: {json.dumps(str(tmp_path))} }}, "/work");
-const {{ readFileSync }} = await import("node:fs");
-const into = {{ extractDir: "/lib/python3.14/site-packages" }};  // as the runtime installs a page's packages
-py.unpackArchive(new Uint8Array(readFileSync({json.dumps(str(wheel))})), "wheel", into);
-py.unpackArchive(new Uint8Array(readFileSync({json.dumps(str(own["a.ipynb"]))})), "wheel", into);
-console.log(py.runPython(`
-import sys, json
-finder = sys.meta_path[0]
-asked = []
-finder.base_url = lambda: "/work/"
-finder.fetch = lambda url: asked.append(url) or open(url, "rb").read()
+    said = _with_the_finder(runtime, tmp_path, [wheel, own["a.ipynb"]], """
 import demo.only_a
 before = list(asked)
 import demo.only_b
-json.dumps([demo.only_a.WHO, demo.only_a.__file__.endswith(".pyc"), before, demo.only_b.WHO, asked])
-`));
-"""
-    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["a", True, [], "b", ["/work/deferred/demo.zip"]]
+json.dumps([demo.only_a.WHO, demo.only_a.__file__.endswith(".pyc"), before, demo.only_b.WHO, asked])""")
+    assert said == ["a", True, [], "b", ["/work/deferred/demo.zip"]]
 
 
 def test_a_first_build_downloads_each_kind_of_file_in_one_run(monkeypatch, tmp_path):
