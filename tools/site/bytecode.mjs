@@ -17,17 +17,17 @@ pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: path.resolve(work) }, "/
 pyodide.runPython(readFileSync(new URL("./bytecode.py", import.meta.url), "utf8"));
 const todo = JSON.parse(readFileSync(path.join(work, jobs), "utf8"));
 const wheels = todo.archives.map(([source]) => `/work/${source}`).filter((name) => name.endsWith(".whl"));
-let only;
+let only, byPage;
 try {
-  only = pyodide.globals.get("imported_at_start")(wheels, todo.site_packages, todo.start, todo.pack, todo.split);
+  [only, byPage] = pyodide.globals.get("imported_at_start")(wheels, todo.site_packages, todo.start, todo.pack, todo.split);
 } catch (err) {  // the start code printed which part failed (left to Node, the error would print its JS source)
   console.error(`${err.type ?? ""}: ${err.message}`);
   process.exit(3);
 }
 const compile = pyodide.globals.get("compile_archive");
-for (const [source, target, installedAt, deferred, byPage] of todo.archives) {
+for (const [source, target, installedAt, deferred, split] of todo.archives) {
   const [compiled, kept] = compile(`/work/${source}`, `/work/${target}`, installedAt, only,
-                                   deferred ? `/work/${deferred}` : null, byPage).toJs();
+                                   deferred ? `/work/${deferred}` : null, split ? byPage : null).toJs();
   console.log(`${path.basename(target)}: ${compiled} modules as bytecode`
               + (kept ? `, ${kept} ${deferred ? "deferred" : "kept as source"}` : ""));
 }

@@ -48,27 +48,24 @@ def _record_line(name: str, data: bytes) -> str:
     return f"{name},sha256={digest},{len(data)}\n"
 
 
-#: page → the files of the modules of ``split`` it imported as it opened (``imported_at_start``)
-IMPORTED_BY_PAGE: dict[str, set[str]] = {}
-
-
 def imported_at_start(wheels: list[str], site_packages: str, code: str, pack: bool = False,
-                      split: list[str] = ()) -> set[str]:
+                      split: list[str] = ()) -> tuple[set[str], dict[str, set[str]]]:
     """The files of the modules imported by ``code`` (the kernel's imports and the pages'
     notebooks) once ``wheels`` are installed in ``site_packages``, as the site ships them
-    (``pack``: packed, see :class:`_Packed`).
+    (``pack``: packed, see :class:`_Packed`), and by page the files of the modules of ``split``
+    it imported.
 
     ``code`` calls ``__page__(name)`` after each page's code: the modules of the top-level
-    packages ``split`` it imported are noted for that page (``IMPORTED_BY_PAGE``) and forgotten
-    (taken out of ``sys.modules``), so that the next page imports its own afresh."""
+    packages ``split`` it imported are noted for that page and forgotten (taken out of
+    ``sys.modules``), so that the next page imports its own afresh."""
     import importlib
     import sys
 
-    split = set(split or ())
+    split, by_page = set(split or ()), {}
 
     def page_done(page: str) -> None:
         names = [name for name in sys.modules if name.split(".")[0] in split]
-        IMPORTED_BY_PAGE[page] = {f for n in names if isinstance(f := getattr(sys.modules[n], "__file__", None), str)}
+        by_page[page] = {f for n in names if isinstance(f := getattr(sys.modules[n], "__file__", None), str)}
         for name in names:
             del sys.modules[name]
 
@@ -89,8 +86,8 @@ def imported_at_start(wheels: list[str], site_packages: str, code: str, pack: bo
         unpack_buffer(to_js(data), filename=name, extract_dir=site_packages, calculate_dynlibs=True)
     importlib.invalidate_caches()
     exec(compile(code, "<the pages as they open>", "exec"), {"__name__": "__start__", "__page__": page_done})
-    return {f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)
-            } | set().union(*IMPORTED_BY_PAGE.values())
+    imported = {f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)}
+    return imported | set().union(*by_page.values()), by_page
 
 
 #: Files of an archive that nothing reads as a program runs: type stubs, for type checkers.
@@ -109,7 +106,7 @@ def without_description(metadata: bytes) -> bytes:
 
 
 def compile_archive(source: str, target: str, installed_at: str, only: set[str],
-                    deferred: str | None = None, by_page: bool = False) -> tuple[int, int]:
+                    deferred: str | None = None, by_page: dict[str, set[str]] | None = None) -> tuple[int, int]:
     """``source`` written at ``target`` with the modules in ``only`` (their installed paths) as
     bytecode; ``installed_at`` is where the archive's members live once installed (named in
     tracebacks too). With ``deferred``, the other modules' source goes there instead (a zip of
@@ -117,7 +114,8 @@ def compile_archive(source: str, target: str, installed_at: str, only: set[str],
     it the data files of folders named ``tests``, which only those tests read. Type stubs
     (``UNREAD``) are left out, and METADATA loses its description (:func:`without_description`).
 
-    With ``by_page`` (and ``deferred``), the archive is split by page (``IMPORTED_BY_PAGE``):
+    With ``by_page`` (page → its modules' files: ``imported_at_start``) and ``deferred``, the
+    archive is split by page:
     ``target`` keeps the modules every page imports; those only some pages import go, as
     bytecode, to each such page's own archive (:func:`page_archive`) and, as source, to
     ``deferred``, where any other page finds them. Returns (compiled, kept as source or
@@ -127,7 +125,7 @@ def compile_archive(source: str, target: str, installed_at: str, only: set[str],
     record = None
     rest = zipfile.ZipFile(deferred, "w", zipfile.ZIP_DEFLATED) if deferred else None
     packed = target.endswith(".tar")
-    pages = {page: {f for f in files if f in only} for page, files in IMPORTED_BY_PAGE.items()} if by_page and rest else {}
+    pages = {page: {f for f in files if f in only} for page, files in by_page.items()} if by_page and rest else {}
     common = set.intersection(*pages.values()) if pages else only
     own: dict[str, list[tuple[zipfile.ZipInfo, bytes]]] = {page: [] for page in pages}
     with zipfile.ZipFile(source) as old, (_Packed(target) if packed else _Zipped(target)) as new:
