@@ -357,6 +357,26 @@ json.dumps([started, embed.__module__, "prompt_toolkit" in sys.modules])""", pac
     assert asked.count(static_site + "pyodide/deferred/prompt_toolkit.zip") == 1
 
 
+def test_widget_classes_are_set_up_without_deprecation_warnings_and_a_reader_still_gets_one(returning_browser,
+                                                                                           static_site):
+    """traitlets ships as bytecode (its module's file ends in ``.pyc``, its code's in ``.py``), and
+    ipywidgets tells traitlets setting up a widget class from a reader by that file
+    (``patches.patch_ipywidgets_traitlets_file``): defining and making widgets warns of nothing,
+    while a reader's own ``Widget.widgets`` is still warned of."""
+    said, _ = _in_a_worker(returning_browser, static_site, """import json, warnings
+with warnings.catch_warnings(record=True) as setting_up:
+    warnings.simplefilter("always")
+    import ipywidgets
+    class Mine(ipywidgets.VBox):
+        pass
+    Mine(children=[ipywidgets.IntSlider(), ipywidgets.HTML("a")])
+with warnings.catch_warnings(record=True) as reading:
+    warnings.simplefilter("always")
+    ipywidgets.Widget.widgets
+json.dumps([[str(w.message) for w in setting_up], [str(w.message) for w in reading]])""", packages=True)
+    assert json.loads(said) == [[], ["Widget.widgets is deprecated."]], said
+
+
 def test_the_shipped_bytecode_keeps_its_lines_and_not_its_columns(returning_browser, static_site):
     """A module a page imports is shipped as bytecode without its column ranges
     (tools/site/bytecode.py): its code keeps every line and has no column; a traceback through it

@@ -17,7 +17,7 @@ sha256 in ``tools/site/lock.json`` and kept in a download cache, so a rebuild ne
    (``pyemscripten_2026_0_wasm32``, Python 3.14) from PyPI, the kernel's own wheels, and the
    project's ``rules_core`` + ``workbook`` as a wheel built here; some of them patched
    (``WHEEL_PATCHES``: the kernel's comm, IPython's start, plotly's validators without
-   narwhals). They are listed in a
+   narwhals, ipywidgets' deprecation check). They are listed in a
    ``pyodide-lock.json`` written here, so Pyodide loads them all at start, in parallel, each
    checked against its sha256, with no package resolver and no other host.
 4. ``voici build`` renders the notebooks into ``site/``; the kernel's settings

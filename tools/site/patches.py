@@ -8,7 +8,9 @@ there exactly once: a new version of what it patches must be looked at again (do
 - ``pyodide.js``: :func:`patch_pyodide_js` (the classic-worker check), :func:`patch_pyodide_stdlib`
   (the standard library decoded from zstd);
 - the browser's wheels (``WHEEL_PATCHES``): :func:`patch_kernel_comm` (None sent as null),
-  :func:`patch_ipython_init` (IPython without its terminal), ``IMPORTS_MOVED`` and
+  :func:`patch_ipython_init` (IPython without its terminal),
+  :func:`patch_ipywidgets_traitlets_file` (no deprecation check's stack walk per widget class),
+  ``IMPORTS_MOVED`` and
   ``READ_WHEN_USED`` (the kernel's start without IPython's debugger, pydoc, profiler,
   urllib.request, traceback formatter and code highlighter; plotly's without narwhals;
   anywidget's without psygnal);
@@ -139,6 +141,25 @@ def __getattr__(name):
 def patch_ipython_init(text: str) -> str:
     """IPython's ``__init__`` importing its terminal shell only for ``IPython.embed``."""
     return replace_once(text, IPYTHON_EMBED, IPYTHON_LAZY_EMBED, IPYTHON_INIT)
+
+
+#: **ipywidgets' deprecation check, where traitlets ships as bytecode.** ``Widget.widgets`` and
+#: three more static properties warn when read, unless traitlets reads them as it sets a class
+#: up: ipywidgets tells that by comparing the reading frame's file with ``TRAITLETS_FILE``,
+#: ``inspect.getfile(HasTraits)``, the module's ``__file__``. The site ships traitlets as
+#: bytecode, so its ``__file__`` ends in ``.pyc`` while its code's file still ends in ``.py``:
+#: every widget class set up (about 110 as a dashboard starts) then walked the stack and made
+#: four deprecation warnings nobody sees. Taken from a function of the class instead, the
+#: file is its code's own, the same as the reading frame's wherever the module came from.
+IPYWIDGETS_WIDGET = "ipywidgets/widgets/widget.py"
+IPYWIDGETS_TRAITLETS_FILE = "TRAITLETS_FILE = inspect.getfile(HasTraits)\n"
+
+
+def patch_ipywidgets_traitlets_file(text: str) -> str:
+    """ipywidgets' ``TRAITLETS_FILE`` taken from traitlets' code, not from its module's ``__file__``."""
+    return replace_once(text, IPYWIDGETS_TRAITLETS_FILE,
+                        "TRAITLETS_FILE = inspect.getfile(HasTraits.setup_instance)  # its code's file "
+                        "(patched by the Dodge Workbook's site build)\n", IPYWIDGETS_WIDGET)
 
 
 #: **Imports moved to where they are used.** The kernel's start imported modules that only a
@@ -326,7 +347,8 @@ def _with_read_when_used(patched: dict[str, dict]) -> dict[str, dict]:
 
 #: The browser wheels' patches: wheel's name → {file in the wheel: patch}.
 WHEEL_PATCHES = _with_read_when_used({"pyodide-kernel": {KERNEL_COMM: patch_kernel_comm},
-                                      "ipython": {IPYTHON_INIT: patch_ipython_init}})
+                                      "ipython": {IPYTHON_INIT: patch_ipython_init},
+                                      "ipywidgets": {IPYWIDGETS_WIDGET: patch_ipywidgets_traitlets_file}})
 
 
 #: **The early start.** The kernel creates its web worker, which starts Python, only once the
