@@ -4,15 +4,18 @@ replacement, fails loudly when the text it replaces changed, and fits the locked
 from __future__ import annotations
 
 import base64
+import compileall
 import doctest
 import importlib
 import hashlib
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -80,6 +83,32 @@ def test_the_ipython_patch_makes_embed_a_lazy_attribute():
         space["__getattr__"]("nothing")
     with pytest.raises(SystemExit, match="IPython/__init__.py: expected"):
         patches.patch_ipython_init("import nothing\n")
+
+
+def test_the_ipywidgets_patch_takes_traitlets_file_from_its_code_even_where_it_is_bytecode(tmp_path):
+    """Here, with traitlets imported from bytecode alone (its module's file ends in ``.pyc``), the
+    patched ``TRAITLETS_FILE`` is the file of the frames that read a class's attributes as
+    traitlets sets the class up (as ipywidgets' static properties see them), which the
+    unpatched one is not."""
+    import traitlets
+
+    shipped = tmp_path / "traitlets"
+    shutil.copytree(Path(traitlets.__file__).parent, shipped, ignore=shutil.ignore_patterns("__pycache__"))
+    compileall.compile_dir(shipped, legacy=True, quiet=1)
+    for source in shipped.rglob("*.py"):
+        source.unlink()
+    header = "import inspect, sys\nfrom traitlets import HasTraits\n"
+    patched = patches.patch_ipywidgets_traitlets_file(header + patches.IPYWIDGETS_TRAITLETS_FILE)
+    check = ("\nread = []\nclass Seen:\n    def __get__(self, instance, owner):\n"
+             "        read.append(sys._getframe(1).f_code.co_filename)\n        return 1\n"
+             "class Mine(HasTraits):\n    seen = Seen()\n"
+             "print(inspect.getfile(HasTraits).endswith('.pyc'), bool(read) and set(read) == {TRAITLETS_FILE})\n")
+    said = [subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n" + text + check],
+                           capture_output=True, text=True, check=True).stdout.split()
+            for text in (patched, header + patches.IPYWIDGETS_TRAITLETS_FILE)]
+    assert said == [["True", "True"], ["True", "False"]]
+    with pytest.raises(SystemExit, match="ipywidgets/widgets/widget.py: expected"):
+        patches.patch_ipywidgets_traitlets_file("TRAITLETS_FILE = something_else\n")
 
 
 def test_an_import_moves_before_the_line_that_uses_it_and_runs_there():
