@@ -5,13 +5,16 @@ it leaves out are gone from its files and its settings. The lab in Chromium: tes
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
 
 from site_build import build, patches  # puts tools/site on the path, as when the build runs as a script
-from lab import LAB, LAB_KERNELSPEC, LAB_LEFT_OUT, LAB_NOTEBOOKS, lab_kernel_settings, lab_notebook, leave_out_extensions
+from lab import (LAB, LAB_KERNELSPEC, LAB_LEFT_OUT, LAB_NOTEBOOKS, lab_kernel_settings, lab_notebook, leave_out_extensions,
+                 staged_build)
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "https://example.org/any/path/"  # the site works under any path of any host
@@ -68,3 +71,40 @@ def test_the_lab_is_one_of_the_sites_inputs(tmp_path, monkeypatch):
     before = build.inputs_digest()
     notebook.write_text('{"cells": []}')
     assert build.inputs_digest() != before
+
+
+#: A stand-in for ``voici build`` / ``jupyter lite build`` given ``--source-date-epoch``: it builds
+#: its output folder, then sets back the time of everything under that folder's *parent*, as
+#: JupyterLite does; or fails as a build that cannot go on does.
+_LITE_BUILD = """
+import os, pathlib, sys
+if "--fail" in sys.argv:
+    print("TaskError - taskid:init:static:unpack")
+    sys.exit(2)
+out = pathlib.Path(sys.argv[sys.argv.index("--output-dir") + 1])
+out.mkdir(parents=True)
+(out / "index.html").write_text("built")
+for path in [out.parent, *out.parent.rglob("*")]:
+    os.utime(path, (315532800, 315532800))
+"""
+
+
+def test_a_lite_build_changes_nothing_beside_its_output_and_a_failed_one_says_so_in_a_line(tmp_path, capsys):
+    """A designer's folder with their own file beside the site they build (``--out
+    ~/my-site``): the build puts the site there and leaves the time of their file as it was; a
+    build that fails stops with the tool's words and one line naming it."""
+    home = tmp_path / "home"
+    (home / "work").mkdir(parents=True)
+    mine = home / "my_rule.py"
+    mine.write_text("SYSTEM = ...\n")
+    edited = mine.stat().st_mtime_ns
+    tool = tmp_path / "lite_build.py"
+    tool.write_text(_LITE_BUILD)
+    staged_build([sys.executable, tool, "build"], home / "my-site", home / "work", dict(os.environ))
+    assert (home / "my-site" / "index.html").read_text() == "built"
+    assert mine.stat().st_mtime_ns == edited
+    assert sorted(p.name for p in home.iterdir()) == ["my-site", "my_rule.py", "work"]  # no stage left
+    with pytest.raises(SystemExit, match=r"lite_build\.py build failed \(exit 2\)"):
+        staged_build([sys.executable, tool, "build", "--fail"], home / "other-site", home / "work", dict(os.environ))
+    assert "TaskError" in capsys.readouterr().err
+    assert not (home / "other-site").exists()

@@ -64,7 +64,7 @@ from pathlib import Path
 import patches  # tools/site/patches.py, beside this script
 from bytecode import ZSTD_LEVEL, page_archive  # the wheels' level, for the standard library too
 import rules  # tools/site/rules.py: designers' rules (RULES=)
-from lab import LAB, LAB_INPUTS, add_lab
+from lab import LAB, LAB_INPUTS, add_lab, staged_build
 
 from workbook.page.static_address import BASIC_FILE, BASIC_TRACES  # the server's names for it
 
@@ -850,9 +850,8 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
 
         write_lite_config(lite, every_page)
         env = dict(os.environ, SOURCE_DATE_EPOCH=source_date_epoch())
-        run(VENV / "bin" / "voici", "build", "--contents", lite / "notebooks", "--output-dir", SITE,
-            "--no-sourcemaps", "--source-date-epoch", env["SOURCE_DATE_EPOCH"], cwd=lite, env=env,
-            stdout=subprocess.DEVNULL)
+        staged_build([VENV / "bin" / "voici", "build", "--contents", lite / "notebooks", "--no-sourcemaps",
+                      "--source-date-epoch", env["SOURCE_DATE_EPOCH"]], SITE, lite, env)
         common = wheel_name_version(project.name)[0]
         for page, package in own.items():
             html_page = SITE / PAGES / f"{Path(page).stem}.html"

@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import patches  # tools/site/patches.py, beside this script
@@ -95,6 +97,31 @@ def leave_out_extensions(lab: Path) -> None:
     config_file.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
+def staged_build(command: list[str | Path], output: Path, work: Path, env: dict) -> None:
+    """Run a JupyterLite build ``command`` (Voici's or JupyterLite's ``build``, without its
+    ``--output-dir``) in ``work`` and put what it built at ``output``, which must not exist.
+
+    Given ``--source-date-epoch``, JupyterLite sets back the time of every file newer than that
+    epoch under the *parent* of its output folder, not only under the output (it timestamps
+    the folder it copies into and all below it). Built straight into ``site/``, that was every
+    file of the project (a designer's rule edited since the last commit among them); into a
+    folder beside others (``--out ~/my-site``), every file beside it, or it stopped at a
+    dangling link there. So it builds into a folder of a fresh one of its own (beside ``work``,
+    whose contents the tool reads), whose only content is the build's, and the folder built is
+    then moved to ``output``. A build that fails stops with its tool's last lines and one line
+    of ours, not a traceback."""
+    with tempfile.TemporaryDirectory(dir=work.parent) as stage:
+        built = Path(stage) / "built"
+        command = [str(c) for c in [*command, "--output-dir", built]]
+        print(f"[site] {' '.join(command)}", flush=True)
+        done = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.stderr.write("".join((done.stdout + done.stderr).splitlines(keepends=True)[-30:]))
+            tool = Path(command[command.index("build") - 1]).name  # voici, jupyter-lite
+            raise SystemExit(f"[site] {tool} build failed (exit {done.returncode}); its last lines are above")
+        shutil.move(built, output)
+
+
 def add_lab(site: Path, jupyter_lite: Path, kernel: dict, plotly_js: Path, plotly_address: str, work: Path,
             env: dict) -> None:
     """Build the lab into ``site/lab/`` with ``jupyter_lite`` (the build tools' ``jupyter-lite``),
@@ -108,10 +135,9 @@ def add_lab(site: Path, jupyter_lite: Path, kernel: dict, plotly_js: Path, plotl
                                      encoding="utf-8")
     (contents / LAB_RULE.name).write_bytes(LAB_RULE.read_bytes())  # its time: the build's (SOURCE_DATE_EPOCH)
     (work / "jupyter-lite.json").write_text(json.dumps(lab_config(kernel), indent=2))
-    subprocess.run([str(jupyter_lite), "build", "--apps", "lab", "--contents", str(contents),
-                    "--output-dir", str(site / LAB), "--no-sourcemaps", "--no-unused-shared-packages",
-                    "--source-date-epoch", env["SOURCE_DATE_EPOCH"]],
-                   cwd=work, env=env, check=True, stdout=subprocess.DEVNULL)
+    staged_build([jupyter_lite, "build", "--apps", "lab", "--contents", contents, "--no-sourcemaps",
+                  "--no-unused-shared-packages", "--source-date-epoch", env["SOURCE_DATE_EPOCH"]],
+                 site / LAB, work, env)
     leave_out_extensions(site / LAB)
     # piplite set up lazily, as on the pages: the lab's kernel imports neither it nor micropip
     # (nor unittest.mock) as it starts, and fetches none of them until %pip is used
