@@ -112,12 +112,12 @@ def staged_build(command: list[str | Path], output: Path, work: Path, env: dict)
     of ours, not a traceback."""
     with tempfile.TemporaryDirectory(dir=work.parent) as stage:
         built = Path(stage) / "built"
-        command = [str(c) for c in [*command, "--output-dir", built]]
-        print(f"[site] {' '.join(command)}", flush=True)
-        done = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True)
+        argv = [str(c) for c in [*command, "--output-dir", built]]
+        print(f"[site] {' '.join(argv)}", flush=True)
+        done = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             sys.stderr.write("".join((done.stdout + done.stderr).splitlines(keepends=True)[-30:]))
-            tool = Path(command[command.index("build") - 1]).name  # voici, jupyter-lite
+            tool = Path(argv[argv.index("build") - 1]).name  # voici, jupyter-lite
             raise SystemExit(f"[site] {tool} build failed (exit {done.returncode}); its last lines are above")
         shutil.move(built, output)
 
