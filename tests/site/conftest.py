@@ -143,9 +143,13 @@ def _opener(browser, static_site: str):
     contexts = []
 
     def open_(notebook: str, query: str = "", ready: str = _DASHBOARD_READY, width: int = 1280,
-              height: int = 1000) -> DashboardPage:
-        context = browser.new_context(viewport={"width": width, "height": height})
-        contexts.append(context)
+              height: int = 1000, again: DashboardPage | None = None) -> DashboardPage:
+        """Open ``notebook`` in a browser of its own, or in the one that opened ``again``."""
+        if again is None:
+            context = browser.new_context(viewport={"width": width, "height": height})
+            contexts.append(context)
+        else:
+            context = again.page.context
         page = context.new_page()
         url = notebook if notebook.startswith(static_site) else (
             f"{static_site}voici/render/{notebook.removesuffix('.ipynb')}.html" + (f"?{query}" if query else ""))

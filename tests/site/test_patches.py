@@ -51,6 +51,22 @@ def test_the_stdlib_patch_fits_the_locked_runtime_and_still_runs():
     subprocess.run(["node", "--check", "--input-type=commonjs"], input=patched, text=True, check=True)
 
 
+def test_the_snapshot_patch_grows_the_memory_only_to_restore_a_snapshot_and_fits_the_locked_runtime():
+    """pyodide.js restores a snapshot into a memory grown to the snapshot's size; without a
+    snapshot (``t`` undefined) nothing else runs. The locked file has the text once, and the file
+    with every patch of the build still parses (Node checks it)."""
+    assert patches.patch_pyodide_snapshot_memory("a" + patches.SNAPSHOT_RESTORE + "b") == (
+        "a" + "function Be(e,t,n){let o=e.API,a;return t&&(e.HEAP8.length<t.length&&e._emscripten_resize_heap(t.length),"
+        "a=o.restoreSnapshot(t))b")
+    with pytest.raises(SystemExit, match="pyodide.js: expected"):
+        patches.patch_pyodide_snapshot_memory("function Be(e,t,n){return 1}")
+    with tarfile.open(pyodide_tarball()) as tar:
+        text = tar.extractfile("package/pyodide.js").read().decode()
+    patched = patches.patch_pyodide_snapshot_memory(patches.patch_pyodide_stdlib(patches.patch_pyodide_js(text)))
+    assert patches.SNAPSHOT_RESTORE_GROWN in patched
+    subprocess.run(["node", "--check", "--input-type=commonjs"], input=patched, text=True, check=True)
+
+
 def test_the_patch_fits_the_locked_runtime():
     with tarfile.open(pyodide_tarball()) as tar:
         text = tar.extractfile("package/pyodide.js").read().decode()
@@ -276,7 +292,14 @@ def test_the_early_start_patches_fit_the_locked_kernel():
     assert "self.dodgeEarly?self.dodgeEarly(e):this.initRuntime(e)" in patched
     assert patches.WORKER_EXPOSED + patches.WORKER_EARLY_START in patched
     assert "import piplite.piplite" not in patched and "LazyLoader" in patched
-    for patch in (patches.patch_kernel_worker_taken, patches.patch_kernel_worker_early, patches.patch_kernel_worker_piplite):
+    # Python from a snapshot: the worker's start goes through dodgeStartPython, defined once
+    snapshot = patches.patch_kernel_worker_snapshot(patched, ["ipython", "plotly"])
+    assert snapshot.count("this._pyodide=await self.dodgeStartPython(t,") == 1
+    assert snapshot.count("self.dodgeStartPython = async") == 1 and not re.search("@[A-Z]+@", snapshot)
+    assert 'IN_SNAPSHOT = ["ipython", "plotly"];' in snapshot
+    subprocess.run(["node", "--check", "--input-type=commonjs"], input=snapshot, text=True, check=True)
+    for patch in (patches.patch_kernel_worker_taken, patches.patch_kernel_worker_early, patches.patch_kernel_worker_piplite,
+                  lambda text: patches.patch_kernel_worker_snapshot(text, [])):
         with pytest.raises(SystemExit, match="the kernel's"):
             patch("a kernel that changed")
 

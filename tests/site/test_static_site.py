@@ -9,6 +9,8 @@ run in this process (:func:`built`) and the page's numbers are checked against `
 from __future__ import annotations
 
 import json
+import re
+import time
 import urllib.request
 import zipfile
 from fractions import Fraction
@@ -510,6 +512,80 @@ def test_python_starts_with_the_page_and_once(open_static, static_site):
     assert len(runtime) == 1 and runtime[0] < kernel_code, dash.requested
     assert not [text for kind, text in dash.console if "[site]" in text], dash.console  # no fallback
     offline(dash)
+
+
+_SNAPSHOTS_KEPT = "(store) => caches.open(store).then((c) => c.keys()).then((keys) => keys.length)"
+_FROM_SNAPSHOT = "[site] Python started from its snapshot"
+
+
+def _snapshots_kept(page, wait: float = 0.0) -> int:
+    """How many snapshots of Python the page's browser keeps, once it keeps one or ``wait``
+    seconds have passed (a snapshot is stored after the visit that made it has gone on)."""
+    end = time.monotonic() + wait
+    while (kept := page.evaluate(_SNAPSHOTS_KEPT, site_patches.SNAPSHOT_STORE)) == 0 and time.monotonic() < end:
+        time.sleep(0.2)
+    return kept
+
+
+def test_a_second_visit_starts_python_from_the_snapshot_the_first_kept(open_static):
+    """Python from a snapshot (``patches.WORKER_SNAPSHOT``): a reader's first visit keeps, in the
+    browser's Cache Storage, a snapshot of Python with the kernel and the page's libraries
+    imported; the next visit, to another game, starts from it, loads what a snapshot cannot hold
+    (pydantic's compiled core, the page's own package) and shows and follows the core's numbers."""
+    first = open_static("eldfall.ipynb")
+    assert _snapshots_kept(first.page, wait=60) == 1
+    assert not [text for _, text in first.console if _FROM_SNAPSHOT in text]
+    notebook = "gurps-4e.ipynb"
+    slider, field, value = GAMES[notebook]
+    page = built(notebook)
+    again = open_static(notebook, again=first)
+    assert [text for _, text in again.console if text.startswith("[site]")] == [_FROM_SNAPSHOT], again.console
+    assert again.headline() == dict(evaluate(page.scenario).headline)
+    assert again.table() == dict(evaluate(page.scenario).outcome_rows())
+    again.set_slider(slider, value)
+    moved = evaluate(page.scenario.set(field, value))
+    again.wait_for_headline(dict(moved.headline))
+    again.wait_for_table(dict(moved.outcome_rows()))
+    assert _snapshots_kept(again.page) == 1  # the same one, shared
+    offline(again)
+
+
+def test_python_from_one_snapshot_draws_new_random_numbers_each_time(returning_browser, static_site, site_folder):
+    """Two starts from the same snapshot (``patches.snapshot_script`` with the site's packages, in
+    a worker, as the kernel's worker starts Python for a page) each seed ``random`` afresh:
+    without it, both would draw the numbers the snapshot's Python would have drawn next. Each
+    start from it says so; the first, which kept it, does not."""
+    in_snapshot = json.loads(re.search(r"IN_SNAPSHOT = (\[.*?\]);", site_patches.kernel_worker(site_folder).read_text()).group(1))
+    settings = json.loads(site_patches.PAGE_SETTINGS.search((site_folder / "voici/render/eldfall.html").read_text()).group(1))
+    packages = settings["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]["packages"]
+    page = returning_browser.new_page()
+    said: list[str] = []
+    page.on("console", lambda m: said.append(m.text) if m.text.startswith("[site]") else None)
+    try:
+        page.goto(static_site)
+        page.evaluate("(store) => caches.delete(store)", site_patches.SNAPSHOT_STORE)
+        options = {"indexURL": static_site + "pyodide/", "lockFileURL": static_site + "pyodide/pyodide-lock.json",
+                   "packages": packages}
+        worker = f"""
+importScripts({json.dumps(static_site + "pyodide/pyodide.js")});
+{site_patches.snapshot_script(in_snapshot).lstrip(";")};
+self.dodgeStartPython(loadPyodide, {json.dumps(options)}).then((py) => {{
+  try {{ postMessage(py.runPython("import random, pydantic_core; str(random.random())")); }}
+  catch (err) {{ postMessage("error: " + err.message); }}
+}}, (err) => postMessage("error: " + err.message));"""
+        drawn = []
+        for _ in range(3):
+            drawn.append(page.evaluate("""(code) => new Promise((resolve) => {
+                const worker = new Worker(URL.createObjectURL(new Blob([code], {type: 'text/javascript'})));
+                worker.onmessage = (event) => { resolve(event.data); worker.terminate(); };
+                worker.onerror = (event) => resolve('error: ' + event.message);
+            })""", worker))
+            assert _snapshots_kept(page, wait=60) == 1
+    finally:
+        page.close()
+    assert not [d for d in drawn if d.startswith("error")], drawn
+    assert drawn[1] != drawn[2], drawn
+    assert said == [_FROM_SNAPSHOT] * 2, said
 
 
 def test_piplite_has_its_settings_without_being_imported(returning_browser, static_site):

@@ -176,14 +176,16 @@ def plotly_path(lock: dict, bundle: tuple[str, str, str] = PLOTLY_BUNDLE) -> str
     return bundle[2].removeprefix(PAGES) + f"?v={plotly['version']}"
 
 
-def add_early_start_to_site(site: Path, plotly: str) -> None:
-    """The early start in the kernel's code and every rendered page of ``site``; ``plotly`` is the
-    basic bundle's address (its trace types: ``BASIC_TRACES``)."""
+def add_early_start_to_site(site: Path, plotly: str, in_snapshot: list[str]) -> None:
+    """The early start in the kernel's code and every rendered page of ``site``, and Python from a
+    snapshot holding the packages ``in_snapshot`` in the kernel's worker; ``plotly`` is the basic
+    bundle's address (its trace types: ``BASIC_TRACES``)."""
     static = site / patches.KERNEL_STATIC
     worker = patches.kernel_worker(site)
     (page_code,) = [p for p in static.glob("*.js") if patches.KERNEL_NEW_WORKER in p.read_text(encoding="utf-8")]
     page_code.write_text(patches.patch_kernel_worker_taken(page_code.read_text(encoding="utf-8")), encoding="utf-8")
-    worker_code = patches.patch_kernel_worker_early(worker.read_text(encoding="utf-8"))
+    worker_code = patches.patch_kernel_worker_snapshot(patches.patch_kernel_worker_early(worker.read_text(encoding="utf-8")),
+                                                       in_snapshot)
     worker.write_text(patches.patch_kernel_worker_piplite(worker_code), encoding="utf-8")
     # the worker's address as the kernel makes it: "352.<hash>.js?v=<hash>" (webpack's chunk name)
     chunk_hash = worker.name.split(".")[1]
@@ -818,7 +820,8 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
             for name in PYODIDE_FILES + ["pyodide-lock.json"]:
                 data = tar.extractfile(f"package/{name}").read()
                 if name == "pyodide.js":
-                    data = patches.patch_pyodide_stdlib(patches.patch_pyodide_js(data.decode())).encode()
+                    data = patches.patch_pyodide_snapshot_memory(
+                        patches.patch_pyodide_stdlib(patches.patch_pyodide_js(data.decode()))).encode()
                 if name == "pyodide-lock.json":
                     runtime_lock = json.loads(data)
                     continue
@@ -857,7 +860,7 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
             html_page = SITE / PAGES / f"{Path(page).stem}.html"
             text = patches.add_page_package(html_page.read_text(encoding="utf-8"), common, wheel_name_version(package.name)[0])
             html_page.write_text(text, encoding="utf-8")
-        add_early_start_to_site(SITE, plotly_path(lock, PLOTLY_BASIC_BUNDLE))
+        add_early_start_to_site(SITE, plotly_path(lock, PLOTLY_BASIC_BUNDLE), patches.snapshot_packages(index, every_page))
         service_worker = SITE / patches.SERVICE_WORKER
         service_worker.write_text(patches.patch_service_worker(service_worker.read_text(encoding="utf-8")),
                                   encoding="utf-8")

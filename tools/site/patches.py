@@ -6,7 +6,8 @@ there exactly once: a new version of what it patches must be looked at again (do
 (tests/site/test_patches.py) and against the locked files themselves.
 
 - ``pyodide.js``: :func:`patch_pyodide_js` (the classic-worker check), :func:`patch_pyodide_stdlib`
-  (the standard library decoded from zstd);
+  (the standard library decoded from zstd), :func:`patch_pyodide_snapshot_memory` (a snapshot's
+  memory);
 - the browser's wheels (``WHEEL_PATCHES``): :func:`patch_kernel_comm` (None sent as null),
   :func:`patch_ipython_init` (IPython without its terminal),
   :func:`patch_ipywidgets_traitlets_file` (no deprecation check's stack walk per widget class),
@@ -15,7 +16,8 @@ there exactly once: a new version of what it patches must be looked at again (do
   urllib.request, traceback formatter and code highlighter; plotly's without narwhals;
   anywidget's without psygnal);
 - the kernel's scripts: :func:`patch_kernel_worker_taken`, :func:`patch_kernel_worker_early`
-  (the early start), :func:`patch_kernel_worker_piplite` (piplite set up lazily);
+  (the early start), :func:`patch_kernel_worker_snapshot` (Python from a snapshot),
+  :func:`patch_kernel_worker_piplite` (piplite set up lazily);
 - JupyterLite's service worker: :func:`patch_service_worker` (the pass-through);
 - every page: :func:`add_early_start` (the early start's script), :func:`add_page_package`
   (the page's own package).
@@ -87,6 +89,25 @@ def patch_pyodide_stdlib(text: str) -> str:
     """
     text = replace_once(text, STDLIB_DEFAULT, STDLIB_DEFAULT[:-1] + '.zst"', "pyodide.js")
     return replace_once(text, STDLIB_FETCH, STDLIB_DECODED, "pyodide.js")
+
+
+#: **Python's memory restored from a snapshot** (:func:`patch_kernel_worker_snapshot`). Pyodide
+#: restores a snapshot into the memory its interpreter starts with, which a snapshot taken after
+#: the kernel's imports outgrows ("offset is out of bounds"): pyodide.js (314.0.x) passes the
+#: snapshot's size as ``INITIAL_MEMORY``, which this build of the interpreter does not read. The
+#: patch grows the memory to the snapshot's size first; a start without a snapshot is unchanged.
+SNAPSHOT_RESTORE = "function Be(e,t,n){let o=e.API,a;return t&&(a=o.restoreSnapshot(t))"
+SNAPSHOT_RESTORE_GROWN = ("function Be(e,t,n){let o=e.API,a;return t&&(e.HEAP8.length<t.length"
+                          "&&e._emscripten_resize_heap(t.length),a=o.restoreSnapshot(t))")
+
+
+def patch_pyodide_snapshot_memory(text: str) -> str:
+    """``pyodide.js`` growing the interpreter's memory to a snapshot's size before restoring it.
+
+    >>> patch_pyodide_snapshot_memory("x" + SNAPSHOT_RESTORE) == "x" + SNAPSHOT_RESTORE_GROWN
+    True
+    """
+    return replace_once(text, SNAPSHOT_RESTORE, SNAPSHOT_RESTORE_GROWN, "pyodide.js")
 
 
 #: The kernel 0.7.0 hands each comm message to JavaScript with ``toJs()``, which turns a dict's
@@ -406,6 +427,135 @@ def patch_kernel_worker_early(text: str) -> str:
     text = replace_once(text, WORKER_INIT_RUNTIME, "await(self.dodgeEarly?self.dodgeEarly(e):this.initRuntime(e))"
                         ",await this.initFilesystem(e)", "the kernel's worker")
     return replace_once(text, WORKER_EXPOSED, WORKER_EXPOSED + WORKER_EARLY_START, "the kernel's worker")
+
+
+#: **Python from a snapshot.** A dashboard's visit spends most of its time before the notebook
+#: runs: Python's start, its packages, and the kernel's imports (IPython's shell, ipywidgets,
+#: plotly). Pyodide can take a snapshot of Python's memory and start from it instead
+#: (``makeMemorySnapshot`` and ``_loadSnapshot``), but not of the memory of a package holding a
+#: compiled library (pydantic_core), which lives outside it. So a first visit starts Python with
+#: the pure-Python packages every page loads (:func:`snapshot_packages`), imports the kernel and
+#: every page's libraries (``SNAPSHOT_PYTHON``), and keeps a snapshot of that Python in the
+#: page's Cache Storage (``SNAPSHOT_STORE``) before loading the rest; a later visit restores it,
+#: unpacks the packages' files again (they are kept outside Python's memory), loads the rest and
+#: seeds ``random`` afresh. The snapshot's key is a digest of the lock (which holds each
+#: package's digest), the packages in the snapshot and ``SNAPSHOT_PYTHON``: every page of a site
+#: shares one, a site built again makes a new one, and the store keeps one. A snapshot that
+#: cannot be made (Python holds a JavaScript object it cannot name) or used is left and the
+#: visit starts as before, as does a page with no Cache Storage (an address that is not a
+#: secure context).
+WORKER_LOAD_PYODIDE = "this._pyodide=await t("
+SNAPSHOT_STORE = "dodge-workbook-python"
+#: What the snapshot's Python has done: every page's kernel and libraries imported, and a first
+#: figure made (plotly reads its validators then).
+SNAPSHOT_PYTHON = ("import pyodide_kernel, ipywidgets, plotly.graph_objects as go\n"
+                   "go.Figure(go.Bar())\n"
+                   "del go\n")
+WORKER_SNAPSHOT = """;
+/* Python from a snapshot (the Dodge Workbook's site build; tools/site/patches.py). */
+self.dodgeStartPython = async (load, options) => {
+  const STORE = @STORE@, PYTHON = @PYTHON@, IN_SNAPSHOT = @PACKAGES@;
+  const lockURL = new URL(options.lockFileURL || options.indexURL + "pyodide-lock.json", self.location.href).href;
+  const lockText = await (await fetch(lockURL)).text();
+  const settings = Object.assign({ packageBaseUrl: lockURL.slice(0, lockURL.lastIndexOf("/") + 1) }, options,
+                                 { lockFileContents: lockText });
+  delete settings.lockFileURL;
+  const packages = settings.packages || [];
+  const quiet = { messageCallback: () => {} };
+  const canonical = (n) => n.toLowerCase().replace(/[-_.]+/g, "-");
+  const first = packages.filter((n) => IN_SNAPSHOT.includes(canonical(n)));
+  const asked = new Set(first.map(canonical));
+  if (!IN_SNAPSHOT.every((n) => asked.has(n))) return load(settings);  /* not a page of the site's */
+  let store, key;
+  try {
+    store = await caches.open(STORE);
+    const what = new TextEncoder().encode(JSON.stringify([PYTHON, lockText, IN_SNAPSHOT]));
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", what));
+    key = new URL("python-snapshot-" + Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""), lockURL).href;
+  } catch (err) {
+    return load(settings);
+  }
+  /* the JavaScript objects Python holds, named in the snapshot and found again in the new runtime */
+  const live = {};
+  const name = (o, py) => {
+    if (o === py) return "pyodide";
+    if (typeof o === "function" && o.name && py[o.name] === o) return { api: o.name };
+    throw new Error("Python holds a JavaScript object the snapshot cannot name");
+  };
+  const revive = (kept) => {
+    if (kept === "pyodide") {
+      return new Proxy({}, {
+        get: (_, k) => { const v = live.py[k]; return typeof v === "function" ? v.bind(live.py) : v; },
+        has: (_, k) => k in live.py,
+        set: (_, k, v) => { live.py[k] = v; return true; },
+      });
+    }
+    if (kept && kept.api) return (...args) => live.py[kept.api](...args);
+    throw new Error("a JavaScript object the snapshot does not know");
+  };
+  const kept = await store.match(key).catch(() => undefined);
+  if (kept) {
+    try {
+      const snapshot = new Uint8Array(await kept.arrayBuffer());
+      const py = await load(Object.assign({}, settings, { packages: [], _loadSnapshot: snapshot, _snapshotDeserializer: revive }));
+      live.py = py;
+      if (py._api && py._api.config) py._api.config._loadSnapshot = null;  /* the bytes restored, kept by the settings */
+      await py.loadPackage(packages, quiet);
+      py.runPython("import sys\\nif 'random' in sys.modules:\\n    sys.modules['random'].seed()");
+      console.info("[site] Python started from its snapshot");
+      return py;
+    } catch (err) {
+      console.warn("[site] Python's snapshot could not be used: Python starts afresh", err);
+      await store.delete(key).catch(() => {});
+    }
+  }
+  const py = await load(Object.assign({}, settings, { packages: first, _makeSnapshot: true }));
+  try {
+    py.runPython(PYTHON);
+    const loaded = Object.assign({}, py.loadedPackages);
+    for (const n of Object.keys(loaded)) delete py.loadedPackages[n];
+    let snapshot;
+    try {
+      snapshot = new Response(py.makeMemorySnapshot({ serializer: (o) => name(o, py) }));
+    } finally {
+      Object.assign(py.loadedPackages, loaded);
+    }
+    (async () => {
+      for (const old of await store.keys()) if (old.url !== key) await store.delete(old);
+      await store.put(key, snapshot);
+    })().catch((err) => console.warn("[site] Python's snapshot was not kept", err));
+  } catch (err) {
+    console.warn("[site] no snapshot of Python was made", err);
+  }
+  await py.loadPackage(packages, quiet);
+  return py;
+}"""
+
+
+def snapshot_packages(lock: dict, every_page: Sequence[str]) -> list[str]:
+    """The packages a snapshot holds: those of ``every_page`` (a lock's names) with no compiled
+    library (a wheel for any platform); a page's own package, and pydantic_core, come after.
+
+    >>> snapshot_packages({"packages": {"a": {"file_name": "a-1-py3-none-any.tar"},
+    ...                                 "b": {"file_name": "b-1-cp314-cp314-pyemscripten_2026_0_wasm32.tar"}}}, ["b", "a"])
+    ['a']
+    """
+    return sorted(n for n in every_page if re.search(r"-none-any\.(whl|tar|zip)$", lock["packages"][n]["file_name"]))
+
+
+def snapshot_script(packages: Sequence[str]) -> str:
+    """``WORKER_SNAPSHOT`` with its store's name, its Python and its ``packages`` (lock names,
+    :func:`snapshot_packages`): it defines ``self.dodgeStartPython(loadPyodide, options)``, which
+    returns the runtime as ``loadPyodide`` would."""
+    return (WORKER_SNAPSHOT.replace("@STORE@", json.dumps(SNAPSHOT_STORE)).replace("@PYTHON@", json.dumps(SNAPSHOT_PYTHON))
+            .replace("@PACKAGES@", json.dumps(sorted(packages))))
+
+
+def patch_kernel_worker_snapshot(text: str, packages: Sequence[str]) -> str:
+    """The kernel's worker starting Python with ``self.dodgeStartPython`` (:func:`snapshot_script`):
+    from the snapshot a first visit kept, or afresh, keeping one."""
+    text = replace_once(text, WORKER_LOAD_PYODIDE, "this._pyodide=await self.dodgeStartPython(t,", "the kernel's worker")
+    return replace_once(text, WORKER_EXPOSED, WORKER_EXPOSED + snapshot_script(packages), "the kernel's worker")
 
 
 #: **piplite, set up lazily.** The kernel's worker gives piplite (``%pip`` in a notebook) its
