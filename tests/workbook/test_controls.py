@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import ipywidgets as widgets
 import pytest
 
@@ -73,6 +75,35 @@ def test_every_control_has_its_css_class_and_visible_help():
     assert "Physique" in form.control("dodger.ph").tooltip
     form.show_help(True)
     assert any("Physique" in h and "Infinity N4 Core Rules, Dodge" in h for h in helps())
+
+
+def holder_of(root: widgets.Widget, widget: widgets.Widget) -> widgets.Box:
+    """The box among ``root``'s widgets whose children hold ``widget``."""
+    (box,) = [w for w in all_widgets(root) if any(c is widget for c in getattr(w, "children", ()))]
+    return box
+
+
+def test_a_field_is_its_input_in_its_parts_box_with_its_reason_and_help_right_under_it():
+    """No box per field (a page's widget models, ~40 fewer): the input sits in its part's box
+    beside the other fields' inputs; a refused value's reason, then its help line once shown,
+    come right under it there, and the reason goes when the value is mended."""
+    from workbook.pages.dashboard import Dashboard
+
+    dash = Dashboard("gurps-4e")
+    damage, hits = dash.form.control("attacks.0.damage"), dash.form.control("attacks.0.hits")
+    box = holder_of(dash.widget, damage)
+    assert any(c is hits for c in box.children)  # its neighbours' inputs, in the same box
+    under = lambda: box.children[list(box.children).index(damage) + 1:][:2]  # noqa: E731
+    damage.value = "4d8"
+    reason = dash._marks.reasons["attacks.0.damage"][1]
+    assert under()[0] is reason
+    dash.form.show_help(True)
+    help_line = under()[1]
+    assert isinstance(help_line, widgets.HTML) and html.escape(damage.tooltip.split(" — ")[0]) in help_line.value
+    damage.value = "4d-1"
+    assert under()[0] is help_line and not any(c is reason for c in box.children)
+    dash.form.show_help(False)
+    assert under()[0] is help_line and help_line.layout.display == "none"
 
 
 def test_moving_a_control_gives_a_new_valid_scenario_and_one_callback():

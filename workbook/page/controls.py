@@ -45,7 +45,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from rules_core import ScenarioError, System, get_system
-from rules_core.scenario import COMBINATION, Scenario, parse
+from rules_core.scenario import COMBINATION, Scenario, fields_of, parse
 
 from .boxes import Shared, close_tree
 from .fields import Section, _Field, _Group, _List, css_class, dotted
@@ -163,16 +163,20 @@ class ScenarioForm:
         form (same values, same notices). Empty when the scenario has no such group."""
         if name not in self._root.groups:
             return []
-        box, boxes = self._root.groups.pop(name)
+        box, holder = self._root.groups.pop(name)
         self._sections.pop(f"group:{name}", None)
         self._root.widget.children = tuple(w for w in self._root.widget.children if w is not box)
-        taken, stack = {id(b) for b in boxes}, [box]
-        while stack:  # the boxes out of the group's own section, which is then closed
-            holder = stack.pop()
-            if isinstance(holder, widgets.Box):
-                holder.children = tuple(c for c in holder.children if id(c) not in taken)
-                stack.extend(holder.children)
-        close_tree(box)
+        boxes = []
+        for spec in fields_of(self._root.cls):
+            if spec.group != name:
+                continue
+            member = self._root.children[spec.name]
+            rows = member.rows() if isinstance(member, _Field) else [member.widget]
+            holder.children = tuple(c for c in holder.children if not any(c is r for r in rows))
+            boxes.append(self.shared.vbox(rows))  # each field in a box of its own, to be shown elsewhere
+            if isinstance(member, _Field):
+                member.place(boxes[-1])
+        close_tree(box)  # the group's own section, its fields out of it
         return boxes
 
     def control(self, path: str) -> widgets.Widget:

@@ -48,8 +48,10 @@ _WIDGETS = {"int": widgets.IntSlider, "float": widgets.FloatSlider, "flag": widg
 
 
 class _Field:
-    """One leaf field: a slider, checkbox or dropdown (in a box that also takes the field's
-    help line, built when help is first shown, and a refused value's reason)."""
+    """One leaf field: a slider, checkbox or dropdown, and under it, in the box that holds it
+    (its ``holder``, given by its group: :meth:`place`), what the field shows there: a refused
+    value's reason (:meth:`show_reason`) and its help line, built when help is first shown. No
+    box of its own: a page of ~40 fields makes ~40 widget models fewer as it opens."""
 
     def __init__(self, form: ScenarioForm, spec: FieldSpec, path: Path, value: Any):
         self.form, self.spec, self.path = form, spec, path
@@ -72,7 +74,10 @@ class _Field:
         self.input.add_class(css_class(path))
         self.input.observe(lambda _change: form._changed(), names="value")
         self.help: widgets.HTML | None = None
-        self.widget = form.shared.vbox([self.input])
+        self.widget = self.input
+        #: the box the input sits in, and what the field shows under the input there
+        self.holder: widgets.Box | None = None
+        self.below: list[widgets.Widget] = []
         self.show_help(form.help_shown)
 
     def _labels(self) -> dict[str, Any]:
@@ -102,8 +107,31 @@ class _Field:
                 return
             self.help = widgets.HTML(self._help_html(),
                                      layout=widgets.Layout(margin="-4px 0 6px 13.5em", width="auto"))
-            self.widget.children = (*self.widget.children, self.help)
+            self._show_below([*self.below, self.help])
         self.help.layout.display = "" if on else "none"
+
+    def show_reason(self, reason: widgets.Widget) -> None:
+        """Show ``reason`` (why the field's value was refused) right under the input."""
+        self._show_below([reason, *self.below])
+
+    def drop_reason(self, reason: widgets.Widget) -> None:
+        self._show_below([w for w in self.below if w is not reason])
+
+    def rows(self) -> list[widgets.Widget]:
+        """The field's rows in the box that holds it: its input, then what it shows under it."""
+        return [self.input, *self.below]
+
+    def place(self, holder: widgets.Box) -> None:
+        """The field's rows (:meth:`rows`) are among ``holder``'s children."""
+        self.holder = holder
+
+    def _show_below(self, below: list[widgets.Widget]) -> None:
+        """Show ``below`` under the input, in place of what the field showed there."""
+        if self.holder is not None:
+            kept = [w for w in self.holder.children if not any(w is old for old in self.below)]
+            at = next(i for i, w in enumerate(kept) if w is self.input) + 1
+            self.holder.children = (*kept[:at], *below, *kept[at:])
+        self.below = below
 
     def relabel(self) -> None:
         """Put the field's words in the form's (new) language; its value stays."""
@@ -133,7 +161,8 @@ class _Field:
         yield self
 
     def close(self) -> None:
-        close_tree(self.widget)
+        for w in (self.input, *self.below):
+            close_tree(w)
 
 
 class _Group:
@@ -149,39 +178,40 @@ class _Group:
                          for spec in specs}
         ungrouped, groups = [], {}
         for spec in specs:
-            box = self.children[spec.name].widget
-            if spec.group:
-                groups.setdefault(spec.group, []).append(box)
-            else:
-                ungrouped.append(box)
+            child = self.children[spec.name]
+            boxes = child.rows() if isinstance(child, _Field) else [child.widget]
+            (groups.setdefault(spec.group, []) if spec.group else ungrouped).extend(boxes)
         rows = list(ungrouped)
-        #: each group's titled box and its fields' boxes, by group name
-        self.groups: dict[str, tuple[widgets.VBox, list[widgets.Widget]]] = {}
+        #: each group's titled box (a section's whole box) and the box holding its fields, by group name
+        self.groups: dict[str, tuple[widgets.VBox, widgets.Box]] = {}
         for name, boxes in groups.items():
             if path:  # a group inside a part: a plain box in the part's section
-                box = _titled(form, name, "", boxes, "wb-group")
+                box = holder = _titled(form, name, "", boxes, "wb-group")
             else:  # a group of the scenario's own fields ("Rulings"): a section of its own
                 members = tuple(spec.name for spec in specs if spec.group == name)
                 section = Section(form, f"group:{name}", name, "", boxes, members)
                 section.widget.add_class("wb-group")
                 section.widget.add_class(f"wb-group-{_slug(name)}")
-                box = section.widget
-            self.groups[name] = (box, boxes)
+                box, holder = section.widget, section.body
+            self.groups[name] = (box, holder)
             rows.append(box)
         if title is None:
-            self.widget = form.shared.vbox(rows)
+            self.widget = holder = form.shared.vbox(rows)
         else:
             key = dotted(path)
             self.section = Section(form, key, title, help, rows, (key,), number=number)
-            self.widget = self.section.widget
+            self.widget, holder = self.section.widget, self.section.body
             self.widget.add_class("wb-part")
         if path:
             self.widget.add_class(css_class(path))
+        for spec in specs:
+            if isinstance(child := self.children[spec.name], _Field):
+                child.place(self.groups[spec.group][1] if spec.group else holder)
 
     def relabel(self) -> None:
         for child in self.children.values():
             child.relabel()
-        for name, (box, _boxes) in self.groups.items():
+        for name, (box, _holder) in self.groups.items():
             if self.path:
                 _retitle(self.form, box, name, "")
             else:

@@ -327,11 +327,11 @@ class FieldMarks:
             box = widgets.HTML(f'<div class="wb-field-reason">{html.escape(reason)}</div>')
             box.add_class("wb-field-reason-box")
             self.reasons[path] = (field, box)
-            field.widget.children = (field.widget.children[0], box, *field.widget.children[1:])
+            field.show_reason(box)
 
     def close(self) -> None:
         """Remove the reasons shown (the form's widgets are the form's)."""
         for field, box in self.reasons.values():
-            field.widget.children = tuple(c for c in field.widget.children if c is not box)
+            field.drop_reason(box)
             box.close()
         self.reasons.clear()
