@@ -171,7 +171,7 @@ class ScenarioForm:
             if spec.group != name:
                 continue
             member = self._root.children[spec.name]
-            rows = member.rows() if isinstance(member, _Field) else [member.widget]
+            rows = member.rows()
             holder.children = tuple(c for c in holder.children if not any(c is r for r in rows))
             boxes.append(self.shared.vbox(rows))  # each field in a box of its own, to be shown elsewhere
             if isinstance(member, _Field):

@@ -74,7 +74,6 @@ class _Field:
         self.input.add_class(css_class(path))
         self.input.observe(lambda _change: form._changed(), names="value")
         self.help: widgets.HTML | None = None
-        self.widget = self.input
         #: the box the input sits in, and what the field shows under the input there
         self.holder: widgets.Box | None = None
         self.below: list[widgets.Widget] = []
@@ -179,8 +178,7 @@ class _Group:
         ungrouped, groups = [], {}
         for spec in specs:
             child = self.children[spec.name]
-            boxes = child.rows() if isinstance(child, _Field) else [child.widget]
-            (groups.setdefault(spec.group, []) if spec.group else ungrouped).extend(boxes)
+            (groups.setdefault(spec.group, []) if spec.group else ungrouped).extend(child.rows())
         rows = list(ungrouped)
         #: each group's titled box (a section's whole box) and the box holding its fields, by group name
         self.groups: dict[str, tuple[widgets.VBox, widgets.Box]] = {}
@@ -207,6 +205,10 @@ class _Group:
         for spec in specs:
             if isinstance(child := self.children[spec.name], _Field):
                 child.place(self.groups[spec.group][1] if spec.group else holder)
+
+    def rows(self) -> list[widgets.Widget]:
+        """The part's rows in the box that holds it: its own box."""
+        return [self.widget]
 
     def relabel(self) -> None:
         for child in self.children.values():
@@ -266,6 +268,10 @@ class _List:
                               [self.body] if fixed else [self.body, self.add], "wb-parts")
         self.widget.add_class(css_class(path))
         self.set(data)
+
+    def rows(self) -> list[widgets.Widget]:
+        """The list's rows in the box that holds it: its own box."""
+        return [self.widget]
 
     def _append(self, item_data: dict[str, Any]) -> None:
         """One more item (the list's last) with its Remove button: a hidden one shown again
