@@ -575,9 +575,11 @@ self.dodgeStartPython(loadPyodide, {json.dumps(options)}).then((py) => {{
 }}, (err) => postMessage("error: " + err.message));"""
         drawn = []
         for _ in range(3):
+            # the worker before is ended only now: a snapshot is stored as its visit goes on
             drawn.append(page.evaluate("""(code) => new Promise((resolve) => {
-                const worker = new Worker(URL.createObjectURL(new Blob([code], {type: 'text/javascript'})));
-                worker.onmessage = (event) => { resolve(event.data); worker.terminate(); };
+                if (self.lastWorker) self.lastWorker.terminate();
+                const worker = self.lastWorker = new Worker(URL.createObjectURL(new Blob([code], {type: 'text/javascript'})));
+                worker.onmessage = (event) => resolve(event.data);
                 worker.onerror = (event) => resolve('error: ' + event.message);
             })""", worker))
             assert _snapshots_kept(page, wait=60) == 1
