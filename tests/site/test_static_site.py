@@ -64,20 +64,26 @@ def offline(dash) -> None:
 
 @pytest.mark.parametrize("notebook", GAMES)
 def test_each_game_shows_and_follows_the_cores_numbers(open_static, notebook):
-    slider, field, value = GAMES[notebook]
-    page = built(notebook)
     dash = open_static(notebook)
     assert not fetched(dash)  # what a page runs as it opens came in the first download
     assert own_packages(dash) == [f"dodge_workbook_{notebook.removesuffix('.ipynb').replace('-', '_')}"]
+    shows_and_follows_the_cores_numbers(dash, notebook)
+    offline(dash)
+    icons_drawn(dash)
+    print(f"static site: {notebook} drawn in {dash.load_seconds:.1f} s")
+
+
+def shows_and_follows_the_cores_numbers(dash, notebook: str) -> None:
+    """The game's page shows its notebook's numbers, and the new ones when its slider (``GAMES``)
+    is moved."""
+    slider, field, value = GAMES[notebook]
+    page = built(notebook)
     assert dash.headline() == dict(evaluate(page.scenario).headline)
     assert dash.table() == dict(evaluate(page.scenario).outcome_rows())
     dash.set_slider(slider, value)
     moved = evaluate(page.scenario.set(field, value))
     dash.wait_for_headline(dict(moved.headline))
     dash.wait_for_table(dict(moved.outcome_rows()))
-    offline(dash)
-    icons_drawn(dash)
-    print(f"static site: {notebook} drawn in {dash.load_seconds:.1f} s")
 
 
 def icons_drawn(dash) -> None:
@@ -535,17 +541,9 @@ def test_a_second_visit_starts_python_from_the_snapshot_the_first_kept(open_stat
     first = open_static("eldfall.ipynb")
     assert _snapshots_kept(first.page, wait=60) == 1
     assert not [text for _, text in first.console if _FROM_SNAPSHOT in text]
-    notebook = "gurps-4e.ipynb"
-    slider, field, value = GAMES[notebook]
-    page = built(notebook)
-    again = open_static(notebook, again=first)
+    again = open_static("gurps-4e.ipynb", again=first)
     assert [text for _, text in again.console if text.startswith("[site]")] == [_FROM_SNAPSHOT], again.console
-    assert again.headline() == dict(evaluate(page.scenario).headline)
-    assert again.table() == dict(evaluate(page.scenario).outcome_rows())
-    again.set_slider(slider, value)
-    moved = evaluate(page.scenario.set(field, value))
-    again.wait_for_headline(dict(moved.headline))
-    again.wait_for_table(dict(moved.outcome_rows()))
+    shows_and_follows_the_cores_numbers(again, "gurps-4e.ipynb")
     assert _snapshots_kept(again.page) == 1  # the same one, shared
     offline(again)
 
