@@ -176,7 +176,7 @@ def plotly_path(lock: dict, bundle: tuple[str, str, str] = PLOTLY_BUNDLE) -> str
     return bundle[2].removeprefix(PAGES) + f"?v={plotly['version']}"
 
 
-def add_early_start_to_site(site: Path, plotly: str, in_snapshot: list[str]) -> None:
+def speed_up_the_kernels_start(site: Path, plotly: str, in_snapshot: list[str]) -> None:
     """The early start in the kernel's code and every rendered page of ``site``, and Python from a
     snapshot holding the packages ``in_snapshot`` in the kernel's worker; ``plotly`` is the basic
     bundle's address (its trace types: ``BASIC_TRACES``)."""
@@ -860,7 +860,7 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
             html_page = SITE / PAGES / f"{Path(page).stem}.html"
             text = patches.add_page_package(html_page.read_text(encoding="utf-8"), common, wheel_name_version(package.name)[0])
             html_page.write_text(text, encoding="utf-8")
-        add_early_start_to_site(SITE, plotly_path(lock, PLOTLY_BASIC_BUNDLE), patches.snapshot_packages(index, every_page))
+        speed_up_the_kernels_start(SITE, plotly_path(lock, PLOTLY_BASIC_BUNDLE), patches.snapshot_packages(index, every_page))
         service_worker = SITE / patches.SERVICE_WORKER
         service_worker.write_text(patches.patch_service_worker(service_worker.read_text(encoding="utf-8")),
                                   encoding="utf-8")

@@ -462,9 +462,7 @@ self.dodgeStartPython = async (load, options) => {
   delete settings.lockFileURL;
   const packages = settings.packages || [];
   const quiet = { messageCallback: () => {} };
-  const canonical = (n) => n.toLowerCase().replace(/[-_.]+/g, "-");
-  const first = packages.filter((n) => IN_SNAPSHOT.includes(canonical(n)));
-  const asked = new Set(first.map(canonical));
+  const asked = new Set(packages.map((n) => n.toLowerCase().replace(/[-_.]+/g, "-")));
   if (!IN_SNAPSHOT.every((n) => asked.has(n))) return load(settings);  /* not a page of the site's */
   let store, key;
   try {
@@ -509,7 +507,7 @@ self.dodgeStartPython = async (load, options) => {
       await store.delete(key).catch(() => {});
     }
   }
-  const py = await load(Object.assign({}, settings, { packages: first, _makeSnapshot: true }));
+  const py = await load(Object.assign({}, settings, { packages: IN_SNAPSHOT, _makeSnapshot: true }));
   try {
     py.runPython(PYTHON);
     const loaded = Object.assign({}, py.loadedPackages);
