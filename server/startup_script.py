@@ -14,8 +14,8 @@ it (another Voilà, a notebook using another extension) is fetched as before.
 
 ``startup_chunks.txt`` lists the chunks (their addresses under the server's base URL). It is
 written by ``tools/startup_chunks.py``, which opens each dashboard in Chromium and records what the
-page fetched; ``tests/browser/test_startup_script.py`` fails when a dashboard fetches a chunk the
-list lacks (after an upgrade of Voilà or of an extension).
+page fetched; ``tests/browser/test_server.py`` fails when a dashboard fetches a chunk the list
+lacks (after an upgrade of Voilà or of an extension).
 """
 
 from __future__ import annotations
