@@ -343,6 +343,64 @@ console.log(JSON.stringify([off("/pyodide/pyodide.asm.wasm"), off("/api/drive/x"
         patches.patch_service_worker("a worker that changed")
 
 
+_SERVICE_WORKER_VISITS = """
+const [code, version] = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
+const url = "http://127.0.0.1/service-worker.js?enableCache=false";
+const registered = new Set(), unregistered = [], stored = new Map();
+const localStorage = { getItem: (k) => stored.get(k) ?? null, setItem: (k, v) => stored.set(k, String(v)) };
+const registration = (u) => ({ scriptURL: u, unregister: async () => { registered.delete(u); unregistered.push(u); } });
+const visit = async (controlled) => {
+  const navigator = { serviceWorker: {
+    controller: controlled ? { scriptURL: url } : null,
+    getRegistration: async (u) => registered.has(u) ? registration(u) : undefined,
+    getRegistrations: async () => [...registered].map(registration),
+    register: async (u) => { registered.add(u); return registration(u); } } };
+  const Manager = new Function("navigator", "localStorage", "console", "setTimeout", version.name,
+    `return class { constructor() { this._ready = { resolve() {}, reject() {} }; }
+                    _setRegistration(r) { this.registration = r; } _pingServiceWorker() {} ${code} }`)(
+    navigator, localStorage, { info() {}, warn() {} }, () => {}, version.value);
+  const manager = new Manager();
+  await manager._initialize(url);
+  return manager.registration.scriptURL === url;
+};
+(async () => {
+  const kept = [await visit(false), await visit(true)];
+  const second = unregistered.length;
+  stored.set(url + "-version", "an older version");
+  kept.push(await visit(true));
+  console.log(JSON.stringify({ kept, second, newer: unregistered.length - second }));
+})();
+"""
+
+
+def test_a_reader_s_second_visit_keeps_the_service_worker_the_first_registered():
+    """The locked Voici's service-worker manager (its two methods, run in Node with the browser's
+    parts stubbed): on a first visit it registers the worker; on the second, controlled by it, it
+    unregistered it and registered it again, as its version was recorded only on a controlled
+    page. Patched, the second visit keeps it; a version recorded as another still unregisters it."""
+    lock = json.loads(build.LOCK.read_text())
+    (entry,) = [e for e in lock["build"] if e["name"] == "voici-core"]
+    with zipfile.ZipFile(build.fetch("build", entry, offline=False)) as archive:
+        (text,) = [t for t in (archive.read(n).decode() for n in archive.namelist()
+                               if n.startswith("voici_core/static/build/") and n.endswith(".js"))
+                   if patches.SW_MANAGER in t]
+
+    def visits(text: str) -> dict:
+        (name,) = patches.SW_VERSION_CHECK.findall(text)
+        start = text.index("async _initialize(e){")
+        code = text[start:text.index("async _pingServiceWorker", start)]
+        done = subprocess.run(["node", "-e", _SERVICE_WORKER_VISITS], capture_output=True, text=True, timeout=60,
+                              input=json.dumps([code, {"name": name, "value": "this version"}]))
+        assert done.returncode == 0, done.stderr[-2000:]
+        return json.loads(done.stdout)
+
+    assert visits(text) == {"kept": [True, True, True], "second": 1, "newer": 1}
+    patched = patches.patch_service_worker_version(text, "voici/build/x.js")
+    assert visits(patched) == {"kept": [True, True, True], "second": 0, "newer": 1}
+    with pytest.raises(SystemExit, match="expected JupyterLite's service-worker version check once"):
+        patches.patch_service_worker_version("a manager that changed", "voici/build/x.js")
+
+
 PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8" />

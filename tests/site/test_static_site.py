@@ -537,12 +537,16 @@ def test_a_second_visit_starts_python_from_the_snapshot_the_first_kept(open_stat
     """Python from a snapshot (``patches.WORKER_SNAPSHOT``): a reader's first visit keeps, in the
     browser's Cache Storage, a snapshot of Python with the kernel and the page's libraries
     imported; the next visit, to another game, starts from it, loads what a snapshot cannot hold
-    (pydantic's compiled core, the page's own package) and shows and follows the core's numbers."""
+    (pydantic's compiled core, the page's own package) and shows and follows the core's numbers.
+    It also keeps the service worker the first visit registered (JupyterLite's manager
+    unregistered it and registered it again: ``patches.patch_service_worker_version``)."""
     first = open_static("eldfall.ipynb")
     assert _snapshots_kept(first.page, wait=60) == 1
     assert not [text for _, text in first.console if _FROM_SNAPSHOT in text]
     again = open_static("gurps-4e.ipynb", again=first)
     assert [text for _, text in again.console if text.startswith("[site]")] == [_FROM_SNAPSHOT], again.console
+    workers = [text for _, text in again.console if "ServiceWorker" in text or "service workers" in text]
+    assert workers == ["JupyterLite ServiceWorker was already registered"], workers
     shows_and_follows_the_cores_numbers(again, "gurps-4e.ipynb")
     assert _snapshots_kept(again.page) == 1  # the same one, shared
     offline(again)

@@ -195,6 +195,20 @@ def speed_up_the_kernels_start(site: Path, plotly: str, in_snapshot: list[str]) 
                         encoding="utf-8")
 
 
+def keep_the_service_worker(site: Path) -> None:
+    """Every copy of JupyterLite's service-worker manager in ``site`` (the pages', the lab's, the
+    kernel extension's) recording its version as it registers the worker, so that a reader's
+    next visit keeps it (``patches.patch_service_worker_version``); stops the build if the
+    dashboards' pages have none."""
+    holders = [p for p in sorted(site.rglob("*.js")) if patches.SW_MANAGER in p.read_text(encoding="utf-8")]
+    if not any(p.relative_to(site).as_posix().startswith("voici/build/") for p in holders):
+        raise SystemExit("voici/build/*.js: expected JupyterLite's service-worker manager, found none "
+                         "(a new version? see SW_VERSION_CHECK in tools/site/patches.py)")
+    for holder in holders:
+        text = patches.patch_service_worker_version(holder.read_text(encoding="utf-8"), holder.relative_to(site).as_posix())
+        holder.write_text(text, encoding="utf-8")
+
+
 #: The files of a site that a page reads as markup, script or style (what :func:`other_hosts` reads).
 LOADED_KINDS = {".html": "html", ".js": "js", ".mjs": "js", ".css": "css"}
 
@@ -879,6 +893,7 @@ def build(offline: bool, extra_wheels: list[Path] = (), published: list[rules.Pu
                 cartesian.removeprefix(PAGES), tmp / "lab", env)
     for page in sorted(SITE.glob(patches.DOC_TREE_PAGES)):  # the site's and the lab's
         page.write_text(patches.patch_doc_tree_redirect(page.read_text(encoding="utf-8"), str(page)), encoding="utf-8")
+    keep_the_service_worker(SITE)
     keep_to_own_host(SITE)
     STAMP.write_text(want)
     size = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())

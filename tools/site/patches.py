@@ -18,7 +18,8 @@ there exactly once: a new version of what it patches must be looked at again (do
 - the kernel's scripts: :func:`patch_kernel_worker_taken`, :func:`patch_kernel_worker_early`
   (the early start), :func:`patch_kernel_worker_snapshot` (Python from a snapshot),
   :func:`patch_kernel_worker_piplite` (piplite set up lazily);
-- JupyterLite's service worker: :func:`patch_service_worker` (the pass-through);
+- JupyterLite's service worker: :func:`patch_service_worker` (the pass-through), and its
+  manager in the pages' code: :func:`patch_service_worker_version` (kept from visit to visit);
 - every page: :func:`add_early_start` (the early start's script), :func:`add_page_package`
   (the page's own package).
 """
@@ -610,6 +611,30 @@ def patch_service_worker(text: str) -> str:
     """JupyterLite's service worker answering only what it must while its cache is off."""
     return replace_once(text, SERVICE_WORKER_ANSWERS, "shouldDrop(t,a)||!enableCache||(n=maybeFromCache(e))",
                         SERVICE_WORKER)
+
+
+#: JupyterLite's service-worker manager (in the pages' code, the lab's, and the kernel
+#: extension's copy) keeps in the browser's localStorage which of its versions registered the
+#: site's service worker; a page that finds that record missing, or another version's,
+#: unregisters every service worker of the site and registers one again. But it wrote the record
+#: only on a page the worker already controlled, never when it registered the worker: so every
+#: reader's second visit unregistered and registered it again, and the page's kernel waited for
+#: that (0.05 s, or 2.1 s in three of seven second visits measured). It now writes the record
+#: when it registers the worker as well.
+SW_VERSION_CHECK = re.compile(r"_unregisterOldServiceWorkers\(e\)\{const t=`\$\{e\}-version`,"
+                              r"s=localStorage\.getItem\(t\);if\(s&&s!==(\w+)\|\|!s\)")
+SW_REGISTER = "s=await t.register(e),"
+#: What a file holding that manager says (the build patches every such file).
+SW_MANAGER = "_unregisterOldServiceWorkers("
+
+
+def patch_service_worker_version(text: str, where: str) -> str:
+    """JupyterLite's service-worker manager recording its version when it registers the worker."""
+    versions = SW_VERSION_CHECK.findall(text)
+    if len(versions) != 1:
+        raise SystemExit(f"{where}: expected JupyterLite's service-worker version check once, found "
+                         f"{len(versions)} (a new version? see SW_VERSION_CHECK in tools/site/patches.py)")
+    return replace_once(text, SW_REGISTER, f"{SW_REGISTER}localStorage.setItem(`${{e}}-version`,{versions[0]}),", where)
 
 
 EARLY_START_PAGE = """
