@@ -104,3 +104,28 @@ def test_any_other_archive_is_left_to_tarfile(tmp_path, fast_unpack, case, monke
 
 
 BLOCK_AND_A_BIT = 512 + 700
+
+
+def test_the_loader_lists_an_archives_libraries_from_the_names_read_as_it_was_unpacked(tmp_path, fast_unpack, monkeypatch):
+    """Pyodide's package loader (a stand-in here; in Chromium, tests/site/test_static_site.py)
+    lists an archive's compiled libraries after unpacking it: from the first archive unpacked
+    here, it takes them from the names this module read, and lists any other archive itself."""
+    import sys
+    import types
+
+    listed = []
+    loader = types.ModuleType("pyodide._package_loader")
+    loader.should_load_dynlib = lambda name: name.endswith(".so")
+    loader.get_dynlibs = lambda archive, suffix, target: listed.append(archive.name) or ["theirs"]
+    monkeypatch.setitem(sys.modules, "pyodide._package_loader", loader)
+    archive = _tar(tmp_path / "pkg.tar", {"pkg/__init__.py": b"", "pkg/_core.cpython-314-wasm32-emscripten.so": b"\0asm",
+                                          "pkg/data.txt": b"so"})
+    shutil.unpack_archive(archive, tmp_path / "site")
+    with open(archive, "rb") as f:
+        assert loader.get_dynlibs(f, ".tar", tmp_path / "site") == [
+            str((tmp_path / "site" / "pkg/_core.cpython-314-wasm32-emscripten.so").resolve())]
+        assert fast_unpack.UNPACKED == {} and listed == []
+        assert loader.get_dynlibs(f, ".tar", tmp_path / "site") == ["theirs"]  # not unpacked here since
+    assert listed == [str(archive)]
+    shutil.unpack_archive(archive, tmp_path / "again")
+    assert loader.get_dynlibs.func is fast_unpack.dynlibs  # put in place once, not wrapped again

@@ -471,10 +471,15 @@ json.dumps([kinds, type(sys.meta_path[0]).__name__, importlib.import_module(modu
 def test_the_packages_are_unpacked_by_the_sites_unpacker_file_for_file(returning_browser, static_site):
     """The site's unpacker (tools/site/fast_unpack.py), put in place by ``sitecustomize``,
     unpacked the packages a page loads: every file each package's RECORD lists is there, with
-    its size, and nothing was left to ``tarfile``."""
-    said, _ = _in_a_worker(returning_browser, static_site, """import json, shutil
+    its size, and nothing was left to ``tarfile``. Pyodide's loader listed each archive's
+    compiled libraries from the names the unpacker read, never with ``tarfile`` (not even
+    imported), and found pydantic's core."""
+    said, _ = _in_a_worker(returning_browser, static_site, """import json, shutil, sys
 from pathlib import Path
 import _dodge_unpack
+listing = sys.modules["pyodide._package_loader"].get_dynlibs
+ours = [getattr(listing, "func", None) is _dodge_unpack.dynlibs, _dodge_unpack.UNPACKED, "tarfile" in sys.modules]
+import pydantic_core
 site = Path("/lib/python3.14/site-packages")
 records, wrong = 0, []
 for record in site.glob("*.dist-info/RECORD"):
@@ -483,10 +488,11 @@ for record in site.glob("*.dist-info/RECORD"):
         path, _, size = line.rsplit(",", 2)
         if size and (not (site / path).is_file() or (site / path).stat().st_size != int(size)):
             wrong.append(path)
-json.dumps([shutil._UNPACK_FORMATS["tar"][1] is _dodge_unpack.unpack, _dodge_unpack.LEFT_TO_TARFILE, records, wrong[:5]])""",
+json.dumps([shutil._UNPACK_FORMATS["tar"][1] is _dodge_unpack.unpack, _dodge_unpack.LEFT_TO_TARFILE, records, wrong[:5], ours])""",
                            packages=True)
-    ours, left, records, wrong = json.loads(said)
+    ours, left, records, wrong, listing = json.loads(said)
     assert (ours, left) == (True, []), said
+    assert listing == [True, {}, False], said
     assert records >= 25 and wrong == [], said
 
 

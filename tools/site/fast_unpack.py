@@ -10,8 +10,14 @@ holds anything else (a folder, a link, a long name in a pax or GNU header, a nam
 the folder, a header that fails its checksum or holds a size or name it cannot read) is
 unpacked by ``tarfile`` as before, untouched until then.
 
+Pyodide then lists each archive's members again to find its compiled libraries
+(``pyodide._package_loader.get_dynlibs``), with ``tarfile``: the archive decompressed and every
+header read a second time, for every package a page loads. For an archive read here, the names
+read as it was unpacked answer that instead (:func:`dynlibs`); any other goes to Pyodide's own.
+
 Shipped in the site's standard library as ``_dodge_unpack``, which ``sitecustomize`` imports
-as Python starts: it becomes ``shutil``'s unpacker for ``.tar``.
+as Python starts: it becomes ``shutil``'s unpacker for ``.tar``, and, from the first archive it
+unpacks (Pyodide's package loader imported by then), the loader's lister of libraries.
 """
 
 import os
@@ -20,6 +26,8 @@ import shutil
 BLOCK = 512
 #: The archives left to ``tarfile`` so far (their file names).
 LEFT_TO_TARFILE: list[str] = []
+#: The member names of each archive read here and not yet listed for its libraries, by file name.
+UNPACKED: dict[str, list[str]] = {}
 #: zstd's magic number: the archive is one zstd stream.
 ZSTD = b"\x28\xb5\x2f\xfd"
 
@@ -85,6 +93,31 @@ def unpack(filename: str, extract_dir: str, **kwargs) -> None:
             made.add(folder)
         with open(path, "wb") as f:
             f.write(view[offset:offset + size])
+    UNPACKED[filename] = [name for name, _, _ in found]
+    _list_libraries_here()
+
+
+def dynlibs(archive, suffix, target_dir, *, listed_by=None):
+    """Pyodide's ``get_dynlibs(archive, suffix, target_dir)`` (``listed_by``: Pyodide's own): for
+    an archive this module unpacked, its libraries found among the names it read."""
+    names = UNPACKED.pop(getattr(archive, "name", None), None)
+    if names is None:
+        return listed_by(archive, suffix, target_dir)
+    from pyodide._package_loader import should_load_dynlib
+
+    return [str((target_dir / name).resolve()) for name in names if should_load_dynlib(name)]
+
+
+def _list_libraries_here() -> None:
+    """Pyodide's package loader listing an archive's libraries with :func:`dynlibs` (once; a
+    loader not imported yet, as outside Pyodide, is left alone)."""
+    import functools
+    import sys
+
+    loader = sys.modules.get("pyodide._package_loader")
+    own = getattr(loader, "get_dynlibs", None)
+    if own is not None and getattr(own, "func", None) is not dynlibs:
+        loader.get_dynlibs = functools.partial(dynlibs, listed_by=own)
 
 
 shutil.unregister_unpack_format("tar")
