@@ -113,6 +113,8 @@ def test_the_loader_lists_an_archives_libraries_from_the_names_read_as_it_was_un
     import sys
     import types
 
+    shutil.unpack_archive(_tar(tmp_path / "before.tar", {"a.py": b"1"}), tmp_path / "before")
+    assert fast_unpack.UNPACKED == {}  # no loader yet: no names kept for it
     listed = []
     loader = types.ModuleType("pyodide._package_loader")
     loader.should_load_dynlib = lambda name: name.endswith(".so")

@@ -93,8 +93,8 @@ def unpack(filename: str, extract_dir: str, **kwargs) -> None:
             made.add(folder)
         with open(path, "wb") as f:
             f.write(view[offset:offset + size])
-    UNPACKED[filename] = [name for name, _, _ in found]
-    _list_libraries_here()
+    if _list_libraries_here():
+        UNPACKED[filename] = [name for name, _, _ in found]
 
 
 def dynlibs(archive, suffix, target_dir, *, listed_by=None):
@@ -108,16 +108,20 @@ def dynlibs(archive, suffix, target_dir, *, listed_by=None):
     return [str((target_dir / name).resolve()) for name in names if should_load_dynlib(name)]
 
 
-def _list_libraries_here() -> None:
-    """Pyodide's package loader listing an archive's libraries with :func:`dynlibs` (once; a
-    loader not imported yet, as outside Pyodide, is left alone)."""
+def _list_libraries_here() -> bool:
+    """Whether Pyodide's package loader lists an archive's libraries with :func:`dynlibs`, put
+    in place here the first time (False where the loader is not imported, as outside Pyodide:
+    nothing would take the names kept for it)."""
     import functools
     import sys
 
     loader = sys.modules.get("pyodide._package_loader")
     own = getattr(loader, "get_dynlibs", None)
-    if own is not None and getattr(own, "func", None) is not dynlibs:
+    if own is None:
+        return False
+    if getattr(own, "func", None) is not dynlibs:
         loader.get_dynlibs = functools.partial(dynlibs, listed_by=own)
+    return True
 
 
 shutil.unregister_unpack_format("tar")
