@@ -10,6 +10,8 @@ handlers, kernels and pages) with these changes, each a setting (``--help-all`` 
   request gets a kernel whose dashboard is already built (Voilà's own ``preheat_kernel``).
   ``--pool=0`` turns preheating off. ``--pools=name.ipynb=N,...`` sets the pool of given
   notebooks instead (a class's dashboard: one kernel per student expected in the first minute).
+  A pool starts another kernel ``--refill-delay`` seconds (3) after one went to a page, once the
+  page has started, rather than while it starts.
 - **Kernel cap**: at most ``--max-kernels`` kernels in all: serving pages, preheated in the
   pools, and starting. Pools fill and refill only within it (a refill waits until a kernel is
   shut down); a page of a notebook without a preheated kernel, at the cap, takes the place of a
@@ -1055,6 +1057,9 @@ class WorkbookVoila(Voila):
         "Make the Brotli forms of the pages' static files (kept on disk, see Precompressed) and "
         "exit, serving nothing: what a first server would do in the background, done beforehand "
         "(make test runs it while the rest is being installed)."))
+    refill_delay = Float(3.0, config=True, help=(
+        "Seconds after a preheated kernel goes to a page before its pool starts another: the "
+        "page's first seconds are not shared with a kernel starting (Voila's own default is 1)."))
     startup_script = Bool(True, config=True, help=(
         "Send the JavaScript chunks every page loads as it starts in one script (see "
         "server/startup_script.py) instead of one request each."))
@@ -1073,6 +1078,7 @@ class WorkbookVoila(Voila):
                "never-connected-timeout": "WorkbookKernelManager.never_connected_timeout",
                "loading-timeout": "WorkbookKernelManager.loading_timeout",
                "place-wait": "WorkbookKernelManager.place_wait",
+               "refill-delay": "WorkbookVoila.refill_delay",
                "precompress": "WorkbookVoila.precompress",
                "startup-script": "WorkbookVoila.startup_script",
                "startup-timeout": "VoilaExecutor.startup_timeout",
@@ -1102,6 +1108,9 @@ class WorkbookVoila(Voila):
         pools_config = {"default": {"pool_size": max(conf.default_pool_size, 0)}, **given,
                         **{name: {"pool_size": size} for name, size in notebook_pools(self.pools, notebooks).items()}}
         self.config.VoilaKernelManager.kernel_pools_config = pools_config
+        # A pool refills a moment after its kernel went to a page, not while the page starts
+        # (docs/deploy.md, "Preheating"); Voilà's own setting, if given, wins.
+        self.config.VoilaKernelManager.setdefault("fill_delay", max(self.refill_delay, 0.0))
         # the preheated kernels of every notebook (> 0: preheating is on)
         pool = sum(int(pools_config.get(name, pools_config["default"]).get("pool_size", 0)) for name in notebooks)
         conf.preheat_kernel = pool > 0

@@ -84,6 +84,24 @@ def test_a_class_dashboard_gets_its_own_pool_size(server_module):
         server_module.WorkbookVoila.clear_instance()
 
 
+@pytest.mark.parametrize("given, delay", [((), 3.0), (("--refill-delay=0.5",), 0.5), (("--refill-delay=-2",), 0.0),
+                                           (("--VoilaKernelManager.fill_delay=1",), 1.0)])
+def test_a_pool_refills_a_moment_after_its_kernel_went_to_a_page(server_module, given, delay):
+    """A pool starts another kernel ``--refill-delay`` seconds (3) after one of its kernels went to
+    a page, not one second after as Voilà would (the new kernel's start then shared the machine
+    with the page's own start); Voilà's own ``fill_delay``, if given, wins."""
+    app = server_module.WorkbookVoila()
+    try:
+        app.initialize([str(SERVER.parents[1] / "notebooks"), "--pool=0", "--port=0", *given])
+        # the server's pooled kernel manager (pools of 0 here: nothing starts), as Voilà makes it
+        manager_class = server_module.capped_kernel_manager_factory(
+            app.voila_configuration.multi_kernel_manager_class, True, 0)
+        manager = manager_class(parent=app)
+        assert manager.fill_delay == delay and not any(manager._pools.values())
+    finally:
+        server_module.WorkbookVoila.clear_instance()
+
+
 @pytest.mark.parametrize("pools, said", [
     ("nope.ipynb=3", "no notebook 'nope.ipynb' is served"),
     ("infinity-n4-dodge.ipynb=many", "is not name.ipynb=N"),
@@ -128,7 +146,8 @@ def test_help_and_help_all_list_the_servers_own_settings():
         done = subprocess.run([sys.executable, str(SERVER), flag], capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr[-2000:]
         assert "Traceback" not in done.stderr
-        for option in ("--max-kernels", "--max-per-address", "--never-connected-timeout", "--trust-xheaders"):
+        for option in ("--max-kernels", "--max-per-address", "--never-connected-timeout", "--trust-xheaders",
+                       "--refill-delay"):
             assert option in done.stdout, (flag, option)
 
 
