@@ -123,7 +123,7 @@ def test_the_seeds_number_and_a_shared_link(open_static):
     link = dash.page.locator(".wb-share-link a").evaluate("a => a.href")
     assert link == dash.page.evaluate("location.href")
     again = open_static(link)
-    assert again.headline() == dict(evaluate(changed).headline)
+    again.wait_for_headline(dict(evaluate(changed).headline))  # once the browser reports its link
     assert again.page.evaluate("location.search") == "?" + query  # kept as the link gave it
     offline(dash), offline(again)
 
