@@ -81,15 +81,17 @@ run: $(STAMP) plotly-js
 	  --idle-timeout=$(IDLE) $(if $(TOKEN),--token=$(TOKEN)) $(if $(TRUST_PROXY),--trust-xheaders=True)
 
 ## Run the whole suite: core, workbook, notebooks and browser. On a fresh machine what the tests
-## need is made side by side from the first minute, each in the background where it can be:
-## Chromium's install, the static site's build (its downloads and build, at a lower priority; the
-## site's tests wait for it), the virtualenv's install, then the Brotli forms of the pages' files
-## (kept on disk; a server that starts meanwhile serves gzip until each is made).
+## need is made side by side, each in the background where it can be: Chromium's install from the
+## first minute, beside the virtualenv's; once the project is installed (the site's build imports
+## it), the static site's build (its downloads and build, at a lower priority; the site's tests
+## wait for it) and the Brotli forms of the pages' files (kept on disk; a server that starts
+## meanwhile serves gzip until each is made).
 test: $(LAB_OVERRIDES)
 	@$(PYTHON) tools/ensure_chromium.py --begin
+	@$(MAKE) --no-print-directory $(TSTAMP)
 	@mkdir -p .site-build && nohup nice -n 10 $(BIN)/python tools/site/build.py --if-stale \
 	  >> .site-build/background.log 2>&1 < /dev/null &
-	@$(MAKE) --no-print-directory $(TSTAMP) plotly-js
+	@$(MAKE) --no-print-directory plotly-js
 	@nohup nice -n 10 $(BIN)/python server/voila_app.py notebooks --precompress=True \
 	  >> .site-build/precompress.log 2>&1 < /dev/null &
 	@$(BIN)/python tools/ensure_chromium.py --wait
