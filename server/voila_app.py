@@ -69,6 +69,7 @@ import gzip
 import hashlib
 import html
 import json
+import math
 import os
 import re
 import sys
@@ -93,6 +94,7 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from jupyter_server._tz import utcnow  # noqa: E402
 from jupyter_server.utils import url_path_join  # noqa: E402
 from traitlets import Bool, Float, Integer, TraitError, Unicode, default  # noqa: E402
+from traitlets.config.application import catch_config_error  # noqa: E402
 import voila.app  # noqa: E402
 from voila.app import Voila  # noqa: E402
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler  # noqa: E402
@@ -157,6 +159,18 @@ PLOTLY_DIR = installed_bundle("cartesian") or PLOTLY_PY_DIR
 PLOTLY_BASIC_DIR = installed_bundle("basic")
 
 
+class Seconds(Float):
+    """A setting in seconds: a finite number (``nan`` or ``inf`` would make its wait never end)."""
+
+    info_text = "a finite number of seconds"
+
+    def validate(self, obj, value):
+        value = super().validate(obj, value)
+        if not math.isfinite(value):
+            self.error(obj, value)
+        return value
+
+
 @dataclass
 class PageClaim:
     """A place under the kernel cap promised to one page request until its kernel is started."""
@@ -208,7 +222,7 @@ class WorkbookKernelManager(AsyncMappingKernelManager):
     max_per_address = Integer(0, config=True, help=(
         "Most pages one client address may have counted at once (being sent, waiting for their "
         "browser, or with a browser connected); 0: no limit."))
-    place_wait = Float(2.0, config=True, help=(
+    place_wait = Seconds(2.0, config=True, help=(
         "Seconds a page request of an address at its limit waits for a place before it is "
         "refused (a reload's request may arrive just before the old page's shutdown beacon)."))
 
@@ -1057,7 +1071,7 @@ class WorkbookVoila(Voila):
         "Make the Brotli forms of the pages' static files (kept on disk, see Precompressed) and "
         "exit, serving nothing: what a first server would do in the background, done beforehand "
         "(make test runs it while the rest is being installed)."))
-    refill_delay = Float(3.0, config=True, help=(
+    refill_delay = Seconds(3.0, config=True, help=(
         "Seconds after a preheated kernel goes to a page before its pool starts another: the "
         "page's first seconds are not shared with a kernel starting (Voila's own default is 1)."))
     startup_script = Bool(True, config=True, help=(
@@ -1226,6 +1240,13 @@ class WorkbookVoila(Voila):
                 (root + "/?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
                 (root + "/voila/tree(/.*)?", tornado.web.RedirectHandler, {"url": index, "permanent": False}),
                 (root + "/voila/api/contents(/.*)?", NotFound), *handlers]
+
+    @catch_config_error
+    def init_settings(self) -> dict:
+        """Voilà's settings, with its kernel manager made from the config: a bad value of one of
+        the kernel manager's settings (``--place-wait=abc``) stops the server with one line, as a
+        bad value of the server's own does, instead of a traceback."""
+        return super().init_settings()
 
     def start(self):
         if self.precompress:

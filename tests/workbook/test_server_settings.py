@@ -140,6 +140,22 @@ def test_the_culler_passes_over_a_kernel_gone_or_still_starting(server_module):
 HOSTILE = ['"><script>alert(9)</script>', "javascript:alert(1)//", "' onmouseover='alert(2)"]
 
 
+@pytest.mark.parametrize("given, trait, said", [
+    ("--refill-delay=nan", "refill_delay", "expected a finite number of seconds, not the float nan"),
+    ("--place-wait=inf", "place_wait", "expected a finite number of seconds, not the float inf"),
+    ("--never-connected-timeout=abc", "never_connected_timeout", "expected an int, not the str 'abc'"),
+])
+def test_a_bad_value_of_a_setting_stops_the_server_with_one_line(given, trait, said):
+    """The server's own settings and its kernel manager's alike: one line naming the setting and
+    what it expects, no traceback (the kernel manager's, made after the server's settings were
+    read, once raised one), and no wait left never ending (``nan`` or ``inf`` seconds)."""
+    done = subprocess.run([sys.executable, str(SERVER), str(SERVER.parents[1] / "notebooks"), "--port=0", "--pool=0", given],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    said_lines = [line for line in done.stderr.splitlines() if "Bad config" in line]
+    assert len(said_lines) == 1 and f"'{trait}' trait" in said_lines[0] and said in said_lines[0], done.stderr
+
+
 def test_help_and_help_all_list_the_servers_own_settings():
     """``--help`` once died of a KeyError (an alias naming a class the app did not list)."""
     for flag in ("--help", "--help-all"):
