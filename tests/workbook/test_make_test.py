@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The steps looked for in the commands: the project's install, the site's build.
+INSTALL = "pip install --quiet --no-compile -e '.[test]'"
+SITE_BUILD = "tools/site/build.py --if-stale"
 
 
 @pytest.fixture(scope="module")
@@ -30,15 +33,15 @@ def _first(steps: list[str], text: str) -> int:
 
 def test_the_sites_build_and_the_brotli_forms_start_once_the_project_is_installed(steps):
     """The site's build imports the workbook and the rules (``tools/site/build.py``), and the
-    Brotli forms are made by the workbook's server: started before the project's install, on a
-    fresh machine, each stopped at once with a traceback in its log."""
-    installed = _first(steps, "pip install --quiet --no-compile -e '.[test]'")
-    assert _first(steps, "tools/site/build.py --if-stale") > installed
+    Brotli forms are made by the workbook's server: started before the project's install on a
+    fresh machine, each would stop at once with a traceback in its log."""
+    installed = _first(steps, INSTALL)
+    assert _first(steps, SITE_BUILD) > installed
     assert _first(steps, "--precompress=True") > installed
-    assert _first(steps, "-m pytest") > _first(steps, "tools/site/build.py --if-stale")
+    assert _first(steps, "-m pytest") > _first(steps, SITE_BUILD)
 
 
 def test_chromiums_install_begins_before_the_virtualenvs_and_is_waited_for_before_the_tests(steps):
     begin = _first(steps, "ensure_chromium.py --begin")
-    assert begin < _first(steps, "pip install --quiet --no-compile -e '.[test]'")
+    assert begin < _first(steps, INSTALL)
     assert begin < _first(steps, "ensure_chromium.py --wait") < _first(steps, "-m pytest")
