@@ -85,7 +85,8 @@ def test_a_link_cannot_choose_the_page_template_or_theme(voila_server, name, val
     assert html.escape(value) in body  # quoted as text
     assert "<script>window" not in body and "<img" not in body and "' onmouseover" not in body
     log = _log_since(voila_server, offset)
-    assert "Starting a" not in log and "Using pre-heated kernel" not in log
+    # no kernel for this request; a pool's refill for an earlier test's page may start meanwhile
+    assert "Starting a page kernel" not in log and "Using pre-heated kernel" not in log
     _no_trouble_in(log)
 
 
